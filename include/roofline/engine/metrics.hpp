@@ -1,0 +1,75 @@
+#pragma once
+// The roofline of one case (reports.md, "What is evaluated"). Everything in
+// SI base units: FLOPs, bytes, seconds, FLOP/s. This is the one place that
+// owns the formulas.
+
+#include "roofline/model/scenario.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace roofline::engine {
+
+enum class Bound : std::uint8_t { memory, compute, unsupported };
+std::string_view bound_name(Bound bound);
+
+struct Counts {
+    double flops;          // 2 x product of all distinct axis sizes
+    double bytes_read;     // size(lhs) * bytes(lhs) + size(rhs) * bytes(rhs)
+    double bytes_written;  // size(out) * bytes(out)
+};
+
+// `axis_sizes[i]` is the size of matmul.axes[i]. Products are formed in long
+// double (64-bit mantissa) and rounded once, so counts are exact up to 2^64.
+Counts count_matmul(model::Matmul const& matmul, std::span<double const> axis_sizes,
+                    std::span<model::Dtype const> dtypes);
+
+struct Metrics {
+    Counts counts;
+    double intensity;      // flops / (bytes_read + bytes_written)
+    double peak;           // FLOP/s for the compute dtype; NaN when unsupported
+    double ridge;          // peak / hbm_bandwidth, FLOP/byte
+    double t_math;         // flops / peak
+    double t_comms;        // (bytes_read + bytes_written) / hbm_bandwidth
+    double t_lower;        // max(t_math, t_comms)
+    double t_upper;        // t_math + t_comms
+    double attained;       // flops / t_lower
+    double peak_fraction;  // attained / peak
+    Bound bound;
+};
+
+inline constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
+
+inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
+                                double hbm_bytes_per_s) {
+    Metrics m;
+    m.counts = c;
+    double bytes = c.bytes_read + c.bytes_written;
+    m.intensity = c.flops / bytes;
+    m.t_comms = bytes / hbm_bytes_per_s;
+    if (!peak) {
+        m.peak = m.ridge = m.t_math = m.t_lower = m.t_upper = m.attained = m.peak_fraction =
+            not_available;
+        m.bound = Bound::unsupported;
+        return m;
+    }
+    m.peak = *peak;
+    m.ridge = *peak / hbm_bytes_per_s;
+    m.t_math = c.flops / *peak;
+    m.t_lower = m.t_math >= m.t_comms ? m.t_math : m.t_comms;
+    m.t_upper = m.t_math + m.t_comms;
+    m.attained = c.flops / m.t_lower;
+    m.peak_fraction = m.attained / *peak;
+    m.bound = m.t_math >= m.t_comms ? Bound::compute : Bound::memory;
+    return m;
+}
+
+// The predicate behind `bound`, without the other columns.
+inline bool is_compute_bound(Counts const& c, double peak, double hbm_bytes_per_s) {
+    return c.flops / peak >= (c.bytes_read + c.bytes_written) / hbm_bytes_per_s;
+}
+
+}  // namespace roofline::engine

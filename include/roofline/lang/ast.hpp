@@ -1,0 +1,167 @@
+#pragma once
+// The syntax tree of a .roof file, exactly as written: names are not resolved,
+// numbers are kept as text and units are not checked (that is model/check).
+// Every node that an error may point at derives from x3::position_tagged; the
+// parser records its source range in ParsedFile::positions.
+
+#include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
+#include <boost/spirit/home/x3/support/ast/variant.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::ast {
+namespace x3 = boost::spirit::x3;
+
+struct Identifier : x3::position_tagged {
+    std::string name;
+};
+
+struct String : x3::position_tagged {
+    std::string value;  // escapes already resolved
+};
+
+struct Number : x3::position_tagged {
+    std::string text;  // as written, underscores included
+};
+
+struct Unary;
+struct Call;
+struct Expression;
+
+struct Operand
+    : x3::variant<Number, Identifier, x3::forward_ast<Call>, x3::forward_ast<Unary>,
+                  x3::forward_ast<Expression>> {
+    using base_type::base_type;
+    using base_type::operator=;
+};
+
+struct Unary : x3::position_tagged {
+    char op = '-';
+    Operand operand;
+};
+
+struct Operation : x3::position_tagged {
+    char op = '+';  // + - * / ^
+    Operand operand;
+};
+
+// One precedence level: first op rest[0] op rest[1] ... (left to right, except
+// '^', which the grammar only ever gives one right-hand side).
+struct Expression : x3::position_tagged {
+    Operand first;
+    std::vector<Operation> rest;
+};
+
+struct Call : x3::position_tagged {
+    Identifier function;
+    std::vector<Expression> arguments;
+};
+
+// `8.2e11 B/s`, `16 GiB`, or a bare number.
+struct Unit : x3::position_tagged {
+    std::string text;
+};
+
+struct Quantity : x3::position_tagged {
+    Expression value;
+    std::optional<Unit> unit;
+};
+
+struct FieldValue : x3::variant<String, Quantity> {
+    using base_type::base_type;
+    using base_type::operator=;
+};
+
+// `hbm_bandwidth = 8.2e11 B/s`, `peak bf16 = 1.97e14 FLOP/s`, `name = "TPU v5e"`.
+struct Field : x3::position_tagged {
+    Identifier key;
+    std::optional<Identifier> qualifier;
+    FieldValue value;
+};
+
+struct ScenarioStmt : x3::position_tagged {
+    String title;
+};
+
+struct IncludeStmt : x3::position_tagged {
+    String path;
+};
+
+struct DtypeStmt : x3::position_tagged {
+    Identifier name;
+    Expression size;
+    std::string unit;  // "bits" or "bytes"
+};
+
+struct HardwareStmt : x3::position_tagged {
+    Identifier name;
+    std::optional<Identifier> base;
+    std::vector<Field> fields;
+};
+
+struct TargetStmt : x3::position_tagged {
+    std::vector<Identifier> names;
+};
+
+struct LetStmt : x3::position_tagged {
+    Identifier name;
+    Expression value;
+};
+
+struct SweepStep : x3::position_tagged {
+    std::string kind;  // "step" or "times"
+    Expression value;
+};
+
+struct SweepRange : x3::position_tagged {
+    Expression low;
+    Expression high;
+    std::optional<SweepStep> step;
+};
+
+struct SweepList : x3::position_tagged {
+    std::vector<Expression> items;
+};
+
+struct SweepSpec : x3::variant<SweepRange, SweepList> {
+    using base_type::base_type;
+    using base_type::operator=;
+};
+
+struct SweepStmt : x3::position_tagged {
+    Identifier name;
+    SweepSpec spec;
+};
+
+// `bf16[B, D]`
+struct Tensor : x3::position_tagged {
+    Identifier dtype;
+    std::vector<Identifier> axes;
+};
+
+struct MatmulStmt : x3::position_tagged {
+    Identifier name;
+    Tensor lhs;
+    Tensor rhs;
+    Tensor out;
+    std::optional<Identifier> compute;
+};
+
+struct LayerStmt;
+
+struct Statement
+    : x3::variant<ScenarioStmt, IncludeStmt, DtypeStmt, HardwareStmt, TargetStmt, LetStmt,
+                  SweepStmt, MatmulStmt, x3::forward_ast<LayerStmt>> {
+    using base_type::base_type;
+    using base_type::operator=;
+};
+
+struct LayerStmt : x3::position_tagged {
+    Identifier name;
+    std::optional<Expression> count;
+    std::vector<Statement> body;
+};
+
+}  // namespace roofline::ast

@@ -1,0 +1,52 @@
+#pragma once
+// Errors are data: every phase appends Diagnostics, one formatter prints them
+//   file:line:col: error: message
+//   <the source line>
+//           ^~~~
+// Messages are lower-case and quote the names they are about.
+
+#include "roofline/lang/source.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+enum class Severity { error, warning, note };
+
+struct Diagnostic {
+    Severity severity = Severity::error;
+    Span span;  // span.file == nullptr: not about a place in a file
+    std::string message;
+    std::vector<Diagnostic> notes;  // printed right after, e.g. "previous definition is here"
+};
+
+class Diagnostics {
+public:
+    static constexpr std::size_t max_errors = 50;
+
+    // Adds a diagnostic and returns it so that notes can be attached. Errors
+    // past max_errors are counted but not kept.
+    Diagnostic& error(Span span, std::string message);
+    Diagnostic& warning(Span span, std::string message);
+    static Diagnostic note(Span span, std::string message);
+
+    bool has_errors() const { return error_count_ > 0; }
+    std::size_t error_count() const { return error_count_; }
+    bool full() const { return error_count_ >= max_errors; }
+    std::vector<Diagnostic> const& all() const { return list_; }
+
+private:
+    Diagnostic& add(Severity severity, Span span, std::string message);
+    std::vector<Diagnostic> list_;
+    Diagnostic overflow_;
+    std::size_t error_count_ = 0;
+};
+
+// One diagnostic (with its notes) as text, each line ending in '\n'.
+std::string format(Diagnostic const& diagnostic);
+// All of them, followed by "N errors generated." when errors were dropped.
+std::string format(Diagnostics const& diagnostics);
+
+}  // namespace roofline

@@ -1,0 +1,37 @@
+#pragma once
+// Text -> AST for one file. Syntax errors become diagnostics; parsing resumes
+// at the next top-level statement so that one run reports them all.
+
+#include "roofline/lang/ast.hpp"
+#include "roofline/lang/diagnostics.hpp"
+#include "roofline/lang/source.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+using PositionCache =
+    boost::spirit::x3::position_cache<std::vector<std::string::const_iterator>>;
+
+struct ParsedFile {
+    SourceFile const* source = nullptr;
+    std::vector<ast::Statement> statements;
+    std::unique_ptr<PositionCache> positions;
+
+    // Where a node was written; the start of the file for a node the parser
+    // did not tag.
+    Span span_of(boost::spirit::x3::position_tagged const& node) const;
+};
+
+// `source` must outlive the result (the positions point into its text).
+ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics);
+
+// Before parsing: the text must be UTF-8 without NUL bytes, and brackets may
+// nest at most max_nesting deep (the parser is recursive). Returns false, with
+// an error, when the file must not be parsed.
+inline constexpr int max_nesting = 256;
+bool check_text(SourceFile const& source, Diagnostics& diagnostics);
+
+}  // namespace roofline

@@ -1,0 +1,23 @@
+#pragma once
+// AST -> checked scenario. Resolves names (spreadsheet-like: order does not
+// matter), converts units, evaluates constants, and reports every problem it
+// finds as a diagnostic pointing at the token. The result is only meaningful
+// when no error was reported.
+
+#include "roofline/lang/diagnostics.hpp"
+#include "roofline/lang/loader.hpp"
+#include "roofline/model/scenario.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline::model {
+
+struct CheckOptions {
+    std::vector<std::string> targets;  // --target: replaces the scenario's targets
+    std::size_t max_sweep_points = 10'000'000;  // per sweep
+};
+
+Scenario check(Program const& program, CheckOptions const& options, Diagnostics& diagnostics);
+
+}  // namespace roofline::model

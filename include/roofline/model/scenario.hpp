@@ -1,0 +1,98 @@
+#pragma once
+// The checked scenario: every name resolved, every unit converted to base
+// units (bytes, bytes/s, FLOP/s), every constant evaluated. The engine needs
+// nothing else; spans remain so that later errors can point at the text.
+
+#include "roofline/lang/source.hpp"
+#include "roofline/model/expr.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::model {
+
+struct Dtype {
+    std::string name;
+    double bytes;  // per element
+    Span span;     // empty for built-ins
+};
+
+struct Peak {
+    int dtype;  // index into Scenario::dtypes
+    double flops_per_s;
+};
+
+struct Hardware {
+    std::string id;            // the name in the language, e.g. tpu_v5e
+    std::string display_name;  // `name = "TPU v5e"`, defaults to id
+    std::string source;
+    std::string base;  // `extends` BASE, or empty
+    double hbm_bytes_per_s = 0;
+    std::optional<double> hbm_capacity_bytes;
+    std::optional<double> ici_bytes_per_s;
+    std::vector<Peak> peaks;  // in the order written (inherited first)
+    Span span;                // the name in its definition
+
+    std::optional<double> peak_for(int dtype) const {
+        for (auto const& p : peaks)
+            if (p.dtype == dtype) return p.flops_per_s;
+        return std::nullopt;
+    }
+};
+
+// A named value: a `let` (an expression) or a `sweep` variable.
+struct Slot {
+    std::string name;
+    Span span;
+    int sweep = -1;         // index into Scenario::sweeps, or -1 for a let
+    Expr expr;              // for a let
+    std::uint64_t depends_on = 0;  // bit i: the value depends on sweep i
+    double constant = 0;    // the value, when depends_on == 0
+};
+
+struct Sweep {
+    std::string name;
+    int slot;
+    std::vector<double> values;  // in sweep order
+    Span span;
+};
+
+struct Tensor {
+    int dtype;
+    std::vector<int> axes;  // indices into Matmul::axes
+    Span span;
+};
+
+struct Axis {
+    std::string name;
+    int slot;
+    Span span;  // first occurrence
+};
+
+struct Matmul {
+    std::string name;
+    std::string layer;  // "decoder", "model/decoder", or "" at top level
+    double count = 1;   // product of the enclosing layer repeat counts
+    std::vector<Axis> axes;  // every distinct axis of lhs, rhs and out, first-seen order
+    Tensor lhs, rhs, out;
+    int compute_dtype;
+    Span span;  // the name
+};
+
+struct Scenario {
+    std::string title;
+    std::vector<Dtype> dtypes;  // built-ins first
+    std::vector<Hardware> hardware;
+    std::vector<int> targets;   // indices into hardware, in order
+    std::vector<Slot> slots;
+    std::vector<int> let_order;  // lets in dependency order (sweep-dependent ones only)
+    std::vector<Sweep> sweeps;   // cartesian product in this order, the last varying fastest
+    std::vector<Matmul> matmuls;
+
+    std::size_t point_count() const;
+    int find_hardware(std::string_view id) const;
+};
+
+}  // namespace roofline::model

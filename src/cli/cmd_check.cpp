@@ -1,0 +1,43 @@
+#include "commands.hpp"
+#include "options.hpp"
+
+#include <iostream>
+
+namespace roofline::cli {
+
+int cmd_check(std::vector<std::string> const& args) {
+    po::options_description options("options");
+    options.add_options()
+        ("include,I", po::value<std::vector<std::string>>()->default_value({}, ""),
+         "also search DIR for included files")
+        ("files", po::value<std::vector<std::string>>()->required(), "scenario files");
+    po::positional_options_description positional;
+    positional.add("files", -1);
+    auto parsed = parse_options("check", "roofline check SCENARIO.roof... [-I DIR]", args,
+                                options, positional);
+    if (!parsed) return usage_error;
+    if (parsed->help) return ok;
+
+    int status = ok;
+    for (auto const& path : parsed->vm["files"].as<std::vector<std::string>>()) {
+        Diagnostics diagnostics;
+        auto checked = load_and_check(path, std::nullopt,
+                                      parsed->vm["include"].as<std::vector<std::string>>(), {},
+                                      diagnostics);
+        print_diagnostics(diagnostics);
+        if (diagnostics.has_errors()) {
+            status = invalid_input;
+            continue;
+        }
+        auto const& s = checked.scenario;
+        std::size_t cases = s.point_count() * s.matmuls.size() * s.targets.size();
+        std::cout << path << ": ok: " << s.matmuls.size() << " matmul"
+                  << (s.matmuls.size() == 1 ? "" : "s") << " x " << s.targets.size() << " target"
+                  << (s.targets.size() == 1 ? "" : "s") << " x " << s.point_count()
+                  << " sweep point" << (s.point_count() == 1 ? "" : "s") << " = " << cases
+                  << " case" << (cases == 1 ? "" : "s") << "\n";
+    }
+    return status;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,70 @@
+// `roofline eval "bf16[B,D] * int8[D,F] -> bf16[B,F]" --set B=256 ...`: one
+// matmul, evaluated through the same language, checker and engine as a
+// scenario. The command line becomes a small scenario text ("<command line>"),
+// so errors in it point at the exact token like any other diagnostic.
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "roofline/cli/format.hpp"
+#include "roofline/engine/evaluate.hpp"
+
+#include <iostream>
+
+namespace roofline::cli {
+
+int cmd_eval(std::vector<std::string> const& args) {
+    po::options_description options("options");
+    options.add_options()
+        ("set", po::value<std::vector<std::string>>()->default_value({}, ""),
+         "NAME=VALUE: an axis size (B=256), a range (B=1..512, B=1..512 times 2) or a list (B=[1,8,64])")
+        ("target", po::value<std::vector<std::string>>()->default_value({}, ""),
+         "hardware to evaluate on (repeatable; default: the whole catalog)")
+        ("include,I", po::value<std::vector<std::string>>()->default_value({}, ""),
+         "also search DIR for included files")
+        ("matmul", po::value<std::string>()->required(), "the matmul, e.g. \"bf16[B, D] * int8[D, F] -> bf16[B, F]\"");
+    po::positional_options_description positional;
+    positional.add("matmul", 1);
+    auto parsed = parse_options(
+        "eval", "roofline eval \"A * B -> C\" --set NAME=VALUE... [--target HW]...", args,
+        options, positional);
+    if (!parsed) return usage_error;
+    if (parsed->help) return ok;
+    auto const& vm = parsed->vm;
+
+    std::string text = "include \"hardware/catalog.roof\"\n";
+    for (auto const& set : vm["set"].as<std::vector<std::string>>()) {
+        auto eq = set.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            std::cerr << "roofline eval: error: --set takes NAME=VALUE, not '" << set << "'\n";
+            return usage_error;
+        }
+        std::string name = set.substr(0, eq), value = set.substr(eq + 1);
+        // Every --set is a sweep (a single value becomes a one-element list),
+        // so that the table has critical_<NAME> for each of them.
+        bool range_or_list = value.find("..") != std::string::npos || value.find('[') == 0;
+        text += "sweep " + name + " = " + (range_or_list ? value : "[" + value + "]") + "\n";
+    }
+    auto const& expression = vm["matmul"].as<std::string>();
+    text += "matmul eval = " + expression + "\n";
+    if (text.find_first_of("\r\n", 0) != std::string::npos &&
+        std::count(text.begin(), text.end(), '\n') !=
+            static_cast<long>(2 + vm["set"].as<std::vector<std::string>>().size())) {
+        std::cerr << "roofline eval: error: arguments may not contain line breaks\n";
+        return usage_error;
+    }
+
+    model::CheckOptions check_options;
+    check_options.targets = vm["target"].as<std::vector<std::string>>();
+    Diagnostics diagnostics;
+    auto checked = load_and_check("<command line>", text,
+                                  vm["include"].as<std::vector<std::string>>(), check_options,
+                                  diagnostics);
+    std::optional<engine::Evaluation> evaluation;
+    if (!diagnostics.has_errors()) evaluation = engine::evaluate(checked.scenario, diagnostics);
+    print_diagnostics(diagnostics);
+    if (diagnostics.has_errors() || !evaluation) return invalid_input;
+    std::cout << case_table(checked.scenario, *evaluation);
+    return ok;
+}
+
+}  // namespace roofline::cli

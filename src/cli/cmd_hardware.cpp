@@ -1,0 +1,87 @@
+// `roofline hardware [NAME]`: the shipped catalog, or one chip in full.
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "roofline/cli/format.hpp"
+#include "roofline/lang/suggest.hpp"
+
+#include <iostream>
+
+namespace roofline::cli {
+namespace {
+
+std::string peaks_text(model::Scenario const& s, model::Hardware const& hw) {
+    std::string text;
+    for (auto const& p : hw.peaks)
+        text += (text.empty() ? "" : " ") + s.dtypes[static_cast<std::size_t>(p.dtype)].name +
+                "=" + format_general(p.flops_per_s);
+    return text;
+}
+
+void print_one(model::Scenario const& s, model::Hardware const& hw) {
+    std::vector<std::vector<std::string>> rows = {
+        {"id", hw.id},
+        {"name", hw.display_name},
+        {"hbm_bandwidth", format_general(hw.hbm_bytes_per_s) + " B/s"},
+        {"hbm_capacity", hw.hbm_capacity_bytes ? format_bytes(*hw.hbm_capacity_bytes) + " (" +
+                                                     format_count(*hw.hbm_capacity_bytes) + " B)"
+                                               : "-"},
+        {"ici_bandwidth", hw.ici_bytes_per_s ? format_general(*hw.ici_bytes_per_s) + " B/s" : "-"},
+    };
+    if (!hw.base.empty()) rows.push_back({"extends", hw.base});
+    for (auto const& p : hw.peaks) {
+        auto const& dtype = s.dtypes[static_cast<std::size_t>(p.dtype)].name;
+        rows.push_back({"peak " + dtype, format_general(p.flops_per_s) + " FLOP/s, ridge " +
+                                             format_general(p.flops_per_s / hw.hbm_bytes_per_s) +
+                                             " FLOP/byte"});
+    }
+    rows.push_back({"source", hw.source.empty() ? "-" : hw.source});
+    std::cout << render_table(rows, {false, false});
+}
+
+}  // namespace
+
+int cmd_hardware(std::vector<std::string> const& args) {
+    po::options_description options("options");
+    options.add_options()
+        ("include,I", po::value<std::vector<std::string>>()->default_value({}, ""),
+         "also search DIR for included files")
+        ("name", po::value<std::string>(), "one chip to show in full");
+    po::positional_options_description positional;
+    positional.add("name", 1);
+    auto parsed = parse_options("hardware", "roofline hardware [NAME]", args, options, positional);
+    if (!parsed) return usage_error;
+    if (parsed->help) return ok;
+
+    Diagnostics diagnostics;
+    auto checked = load_and_check("<catalog>", "include \"hardware/catalog.roof\"\n",
+                                  parsed->vm["include"].as<std::vector<std::string>>(), {},
+                                  diagnostics);
+    print_diagnostics(diagnostics);
+    if (diagnostics.has_errors()) return invalid_input;
+    auto const& s = checked.scenario;
+
+    if (parsed->vm.count("name")) {
+        auto const& name = parsed->vm["name"].as<std::string>();
+        int index = s.find_hardware(name);
+        if (index < 0) {
+            std::vector<std::string_view> names;
+            for (auto const& hw : s.hardware) names.push_back(hw.id);
+            std::cerr << "roofline: error: unknown hardware '" << name << "'"
+                      << did_you_mean(name, names) << "\n";
+            return invalid_input;
+        }
+        print_one(s, s.hardware[static_cast<std::size_t>(index)]);
+        return ok;
+    }
+    std::vector<std::vector<std::string>> rows = {
+        {"id", "name", "hbm B/s", "hbm capacity", "peaks (FLOP/s or OP/s)"}};
+    for (auto const& hw : s.hardware)
+        rows.push_back({hw.id, hw.display_name, format_general(hw.hbm_bytes_per_s),
+                        hw.hbm_capacity_bytes ? format_bytes(*hw.hbm_capacity_bytes) : "-",
+                        peaks_text(s, hw)});
+    std::cout << render_table(rows, {false, false, true, true, false});
+    return ok;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,53 @@
+// roofline: scenario files in, roofline numbers out. See README.md.
+#include "commands.hpp"
+
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr char const* usage =
+    "usage: roofline <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  check SCENARIO.roof...   parse and validate; print every diagnostic\n"
+    "  eval \"A * B -> C\"        evaluate one matmul (--set NAME=VALUE, --target HW)\n"
+    "  hardware [NAME]          list the hardware catalog, or one chip\n"
+    "\n"
+    "'roofline <command> --help' describes a command's options; 'roofline --version'.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace roofline::cli;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::cerr << usage;
+        return usage_error;
+    }
+    std::string command = args.front();
+    args.erase(args.begin());
+    try {
+        if (command == "--version" || command == "version") {
+            std::cout << "roofline " << ROOFLINE_VERSION << "\n";
+            return ok;
+        }
+        if (command == "--help" || command == "-h" || command == "help") {
+            std::cout << usage;
+            return ok;
+        }
+        if (command == "check") return cmd_check(args);
+        if (command == "eval") return cmd_eval(args);
+        if (command == "hardware") return cmd_hardware(args);
+        std::cerr << "roofline: error: unknown command '" << command << "'\n" << usage;
+        return usage_error;
+    } catch (std::bad_alloc const&) {
+        std::cerr << "roofline: error: out of memory\n";
+        return io_error;
+    } catch (std::exception const& e) {
+        std::cerr << "roofline: error: " << e.what() << "\n";
+        return io_error;
+    }
+}

@@ -1,0 +1,113 @@
+// The critical value of a sweep variable V: the smallest positive integer V at
+// which a case is compute-bound, everything else held fixed.
+//
+// Every candidate is confirmed with the same predicate as the `bound` column
+// (is_compute_bound on count_matmul), so the answer agrees with the cases
+// exactly, with no large-D approximation.
+//
+// - Linear case (V is itself an axis, and no other axis depends on V):
+//   t_math - t_comms = a*V - b, solved in closed form, then confirmed and
+//   nudged by at most a few steps to absorb rounding.
+// - Otherwise V reaches axes through lets: search. Intensity never decreases
+//   when an axis grows (bytes/flops is a sum of terms 1/prod(axes not in an
+//   operand)), so when the axes grow with V, compute-boundness is monotone in
+//   V and doubling then bisection finds the smallest V. Points where the lets
+//   fail (an axis that is not a positive integer) count as not compute-bound.
+#include "roofline/engine/evaluate.hpp"
+
+#include "point_evaluator.hpp"
+
+#include <cmath>
+
+namespace roofline::engine {
+namespace {
+
+constexpr double largest_exact_integer = 9007199254740992.0;  // 2^53
+constexpr int max_nudges = 64;
+
+double search(auto const& compute_bound) {
+    if (compute_bound(1.0)) return 1.0;
+    double low = 1, high = 2;  // compute_bound(low) is false
+    while (!compute_bound(high)) {
+        low = high;
+        high *= 2;
+        if (high > largest_exact_integer) return not_available;
+    }
+    while (high - low > 1) {
+        double mid = std::floor((low + high) / 2);
+        (compute_bound(mid) ? high : low) = mid;
+    }
+    return high;
+}
+
+}  // namespace
+
+double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator,
+                      std::size_t matmul_index, std::size_t target, std::size_t sweep,
+                      std::vector<double> values) {
+    auto const& matmul = scenario.matmuls[matmul_index];
+    auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[target])];
+    auto peak = hw.peak_for(matmul.compute_dtype);
+    if (!peak) return not_available;
+    double bandwidth = hw.hbm_bytes_per_s;
+    int v_slot = scenario.sweeps[sweep].slot;
+    std::uint64_t v_bit = std::uint64_t{1} << sweep;
+
+    bool linear = true;
+    for (auto const& axis : matmul.axes)
+        if (axis.slot != v_slot &&
+            (scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on & v_bit))
+            linear = false;
+
+    std::vector<double> sizes;
+    if (!linear) {
+        auto compute_bound = [&](double v) {
+            values[sweep] = v;
+            if (evaluator.set_point(values) || evaluator.axis_sizes(matmul, sizes)) return false;
+            return is_compute_bound(count_matmul(matmul, sizes, scenario.dtypes), *peak, bandwidth);
+        };
+        return search(compute_bound);
+    }
+
+    if (evaluator.set_point(values) || evaluator.axis_sizes(matmul, sizes)) return not_available;
+    std::vector<bool> is_v(matmul.axes.size());
+    for (std::size_t i = 0; i < matmul.axes.size(); ++i) is_v[i] = matmul.axes[i].slot == v_slot;
+    auto compute_bound = [&](double v) {
+        for (std::size_t i = 0; i < sizes.size(); ++i)
+            if (is_v[i]) sizes[i] = v;
+        return is_compute_bound(count_matmul(matmul, sizes, scenario.dtypes), *peak, bandwidth);
+    };
+
+    // Coefficients at V = 1: t_math = m0 + m1*V, t_comms = c0 + c1*V.
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        if (is_v[i]) sizes[i] = 1;
+    Counts at_one = count_matmul(matmul, sizes, scenario.dtypes);
+    bool v_is_axis = false;
+    for (bool b : is_v) v_is_axis = v_is_axis || b;
+    double m0 = v_is_axis ? 0 : at_one.flops / *peak;
+    double m1 = v_is_axis ? at_one.flops / *peak : 0;
+    auto tensor_bytes = [&](model::Tensor const& t, bool& has_v) {
+        double n = scenario.dtypes[static_cast<std::size_t>(t.dtype)].bytes;
+        has_v = false;
+        for (int a : t.axes) {
+            n *= sizes[static_cast<std::size_t>(a)];
+            has_v = has_v || is_v[static_cast<std::size_t>(a)];
+        }
+        return n;
+    };
+    double c0 = 0, c1 = 0;
+    for (auto const* t : {&matmul.lhs, &matmul.rhs, &matmul.out}) {
+        bool has_v;
+        double bytes = tensor_bytes(*t, has_v) / bandwidth;
+        (has_v ? c1 : c0) += bytes;
+    }
+    double slope = m1 - c1, offset = c0 - m0;  // compute-bound when slope*V >= offset
+    if (!(slope > 0)) return compute_bound(1.0) ? 1.0 : not_available;
+    double v = std::max(1.0, std::ceil(offset / slope));
+    if (v > largest_exact_integer) return not_available;
+    for (int i = 0; i < max_nudges && v > 1 && compute_bound(v - 1); ++i) v -= 1;
+    for (int i = 0; i < max_nudges && !compute_bound(v); ++i) v += 1;
+    return compute_bound(v) && !(v > 1 && compute_bound(v - 1)) ? v : search(compute_bound);
+}
+
+}  // namespace roofline::engine

@@ -1,0 +1,33 @@
+#pragma once
+// Values of every slot at one sweep point: constants come from the checked
+// scenario, sweep variables from the point, and sweep-dependent lets are
+// evaluated in dependency order. Shared by evaluate.cpp and critical.cpp.
+
+#include "roofline/model/scenario.hpp"
+
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace roofline::engine {
+
+class PointEvaluator {
+public:
+    explicit PointEvaluator(model::Scenario const& scenario);
+
+    // `sweep_values` holds one value per sweep.
+    std::optional<model::EvalError> set_point(std::span<double const> sweep_values);
+
+    // Sizes of matmul.axes at the current point; an error when one is not a
+    // positive integer.
+    std::optional<model::EvalError> axis_sizes(model::Matmul const& matmul,
+                                               std::vector<double>& sizes) const;
+
+    std::span<double const> slots() const { return values_; }
+
+private:
+    model::Scenario const& scenario_;
+    std::vector<double> values_;
+};
+
+}  // namespace roofline::engine

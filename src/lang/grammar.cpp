@@ -1,0 +1,17 @@
+// The one translation unit that instantiates the grammar.
+#include "grammar_def.hpp"
+
+namespace roofline::grammar {
+
+BOOST_SPIRIT_INSTANTIATE(statement_type, iterator_type, context_type)
+
+statement_type const& statement_parser() { return statement; }
+
+std::vector<std::string_view> const& keywords() {
+    static std::vector<std::string_view> const words = {
+        "scenario", "include", "dtype",  "hardware", "extends", "target",
+        "let",      "sweep",   "matmul", "compute",  "layer"};
+    return words;
+}
+
+}  // namespace roofline::grammar

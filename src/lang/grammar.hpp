@@ -1,0 +1,39 @@
+#pragma once
+// Declares the statement grammar; grammar_def.hpp defines it and grammar.cpp
+// instantiates it once, so only that translation unit pays for the templates.
+
+#include "roofline/lang/ast.hpp"
+
+#include <boost/spirit/home/x3.hpp>
+#include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofline::grammar {
+namespace x3 = boost::spirit::x3;
+
+using iterator_type = std::string::const_iterator;
+using position_cache = x3::position_cache<std::vector<iterator_type>>;
+struct position_cache_tag;
+
+// Whitespace and `#` comments. Non-ASCII bytes are never whitespace.
+inline auto const skipper =
+    x3::ascii::space | (x3::lit('#') >> *(x3::standard::char_ - x3::eol));
+using skipper_type = std::remove_const_t<decltype(skipper)>;
+
+using context_type = x3::context<position_cache_tag, std::reference_wrapper<position_cache>,
+                                 x3::context<x3::skipper_tag, skipper_type const>>;
+
+struct statement_class;
+using statement_type = x3::rule<statement_class, ast::Statement>;
+BOOST_SPIRIT_DECLARE(statement_type)
+
+statement_type const& statement_parser();
+
+// The reserved words, for diagnostics and error recovery.
+std::vector<std::string_view> const& keywords();
+
+}  // namespace roofline::grammar

@@ -1,0 +1,198 @@
+#pragma once
+// The grammar of .roof files (see docs/language.md). `>` marks the points after
+// which backtracking is pointless: an expectation failure there becomes an
+// "expected X, found Y" diagnostic, so every right-hand side of `>` is a rule
+// with a readable name.
+
+#include "ast_adapted.hpp"
+#include "grammar.hpp"
+
+namespace roofline::grammar {
+
+using x3::lexeme;
+using x3::lit;
+using x3::raw;
+using x3::ascii::alnum;
+using x3::ascii::alpha;
+using x3::ascii::digit;
+
+// Records each position-tagged node's source range in the position cache.
+struct annotate_position {
+    template <typename T, typename Iterator, typename Context>
+    void on_success(Iterator const& first, Iterator const& last, T& node,
+                    Context const& context) const {
+        if constexpr (std::is_base_of_v<x3::position_tagged, T>) {
+            x3::get<position_cache_tag>(context).get().annotate(node, first, last);
+        }
+    }
+};
+
+inline auto const ident_char = alnum | '_';
+inline auto keyword(char const* word) { return lexeme[lit(word) >> !ident_char]; }
+
+struct keyword_symbols : x3::symbols<x3::unused_type> {
+    keyword_symbols() {
+        for (auto word : keywords()) add(std::string(word));
+    }
+};
+inline keyword_symbols const reserved;
+
+template <typename Member>
+auto assign_text(Member member) {
+    return [member](auto& ctx) {
+        auto const& range = x3::_attr(ctx);
+        (x3::_val(ctx).*member).assign(range.begin(), range.end());
+    };
+}
+
+// Named punctuation, so that "expected '='" reads well.
+#define ROOFLINE_TOKEN(id, name, parser) \
+    inline auto const id = x3::rule<struct id##_class>{name} = parser;
+ROOFLINE_TOKEN(equals, "'='", lit('='))
+ROOFLINE_TOKEN(open_bracket, "'['", lit('['))
+ROOFLINE_TOKEN(close_bracket, "']'", lit(']'))
+ROOFLINE_TOKEN(close_paren, "')'", lit(')'))
+ROOFLINE_TOKEN(open_brace, "'{'", lit('{'))
+ROOFLINE_TOKEN(arrow, "'->'", lit("->"))
+ROOFLINE_TOKEN(times_sign, "'*'", lit('*'))
+ROOFLINE_TOKEN(range_dots, "'..'", lit(".."))
+ROOFLINE_TOKEN(close_quote, "closing '\"'", lit('"'))
+ROOFLINE_TOKEN(escaped_char, "'\"' or '\\\\' after '\\\\'", x3::standard::char_("\"\\"))
+ROOFLINE_TOKEN(layer_end, "a statement or '}'", lit('}'))
+ROOFLINE_TOKEN(hardware_end, "a hardware field or '}'", lit('}'))
+#undef ROOFLINE_TOKEN
+
+struct identifier_class : annotate_position {};
+struct number_class : annotate_position {};
+struct string_class : annotate_position {};
+struct string_body_class;
+struct expression_class : annotate_position {};
+struct primary_class : annotate_position {};
+struct call_class : annotate_position {};
+struct negation_class : annotate_position {};
+struct unary_class : annotate_position {};
+struct power_class : annotate_position {};
+struct product_class : annotate_position {};
+struct unit_class : annotate_position {};
+struct quantity_class : annotate_position {};
+struct field_value_class : annotate_position {};
+struct field_class : annotate_position {};
+struct tensor_class : annotate_position {};
+struct size_unit_class;
+struct step_kind_class;
+struct sweep_step_class : annotate_position {};
+struct sweep_range_class : annotate_position {};
+struct sweep_list_class : annotate_position {};
+struct sweep_spec_class : annotate_position {};
+struct scenario_class : annotate_position {};
+struct include_class : annotate_position {};
+struct dtype_class : annotate_position {};
+struct hardware_class : annotate_position {};
+struct target_class : annotate_position {};
+struct let_class : annotate_position {};
+struct sweep_class : annotate_position {};
+struct matmul_class : annotate_position {};
+struct layer_class : annotate_position {};
+
+x3::rule<identifier_class, ast::Identifier> const identifier = "a name";
+x3::rule<number_class, ast::Number> const number = "a number";
+x3::rule<string_class, ast::String> const string = "a string";
+x3::rule<string_body_class, std::string> const string_body = "a string";
+x3::rule<expression_class, ast::Expression> const expression = "an expression";
+x3::rule<primary_class, ast::Operand> const primary = "an expression";
+x3::rule<call_class, ast::Call> const call = "a function call";
+x3::rule<negation_class, ast::Unary> const negation = "an expression";
+x3::rule<unary_class, ast::Operand> const unary = "an expression";
+x3::rule<power_class, ast::Expression> const power = "an expression";
+x3::rule<product_class, ast::Expression> const product = "an expression";
+x3::rule<unit_class, ast::Unit> const unit = "a unit";
+x3::rule<quantity_class, ast::Quantity> const quantity = "a quantity";
+x3::rule<field_value_class, ast::FieldValue> const field_value = "a string or a quantity";
+x3::rule<field_class, ast::Field> const field = "a hardware field";
+x3::rule<tensor_class, ast::Tensor> const tensor = "an operand like bf16[B, D]";
+x3::rule<size_unit_class, std::string> const size_unit = "'bits' or 'bytes'";
+x3::rule<step_kind_class, std::string> const step_kind = "'step' or 'times'";
+x3::rule<sweep_step_class, ast::SweepStep> const sweep_step = "'step' or 'times'";
+x3::rule<sweep_range_class, ast::SweepRange> const sweep_range = "a range like 1 .. 512";
+x3::rule<sweep_list_class, ast::SweepList> const sweep_list = "a list like [1, 2, 4]";
+x3::rule<sweep_spec_class, ast::SweepSpec> const sweep_spec = "a range or a list";
+x3::rule<scenario_class, ast::ScenarioStmt> const scenario_stmt = "a scenario statement";
+x3::rule<include_class, ast::IncludeStmt> const include_stmt = "an include statement";
+x3::rule<dtype_class, ast::DtypeStmt> const dtype_stmt = "a dtype statement";
+x3::rule<hardware_class, ast::HardwareStmt> const hardware_stmt = "a hardware statement";
+x3::rule<target_class, ast::TargetStmt> const target_stmt = "a target statement";
+x3::rule<let_class, ast::LetStmt> const let_stmt = "a let statement";
+x3::rule<sweep_class, ast::SweepStmt> const sweep_stmt = "a sweep statement";
+x3::rule<matmul_class, ast::MatmulStmt> const matmul_stmt = "a matmul statement";
+x3::rule<layer_class, ast::LayerStmt> const layer_stmt = "a layer statement";
+statement_type const statement = "a statement";
+
+// --- tokens -----------------------------------------------------------------
+auto const identifier_def = !lexeme[reserved >> !ident_char] >>
+                            raw[lexeme[(alpha | '_') >> *ident_char]]
+                                [assign_text(&ast::Identifier::name)];
+
+auto const digits = digit >> *(-lit('_') >> digit);
+auto const number_def =
+    raw[lexeme[digits >> -('.' >> digits) >> -(x3::char_("eE") >> -x3::char_("+-") >> digits)]]
+       [assign_text(&ast::Number::text)];
+
+auto const string_body_def =
+    lexeme['"' >> *(('\\' > escaped_char) | ~x3::standard::char_("\"\\\r\n")) > close_quote];
+auto const string_def =
+    string_body[([](auto& ctx) { x3::_val(ctx).value = std::move(x3::_attr(ctx)); })];
+
+// --- expressions ------------------------------------------------------------
+auto const call_def = identifier >> '(' > (expression % ',') > close_paren;
+auto const primary_def = number | call | identifier | ('(' > expression > close_paren);
+auto const negation_def = x3::char_('-') > unary;
+auto const unary_def = negation | power;
+auto const power_def = primary >> *(x3::char_('^') > unary);
+auto const product_def = power >> *(x3::char_("*/") > power);
+auto const expression_def = product >> *(x3::char_("+-") > product);
+
+// --- hardware fields --------------------------------------------------------
+// A unit is a word (with an optional "/word") after a quantity's value, unless
+// that word starts the next field (`name =`, `peak bf16 =`). Any word is taken
+// here so that a misspelt unit gets "unknown unit" with a hint from the checker.
+auto const unit_word = lexeme[(alpha | '_') >> *ident_char];
+auto const unit_def = (!(keyword("peak") >> unit_word >> '=') >>
+                       raw[lexeme[unit_word >> -('/' >> unit_word)]] >> !lit('='))
+                          [assign_text(&ast::Unit::text)];
+auto const quantity_def = expression >> -unit;
+auto const field_value_def = string | quantity;
+auto const field_def = identifier >> -identifier >> equals > field_value;
+
+// --- matmul operands and sweeps --------------------------------------------
+auto const tensor_def = identifier > open_bracket > -(identifier % ',') > close_bracket;
+auto const size_unit_def = lexeme[(x3::string("bits") | x3::string("bytes")) >> !ident_char];
+auto const step_kind_def = lexeme[(x3::string("step") | x3::string("times")) >> !ident_char];
+auto const sweep_step_def = step_kind > expression;
+auto const sweep_range_def = expression > range_dots > expression > -sweep_step;
+auto const sweep_list_def = '[' > (expression % ',') > close_bracket;
+auto const sweep_spec_def = sweep_list | sweep_range;
+
+// --- statements -------------------------------------------------------------
+auto const scenario_stmt_def = keyword("scenario") > string;
+auto const include_stmt_def = keyword("include") > string;
+auto const dtype_stmt_def = keyword("dtype") > identifier > equals > expression > size_unit;
+auto const hardware_stmt_def = keyword("hardware") > identifier >
+                               -(keyword("extends") > identifier) > open_brace > *field >
+                               hardware_end;
+auto const target_stmt_def = keyword("target") > (identifier % ',');
+auto const let_stmt_def = keyword("let") > identifier > equals > expression;
+auto const sweep_stmt_def = keyword("sweep") > identifier > equals > sweep_spec;
+auto const matmul_stmt_def = keyword("matmul") > identifier > equals > tensor > times_sign >
+                             tensor > arrow > tensor > -(keyword("compute") > identifier);
+auto const layer_stmt_def = keyword("layer") > identifier > -(keyword("x") > expression) >
+                            open_brace > *statement > layer_end;
+auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_stmt |
+                           target_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt;
+
+BOOST_SPIRIT_DEFINE(identifier, number, string, string_body, expression, primary, call,
+                    negation, unary, power, product, unit, quantity, field_value, field,
+                    tensor, size_unit, step_kind, sweep_step, sweep_range, sweep_list,
+                    sweep_spec, scenario_stmt, include_stmt, dtype_stmt, hardware_stmt,
+                    target_stmt, let_stmt, sweep_stmt, matmul_stmt, layer_stmt, statement)
+
+}  // namespace roofline::grammar

@@ -1,0 +1,138 @@
+#include "roofline/lang/loader.hpp"
+
+#include <cstdlib>
+#include <sstream>
+
+namespace roofline {
+namespace {
+
+class Loader {
+public:
+    Loader(FileSystem& fs, LoadOptions const& options, Diagnostics& diagnostics)
+        : fs_(fs), options_(options), diagnostics_(diagnostics) {}
+
+    Program program;
+
+    void load_text(std::string path, std::string text) {
+        auto identity = fs_.identity(path);
+        auto& file = add_file(std::move(path), std::move(text));
+        loaded_.push_back(identity);
+        stack_.push_back({identity, file.source->path});
+        walk(file.parsed);
+        stack_.pop_back();
+    }
+
+    void load_main(std::string const& path) {
+        std::string error;
+        auto text = fs_.read(path, error);
+        if (!text) {
+            diagnostics_.error(Span{}, "cannot read '" + path + "': " + error);
+            return;
+        }
+        load_text(path, std::move(*text));
+    }
+
+private:
+    struct Open {
+        std::string identity;
+        std::string shown;
+    };
+
+    Program::File& add_file(std::string path, std::string text) {
+        auto file = std::make_unique<Program::File>();
+        file->source = std::make_unique<SourceFile>(std::move(path), std::move(text));
+        file->parsed = parse_file(*file->source, diagnostics_);
+        program.files.push_back(std::move(file));
+        return *program.files.back();
+    }
+
+    void walk(ParsedFile const& parsed) {
+        for (auto const& statement : parsed.statements) {
+            if (auto const* include = boost::get<ast::IncludeStmt>(&statement.get()))
+                include_file(parsed, *include);
+            else
+                program.statements.push_back({&parsed, &statement});
+        }
+    }
+
+    std::string resolve(ParsedFile const& from, std::string const& name) {
+        auto local = join_path(parent_dir(from.source->path), name);
+        if (fs_.is_file(local)) return local;
+        for (auto const& dir : options_.search_path) {
+            auto candidate = join_path(dir, name);
+            if (fs_.is_file(candidate)) return candidate;
+        }
+        return {};
+    }
+
+    void include_file(ParsedFile const& from, ast::IncludeStmt const& include) {
+        Span where = from.span_of(include.path);
+        auto const& name = include.path.value;
+        auto path = resolve(from, name);
+        if (path.empty()) {
+            std::string searched = "'" + parent_dir(from.source->path) + "'";
+            if (parent_dir(from.source->path).empty()) searched = "'.'";
+            for (auto const& dir : options_.search_path) searched += ", '" + dir + "'";
+            diagnostics_.error(where, "cannot find include file '" + name + "' (searched " +
+                                          searched + ")");
+            return;
+        }
+        auto identity = fs_.identity(path);
+        for (std::size_t i = 0; i < stack_.size(); ++i) {
+            if (stack_[i].identity != identity) continue;
+            std::string chain;
+            for (std::size_t k = i; k < stack_.size(); ++k) chain += stack_[k].shown + " -> ";
+            diagnostics_.error(where, "include cycle: " + chain + path);
+            return;
+        }
+        for (auto const& seen : loaded_)
+            if (seen == identity) return;  // read once
+        std::string error;
+        auto text = fs_.read(path, error);
+        if (!text) {
+            diagnostics_.error(where, "cannot read '" + path + "': " + error);
+            return;
+        }
+        loaded_.push_back(identity);
+        auto& file = add_file(path, std::move(*text));
+        stack_.push_back({identity, path});
+        walk(file.parsed);
+        stack_.pop_back();
+    }
+
+    FileSystem& fs_;
+    LoadOptions const& options_;
+    Diagnostics& diagnostics_;
+    std::vector<Open> stack_;
+    std::vector<std::string> loaded_;
+};
+
+}  // namespace
+
+std::vector<std::string> default_search_path(std::vector<std::string> const& include_dirs) {
+    std::vector<std::string> path = include_dirs;
+    if (char const* env = std::getenv("ROOFLINE_PATH")) {
+        std::stringstream list(env);
+        std::string dir;
+        while (std::getline(list, dir, ':'))
+            if (!dir.empty()) path.push_back(dir);
+    }
+    path.push_back(ROOFLINE_TEMPLATES_DIR);
+    return path;
+}
+
+Program load_program(std::string const& path, FileSystem& fs, LoadOptions const& options,
+                     Diagnostics& diagnostics) {
+    Loader loader(fs, options, diagnostics);
+    loader.load_main(path);
+    return std::move(loader.program);
+}
+
+Program load_program_text(std::string name, std::string text, FileSystem& fs,
+                          LoadOptions const& options, Diagnostics& diagnostics) {
+    Loader loader(fs, options, diagnostics);
+    loader.load_text(std::move(name), std::move(text));
+    return std::move(loader.program);
+}
+
+}  // namespace roofline

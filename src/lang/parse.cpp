@@ -1,0 +1,147 @@
+// Drives the grammar one top-level statement at a time. On a syntax error it
+// records a diagnostic and resumes at the next line that starts a top-level
+// statement, so that one run reports every broken statement.
+#include "roofline/lang/parse.hpp"
+
+#include "grammar.hpp"
+#include "roofline/lang/suggest.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace roofline {
+namespace x3 = boost::spirit::x3;
+using Iterator = std::string::const_iterator;
+
+namespace {
+
+bool is_ident_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// The token at `pos`, for "found ..." in messages, and its length in bytes.
+struct Token {
+    std::string shown;
+    std::size_t length;
+};
+
+Token token_at(std::string_view text, std::size_t pos) {
+    if (pos >= text.size()) return {"end of file", 0};
+    char c = text[pos];
+    if (is_ident_char(c)) {
+        std::size_t end = pos;
+        while (end < text.size() && (is_ident_char(text[end]) || text[end] == '.') &&
+               end - pos < 40)
+            ++end;
+        return {"'" + std::string(text.substr(pos, end - pos)) + "'", end - pos};
+    }
+    if (c == '"') return {"a string", 1};
+    std::size_t n = 1;
+    while (pos + n < text.size() && (static_cast<unsigned char>(text[pos + n]) & 0xC0) == 0x80)
+        ++n;
+    return {"'" + std::string(text.substr(pos, n)) + "'", n};
+}
+
+Iterator skip_blanks(Iterator first, Iterator last) {
+    x3::skip_over(first, last, x3::make_context<x3::skipper_tag>(grammar::skipper));
+    return first;
+}
+
+bool starts_with_keyword(std::string_view text, std::size_t pos) {
+    std::size_t end = pos;
+    while (end < text.size() && is_ident_char(text[end])) ++end;
+    auto word = text.substr(pos, end - pos);
+    auto const& words = grammar::keywords();
+    return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+// Where to resume after an error at `error` in the statement that starts at
+// `start`: the first line after the error's line that starts with a keyword,
+// outside any braces opened since `start` (a broken layer is skipped whole).
+std::size_t resync(std::string_view text, std::size_t start, std::size_t error) {
+    int depth = 0;
+    bool in_comment = false, in_string = false, line_start = false;
+    for (std::size_t i = start; i < text.size(); ++i) {
+        char c = text[i];
+        if (line_start && i > error && depth <= 0 && !std::isspace(static_cast<unsigned char>(c)) &&
+            starts_with_keyword(text, i))
+            return i;
+        if (c == '\n') {
+            line_start = true;
+            in_comment = in_string = false;
+            continue;
+        }
+        if (line_start && (c == ' ' || c == '\t' || c == '\r')) continue;
+        line_start = false;
+        if (in_comment) continue;
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '#') in_comment = true;
+        else if (c == '"') in_string = true;
+        else if (c == '{') ++depth;
+        else if (c == '}') depth = std::max(0, depth - 1);
+    }
+    return text.size();
+}
+
+Span span_at(SourceFile const& source, std::size_t offset, std::size_t length) {
+    return Span{&source, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(length)};
+}
+
+}  // namespace
+
+Span ParsedFile::span_of(x3::position_tagged const& node) const {
+    if (!positions || node.id_first < 0 || node.id_last < 0) return Span{source, 0, 0};
+    auto range = positions->position_of(node);
+    auto begin = source->text.cbegin();
+    return Span{source, static_cast<std::uint32_t>(range.begin() - begin),
+                static_cast<std::uint32_t>(range.end() - range.begin())};
+}
+
+ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
+    ParsedFile file;
+    file.source = &source;
+    auto const& text = source.text;
+    file.positions = std::make_unique<PositionCache>(text.cbegin(), text.cend());
+    if (!check_text(source, diagnostics)) return file;
+
+    auto cache_ref = std::ref(*file.positions);
+    auto const skip_context = x3::make_context<x3::skipper_tag>(grammar::skipper);
+    auto const context = x3::make_context<grammar::position_cache_tag>(cache_ref, skip_context);
+    auto const& statement = grammar::statement_parser();
+
+    Iterator const begin = text.cbegin(), last = text.cend();
+    Iterator first = begin;
+    while (!diagnostics.full()) {
+        first = skip_blanks(first, last);
+        if (first == last) break;
+        std::size_t start = static_cast<std::size_t>(first - begin);
+        std::size_t error_at;
+        try {
+            ast::Statement parsed;
+            if (statement.parse(first, last, context, x3::unused, parsed)) {
+                file.statements.push_back(std::move(parsed));
+                continue;
+            }
+            first = begin + static_cast<std::ptrdiff_t>(start);
+            auto token = token_at(text, start);
+            std::string message = "expected a statement, found " + token.shown;
+            if (token.length > 0 && is_ident_char(text[start]))
+                message += did_you_mean(std::string_view(text).substr(start, token.length),
+                                        grammar::keywords());
+            diagnostics.error(span_at(source, start, token.length), std::move(message));
+            error_at = start;
+        } catch (x3::expectation_failure<Iterator> const& failure) {
+            auto where = skip_blanks(failure.where(), last);
+            error_at = static_cast<std::size_t>(where - begin);
+            auto token = token_at(text, error_at);
+            diagnostics.error(span_at(source, error_at, token.length),
+                              "expected " + failure.which() + ", found " + token.shown);
+        }
+        first = begin + static_cast<std::ptrdiff_t>(resync(text, start, error_at));
+    }
+    return file;
+}
+
+}  // namespace roofline

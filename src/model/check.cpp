@@ -1,0 +1,163 @@
+// The order of the passes matters only in that each pass uses names the
+// previous ones defined; within a pass, definitions may appear in any order.
+#include "checker.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace roofline::model {
+
+std::size_t Scenario::point_count() const {
+    std::size_t points = 1;
+    for (auto const& sweep : sweeps) points *= sweep.values.size();
+    return points;
+}
+
+int Scenario::find_hardware(std::string_view id) const {
+    for (std::size_t i = 0; i < hardware.size(); ++i)
+        if (hardware[i].id == id) return static_cast<int>(i);
+    return -1;
+}
+
+void Checker::define(std::map<std::string, Span>& names, ast::Identifier const& id, Span span,
+                     char const* what) {
+    auto [it, inserted] = names.emplace(id.name, span);
+    if (!inserted) {
+        diagnostics.error(span, std::string("redefinition of ") + what + " '" + id.name + "'")
+            .notes.push_back(Diagnostics::note(it->second, "previous definition is here"));
+    }
+}
+
+namespace {
+
+char const* statement_keyword(ast::Statement const& statement) {
+    struct Visitor {
+        char const* operator()(ast::ScenarioStmt const&) const { return "scenario"; }
+        char const* operator()(ast::IncludeStmt const&) const { return "include"; }
+        char const* operator()(ast::DtypeStmt const&) const { return "dtype"; }
+        char const* operator()(ast::HardwareStmt const&) const { return "hardware"; }
+        char const* operator()(ast::TargetStmt const&) const { return "target"; }
+        char const* operator()(ast::LetStmt const&) const { return "let"; }
+        char const* operator()(ast::SweepStmt const&) const { return "sweep"; }
+        char const* operator()(ast::MatmulStmt const&) const { return "matmul"; }
+        char const* operator()(ast::LayerStmt const&) const { return "layer"; }
+    };
+    return boost::apply_visitor(Visitor{}, statement.get());
+}
+
+}  // namespace
+
+void Checker::collect_statement(ParsedFile const& file, ast::Statement const& statement,
+                                int scope) {
+    auto const& node = statement.get();
+    bool top = scope == 0;
+    if (auto const* s = boost::get<ast::LetStmt>(&node)) {
+        Span span = file.span_of(s->name);
+        auto& values = scopes[static_cast<std::size_t>(scope)].values;
+        if (auto it = values.find(s->name.name); it != values.end()) {
+            diagnostics.error(span, "redefinition of '" + s->name.name + "'")
+                .notes.push_back(Diagnostics::note(
+                    scenario.slots[static_cast<std::size_t>(it->second)].span,
+                    "previous definition is here"));
+            return;
+        }
+        int slot = static_cast<int>(scenario.slots.size());
+        scenario.slots.push_back(Slot{s->name.name, span, -1, {}, 0, 0});
+        values.emplace(s->name.name, slot);
+        lets.push_back({&file, s, scope});
+        let_slots.push_back(slot);
+        return;
+    }
+    if (auto const* s = boost::get<ast::MatmulStmt>(&node)) {
+        define(scopes[static_cast<std::size_t>(scope)].matmuls, s->name, file.span_of(s->name),
+               "matmul");
+        matmuls.push_back({&file, s, scope});
+        return;
+    }
+    if (auto const* f = boost::get<boost::spirit::x3::forward_ast<ast::LayerStmt>>(&node)) {
+        ast::LayerStmt const& layer = f->get();
+        define(scopes[static_cast<std::size_t>(scope)].layers, layer.name,
+               file.span_of(layer.name), "layer");
+        Scope inner;
+        inner.parent = scope;
+        auto const& outer_path = scopes[static_cast<std::size_t>(scope)].path;
+        inner.path = outer_path.empty() ? layer.name.name : outer_path + "/" + layer.name.name;
+        scopes.push_back(std::move(inner));
+        int inner_scope = static_cast<int>(scopes.size() - 1);
+        layers.push_back({&file, &layer, scope});
+        layer_scopes.push_back(inner_scope);
+        collect_in_layer(file, layer.body, inner_scope);
+        return;
+    }
+    if (!top) {
+        // Statements that describe the whole scenario belong at the top level.
+        auto span = file.span_of(boost::apply_visitor(
+            [](auto const& s) -> boost::spirit::x3::position_tagged const& {
+                if constexpr (std::is_base_of_v<boost::spirit::x3::position_tagged,
+                                                std::decay_t<decltype(s)>>)
+                    return s;
+                else
+                    return s.get();
+            },
+            node));
+        span.length = static_cast<std::uint32_t>(std::string_view(statement_keyword(statement)).size());
+        diagnostics.error(span, std::string("'") + statement_keyword(statement) +
+                                    "' is not allowed inside a layer");
+        return;
+    }
+    if (auto const* s = boost::get<ast::ScenarioStmt>(&node)) {
+        scenario.title = s->title.value;
+    } else if (auto const* s = boost::get<ast::SweepStmt>(&node)) {
+        Span span = file.span_of(s->name);
+        auto& values = scopes[0].values;
+        if (auto it = values.find(s->name.name); it != values.end()) {
+            diagnostics.error(span, "redefinition of '" + s->name.name + "'")
+                .notes.push_back(Diagnostics::note(
+                    scenario.slots[static_cast<std::size_t>(it->second)].span,
+                    "previous definition is here"));
+            return;
+        }
+        int slot = static_cast<int>(scenario.slots.size());
+        int sweep_index = static_cast<int>(sweeps.size());
+        scenario.slots.push_back(Slot{s->name.name, span, sweep_index, {}, 0, 0});
+        if (sweep_index < 64) scenario.slots.back().depends_on = std::uint64_t{1} << sweep_index;
+        values.emplace(s->name.name, slot);
+        sweeps.push_back({&file, s, scope});
+    } else if (auto const* s = boost::get<ast::DtypeStmt>(&node)) {
+        dtypes.push_back({&file, s, scope});
+    } else if (auto const* s = boost::get<ast::HardwareStmt>(&node)) {
+        hardware.push_back({&file, s, scope});
+    } else if (auto const* s = boost::get<ast::TargetStmt>(&node)) {
+        targets.push_back({&file, s, scope});
+    }
+    // include statements are expanded by the loader.
+}
+
+void Checker::collect_in_layer(ParsedFile const& file, std::vector<ast::Statement> const& body,
+                               int scope) {
+    for (auto const& statement : body) collect_statement(file, statement, scope);
+}
+
+void Checker::collect(std::vector<StatementRef> const& statements) {
+    scopes.emplace_back();
+    for (auto const& ref : statements) collect_statement(*ref.file, *ref.statement, 0);
+}
+
+Scenario check(Program const& program, CheckOptions const& options, Diagnostics& diagnostics) {
+    Checker checker(program, options, diagnostics);
+    if (!program.files.empty())
+        checker.scenario.title =
+            std::filesystem::path(program.files.front()->source->path).filename().string();
+    checker.collect(program.statements);
+    checker.check_lets();
+    checker.check_dtypes();
+    checker.check_sweeps();
+    checker.check_layer_counts();
+    checker.check_hardware();
+    checker.check_targets();
+    checker.check_matmuls();
+    if (!diagnostics.has_errors()) checker.warn_unsupported();
+    return std::move(checker.scenario);
+}
+
+}  // namespace roofline::model

@@ -1,0 +1,275 @@
+// Dtypes, hardware (with `extends` and unit-checked fields) and targets.
+#include "checker.hpp"
+
+#include "roofline/model/dtypes.hpp"
+#include "roofline/model/units.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roofline::model {
+
+int Checker::lookup_dtype(std::string const& name) const {
+    for (std::size_t i = 0; i < scenario.dtypes.size(); ++i)
+        if (scenario.dtypes[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+std::vector<std::string_view> Checker::dtype_names() const {
+    std::vector<std::string_view> names;
+    for (auto const& d : scenario.dtypes) names.push_back(d.name);
+    return names;
+}
+
+void Checker::check_dtypes() {
+    for (auto const& builtin : builtin_dtypes())
+        scenario.dtypes.push_back(Dtype{std::string(builtin.name), builtin.bytes, Span{}});
+    for (auto const& pending : dtypes) {
+        auto const& stmt = *pending.node;
+        Span span = pending.file->span_of(stmt.name);
+        if (int existing = lookup_dtype(stmt.name.name); existing >= 0) {
+            auto const& previous = scenario.dtypes[static_cast<std::size_t>(existing)];
+            if (previous.span.file == nullptr) {
+                diagnostics.error(span, "redefinition of built-in dtype '" + stmt.name.name + "'");
+            } else {
+                diagnostics.error(span, "redefinition of dtype '" + stmt.name.name + "'")
+                    .notes.push_back(Diagnostics::note(previous.span, "previous definition is here"));
+            }
+            continue;
+        }
+        auto size = constant(*pending.file, stmt.size, 0, "a dtype size");
+        if (!size) continue;
+        if (*size <= 0) {
+            diagnostics.error(pending.file->span_of(stmt.size),
+                              "dtype size must be positive, not " + format_number(*size));
+            continue;
+        }
+        double bytes = stmt.unit == "bits" ? *size / 8 : *size;
+        scenario.dtypes.push_back(Dtype{stmt.name.name, bytes, span});
+    }
+}
+
+namespace {
+
+struct FieldSpec {
+    std::string_view name;
+    bool is_string;
+    UnitFamily family;
+};
+
+constexpr FieldSpec field_specs[] = {
+    {"name", true, UnitFamily::bytes},
+    {"source", true, UnitFamily::bytes},
+    {"hbm_bandwidth", false, UnitFamily::bytes_per_s},
+    {"hbm_capacity", false, UnitFamily::bytes},
+    {"peak", false, UnitFamily::ops_per_s},
+    {"ici_bandwidth", false, UnitFamily::bytes_per_s},
+};
+
+}  // namespace
+
+void Checker::check_hardware() {
+    auto& list = scenario.hardware;
+    std::map<std::string, std::size_t> index;  // id -> pending index
+    for (std::size_t i = 0; i < hardware.size(); ++i) {
+        auto const& h = hardware[i];
+        auto [it, inserted] = index.emplace(h.node->name.name, i);
+        if (!inserted) {
+            auto const& first = hardware[it->second];
+            diagnostics.error(h.file->span_of(h.node->name),
+                              "redefinition of hardware '" + h.node->name.name + "'")
+                .notes.push_back(Diagnostics::note(first.file->span_of(first.node->name),
+                                                   "previous definition is here"));
+        }
+    }
+    std::vector<std::string_view> names;
+    for (auto const& [name, i] : index) names.push_back(name);
+
+    // Resolved in dependency order (a base before the chips that extend it),
+    // whatever the order in the files.
+    std::vector<int> resolved(hardware.size(), -2);  // -2 not yet, -3 in progress, -1 failed
+    auto resolve = [&](auto& self, std::size_t i) -> int {
+        if (resolved[i] != -2) return resolved[i] == -3 ? -1 : resolved[i];
+        auto const& pending = hardware[i];
+        auto const& stmt = *pending.node;
+        auto const& file = *pending.file;
+        resolved[i] = -3;
+        Hardware hw;
+        if (stmt.base) {
+            auto it = index.find(stmt.base->name);
+            Span base_span = file.span_of(*stmt.base);
+            if (it == index.end()) {
+                diagnostics.error(base_span, "unknown hardware '" + stmt.base->name + "'" +
+                                                 did_you_mean(stmt.base->name, names));
+                return resolved[i] = -1;
+            }
+            if (resolved[it->second] == -3) {
+                diagnostics.error(base_span, "hardware '" + stmt.name.name +
+                                                 "' extends itself through '" + stmt.base->name + "'");
+                return resolved[i] = -1;
+            }
+            int base = self(self, it->second);
+            if (base < 0) return resolved[i] = -1;
+            hw = list[static_cast<std::size_t>(base)];
+            hw.base = stmt.base->name;
+            hw.display_name.clear();
+        }
+        hw.id = stmt.name.name;
+        hw.span = file.span_of(stmt.name);
+        bool ok = true;
+        std::map<std::string, Span> seen;
+        for (auto const& field : stmt.fields) {
+            Span key_span = file.span_of(field.key);
+            auto const* spec = std::find_if(std::begin(field_specs), std::end(field_specs),
+                                            [&](auto const& f) { return f.name == field.key.name; });
+            if (spec == std::end(field_specs)) {
+                std::vector<std::string_view> fields;
+                for (auto const& f : field_specs) fields.push_back(f.name);
+                diagnostics.error(key_span, "unknown hardware field '" + field.key.name + "'" +
+                                                did_you_mean(field.key.name, fields));
+                ok = false;
+                continue;
+            }
+            std::string key = field.key.name;
+            int dtype = -1;
+            if (spec->name == "peak") {
+                if (!field.qualifier) {
+                    diagnostics.error(key_span, "'peak' needs a dtype, as in 'peak bf16 = ...'");
+                    ok = false;
+                    continue;
+                }
+                dtype = lookup_dtype(field.qualifier->name);
+                if (dtype < 0) {
+                    diagnostics.error(file.span_of(*field.qualifier),
+                                      "unknown dtype '" + field.qualifier->name + "'" +
+                                          did_you_mean(field.qualifier->name, dtype_names()));
+                    ok = false;
+                    continue;
+                }
+                key += " " + field.qualifier->name;
+            } else if (field.qualifier) {
+                diagnostics.error(file.span_of(*field.qualifier),
+                                  "expected '=' after '" + field.key.name + "'");
+                ok = false;
+                continue;
+            }
+            auto [previous, inserted] = seen.emplace(key, key_span);
+            if (!inserted) {
+                diagnostics.error(key_span, "field '" + key + "' is set twice")
+                    .notes.push_back(Diagnostics::note(previous->second, "previous value is here"));
+                ok = false;
+                continue;
+            }
+            auto const* text = boost::get<ast::String>(&field.value.get());
+            if (spec->is_string != (text != nullptr)) {
+                diagnostics.error(key_span, "field '" + key + "' takes " +
+                                                (spec->is_string ? "a string" : "a quantity, not a string"));
+                ok = false;
+                continue;
+            }
+            if (text) {
+                (spec->name == "name" ? hw.display_name : hw.source) = text->value;
+                continue;
+            }
+            auto const& quantity = boost::get<ast::Quantity>(field.value.get());
+            auto value = constant(file, quantity.value, 0, "a hardware field");
+            if (!value) {
+                ok = false;
+                continue;
+            }
+            double factor = 1;
+            if (quantity.unit) {
+                Span unit_span = file.span_of(*quantity.unit);
+                auto unit = find_unit(quantity.unit->text);
+                if (!unit) {
+                    diagnostics.error(unit_span, "unknown unit '" + quantity.unit->text + "'" +
+                                                     did_you_mean(quantity.unit->text, unit_names()));
+                    ok = false;
+                    continue;
+                }
+                if (unit->family != spec->family) {
+                    diagnostics.error(unit_span, "'" + key + "' is in " +
+                                                     std::string(family_name(spec->family)) +
+                                                     ", but '" + quantity.unit->text + "' is in " +
+                                                     std::string(family_name(unit->family)));
+                    ok = false;
+                    continue;
+                }
+                factor = unit->factor;
+            }
+            double base_value = *value * factor;
+            if (!(base_value > 0) || std::isinf(base_value)) {
+                diagnostics.error(file.span_of(quantity.value),
+                                  "'" + key + "' must be positive and finite, not " +
+                                      format_number(base_value));
+                ok = false;
+                continue;
+            }
+            if (spec->name == "hbm_bandwidth") hw.hbm_bytes_per_s = base_value;
+            else if (spec->name == "hbm_capacity") hw.hbm_capacity_bytes = base_value;
+            else if (spec->name == "ici_bandwidth") hw.ici_bytes_per_s = base_value;
+            else {
+                auto existing = std::find_if(hw.peaks.begin(), hw.peaks.end(),
+                                             [&](Peak const& p) { return p.dtype == dtype; });
+                if (existing != hw.peaks.end()) existing->flops_per_s = base_value;
+                else hw.peaks.push_back(Peak{dtype, base_value});
+            }
+        }
+        if (ok && hw.hbm_bytes_per_s <= 0) {
+            diagnostics.error(hw.span, "hardware '" + hw.id + "' has no 'hbm_bandwidth'");
+            ok = false;
+        }
+        if (!ok) return resolved[i] = -1;
+        if (hw.display_name.empty()) hw.display_name = hw.id;
+        list.push_back(std::move(hw));
+        return resolved[i] = static_cast<int>(list.size() - 1);
+    };
+    for (std::size_t i = 0; i < hardware.size(); ++i)
+        if (index[hardware[i].node->name.name] == i) resolve(resolve, i);
+    // Definition order, not resolution order, for reports.
+    std::vector<Hardware> ordered;
+    for (std::size_t i = 0; i < hardware.size(); ++i)
+        if (resolved[i] >= 0) ordered.push_back(list[static_cast<std::size_t>(resolved[i])]);
+    list = std::move(ordered);
+}
+
+void Checker::check_targets() {
+    std::vector<std::string_view> names;
+    for (auto const& hw : scenario.hardware) names.push_back(hw.id);
+    auto add = [&](int index) {
+        if (std::find(scenario.targets.begin(), scenario.targets.end(), index) ==
+            scenario.targets.end())
+            scenario.targets.push_back(index);
+    };
+    // A chip whose definition failed has its own error already.
+    auto defined = [&](std::string const& name) {
+        return std::any_of(hardware.begin(), hardware.end(),
+                           [&](auto const& h) { return h.node->name.name == name; });
+    };
+    if (!options.targets.empty()) {
+        for (auto const& name : options.targets) {
+            int index = scenario.find_hardware(name);
+            if (index < 0 && !defined(name))
+                diagnostics.error(Span{}, "unknown hardware '" + name + "' in --target" +
+                                              did_you_mean(name, names));
+            else if (index >= 0)
+                add(index);
+        }
+        return;
+    }
+    for (auto const& pending : targets) {
+        for (auto const& id : pending.node->names) {
+            int index = scenario.find_hardware(id.name);
+            if (index >= 0) {
+                add(index);
+            } else if (!defined(id.name)) {
+                diagnostics.error(pending.file->span_of(id), "unknown hardware '" + id.name + "'" +
+                                                                 did_you_mean(id.name, names));
+            }
+        }
+    }
+    if (targets.empty())
+        for (std::size_t i = 0; i < scenario.hardware.size(); ++i) add(static_cast<int>(i));
+}
+
+}  // namespace roofline::model

@@ -1,0 +1,314 @@
+// Lets, sweeps and layer counts: compiling expressions, ordering lets by their
+// dependencies (any order in the file), finding cycles, evaluating constants.
+#include "checker.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace roofline::model {
+namespace x3 = boost::spirit::x3;
+
+int Checker::lookup_value(int scope, std::string const& name) const {
+    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent) {
+        auto const& values = scopes[static_cast<std::size_t>(s)].values;
+        if (auto it = values.find(name); it != values.end()) return it->second;
+    }
+    return -1;
+}
+
+std::vector<std::string_view> Checker::visible_values(int scope) const {
+    std::vector<std::string_view> names;
+    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent)
+        for (auto const& [name, slot] : scopes[static_cast<std::size_t>(s)].values)
+            names.push_back(name);
+    return names;
+}
+
+namespace {
+
+struct Compiler {
+    Checker& checker;
+    ParsedFile const& file;
+    int scope;
+    Expr& out;
+    bool ok = true;
+
+    void emit(OpCode op, Span span, double value = 0, int slot = -1) {
+        out.code.push_back(Instruction{op, slot, value, span});
+    }
+
+    void operator()(ast::Number const& number) {
+        std::string digits;
+        for (char c : number.text)
+            if (c != '_') digits += c;
+        double value = std::strtod(digits.c_str(), nullptr);
+        Span span = file.span_of(number);
+        if (std::isinf(value)) {
+            checker.diagnostics.error(span, "number '" + number.text + "' is too large");
+            ok = false;
+        }
+        emit(OpCode::number, span, value);
+    }
+
+    void operator()(ast::Identifier const& id) {
+        Span span = file.span_of(id);
+        int slot = checker.lookup_value(scope, id.name);
+        if (slot < 0) {
+            checker.diagnostics.error(span, "unknown name '" + id.name + "'" +
+                                                did_you_mean(id.name, checker.visible_values(scope)));
+            ok = false;
+        }
+        emit(OpCode::slot, span, 0, slot);
+    }
+
+    void operator()(ast::Call const& call) {
+        static std::vector<std::string_view> const functions = {"min", "max", "ceil", "floor"};
+        Span span = file.span_of(call.function);
+        auto const& name = call.function.name;
+        std::size_t arity = name == "min" || name == "max" ? 2 : 1;
+        if (std::find(functions.begin(), functions.end(), name) == functions.end()) {
+            checker.diagnostics.error(span, "unknown function '" + name + "'" +
+                                                did_you_mean(name, functions));
+            ok = false;
+            return;
+        }
+        if (call.arguments.size() != arity) {
+            checker.diagnostics.error(span, "'" + name + "' takes " + std::to_string(arity) +
+                                                " argument" + (arity == 1 ? "" : "s") + ", not " +
+                                                std::to_string(call.arguments.size()));
+            ok = false;
+            return;
+        }
+        for (auto const& argument : call.arguments) (*this)(argument);
+        OpCode op = name == "min" ? OpCode::min : name == "max" ? OpCode::max
+                  : name == "ceil" ? OpCode::ceil : OpCode::floor;
+        emit(op, file.span_of(call));
+    }
+
+    void operator()(ast::Unary const& unary) {
+        boost::apply_visitor(*this, unary.operand.get());
+        emit(OpCode::neg, file.span_of(unary));
+    }
+
+    void operator()(ast::Expression const& expr) {
+        boost::apply_visitor(*this, expr.first.get());
+        for (auto const& operation : expr.rest) {
+            boost::apply_visitor(*this, operation.operand.get());
+            OpCode op = operation.op == '+' ? OpCode::add : operation.op == '-' ? OpCode::sub
+                      : operation.op == '*' ? OpCode::mul : operation.op == '/' ? OpCode::div
+                      : OpCode::pow;
+            // The error for "a / 0" points at the operator and its right operand.
+            emit(op, file.span_of(operation));
+        }
+    }
+
+    template <typename T>
+    void operator()(x3::forward_ast<T> const& node) { (*this)(node.get()); }
+};
+
+}  // namespace
+
+bool Checker::compile(ParsedFile const& file, ast::Expression const& expr, int scope, Expr& out) {
+    out.code.clear();
+    out.span = file.span_of(expr);
+    Compiler compiler{*this, file, scope, out};
+    compiler(expr);
+    return compiler.ok;
+}
+
+std::optional<double> Checker::constant(ParsedFile const& file, ast::Expression const& expr,
+                                        int scope, char const* what) {
+    Expr compiled;
+    if (!compile(file, expr, scope, compiled)) return std::nullopt;
+    std::uint64_t depends = 0;
+    for (auto const& in : compiled.code) {
+        if (in.op != OpCode::slot) continue;
+        auto const& slot = scenario.slots[static_cast<std::size_t>(in.slot)];
+        if (bad_slot[static_cast<std::size_t>(in.slot)]) return std::nullopt;
+        depends |= slot.depends_on;
+        if (slot.depends_on != 0) {
+            diagnostics.error(in.span, std::string(what) + " must not depend on a sweep, but '" +
+                                           slot.name + "' does");
+            return std::nullopt;
+        }
+    }
+    std::vector<double> values(scenario.slots.size());
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = scenario.slots[i].constant;
+    auto result = evaluate(compiled, values);
+    if (auto const* error = std::get_if<EvalError>(&result)) {
+        diagnostics.error(error->span, error->message);
+        return std::nullopt;
+    }
+    return std::get<double>(result);
+}
+
+void Checker::check_lets() {
+    auto& slots = scenario.slots;
+    bad_slot.assign(slots.size(), false);
+    std::vector<int> let_of_slot(slots.size(), -1);
+    for (std::size_t i = 0; i < let_slots.size(); ++i)
+        let_of_slot[static_cast<std::size_t>(let_slots[i])] = static_cast<int>(i);
+
+    std::vector<std::vector<int>> deps(slots.size());
+    for (std::size_t i = 0; i < lets.size(); ++i) {
+        auto slot = static_cast<std::size_t>(let_slots[i]);
+        auto const& pending = lets[i];
+        if (!compile(*pending.file, pending.node->value, pending.scope, slots[slot].expr)) {
+            bad_slot[slot] = true;
+            continue;
+        }
+        for (auto const& in : slots[slot].expr.code)
+            if (in.op == OpCode::slot) deps[slot].push_back(in.slot);
+    }
+
+    // Depth-first order with cycle detection, iterative so that a chain of
+    // 100,000 lets cannot overflow the stack.
+    enum Mark : char { unvisited, active, done };
+    std::vector<Mark> mark(slots.size(), unvisited);
+    std::vector<int> order;
+    for (int root : let_slots) {
+        if (mark[static_cast<std::size_t>(root)] != unvisited) continue;
+        std::vector<std::pair<int, std::size_t>> stack{{root, 0}};
+        mark[static_cast<std::size_t>(root)] = active;
+        while (!stack.empty()) {
+            auto& [slot, next] = stack.back();
+            auto const& d = deps[static_cast<std::size_t>(slot)];
+            if (next < d.size()) {
+                int dep = d[next++];
+                auto& m = mark[static_cast<std::size_t>(dep)];
+                if (m == unvisited) {
+                    m = active;
+                    stack.push_back({dep, 0});
+                } else if (m == active) {
+                    // A cycle: the stack from `dep` to the top.
+                    auto start = std::find_if(stack.begin(), stack.end(),
+                                              [&](auto const& e) { return e.first == dep; });
+                    std::string chain;
+                    for (auto it = start; it != stack.end(); ++it) {
+                        chain += slots[static_cast<std::size_t>(it->first)].name + " -> ";
+                        bad_slot[static_cast<std::size_t>(it->first)] = true;
+                    }
+                    chain += slots[static_cast<std::size_t>(dep)].name;
+                    diagnostics.error(slots[static_cast<std::size_t>(dep)].span,
+                                      "'" + slots[static_cast<std::size_t>(dep)].name +
+                                          "' depends on itself: " + chain);
+                }
+            } else {
+                mark[static_cast<std::size_t>(slot)] = done;
+                order.push_back(slot);
+                stack.pop_back();
+            }
+        }
+    }
+
+    // Dependencies first: propagate sweep dependence and badness, evaluate constants.
+    std::vector<double> values(slots.size(), 0.0);
+    for (int s : order) {
+        auto slot = static_cast<std::size_t>(s);
+        if (let_of_slot[slot] < 0) continue;  // a sweep
+        for (int dep : deps[slot]) {
+            slots[slot].depends_on |= slots[static_cast<std::size_t>(dep)].depends_on;
+            if (bad_slot[static_cast<std::size_t>(dep)]) bad_slot[slot] = true;
+        }
+        if (bad_slot[slot]) continue;
+        if (slots[slot].depends_on != 0) {
+            scenario.let_order.push_back(s);
+            continue;
+        }
+        auto result = evaluate(slots[slot].expr, values);
+        if (auto const* error = std::get_if<EvalError>(&result)) {
+            diagnostics.error(error->span, error->message);
+            bad_slot[slot] = true;
+            continue;
+        }
+        slots[slot].constant = values[slot] = std::get<double>(result);
+    }
+}
+
+void Checker::check_sweeps() {
+    if (sweeps.size() > 64) {
+        auto const& extra = sweeps[64];
+        diagnostics.error(extra.file->span_of(extra.node->name), "more than 64 sweeps");
+        return;
+    }
+    for (std::size_t i = 0; i < sweeps.size(); ++i) {
+        auto const& pending = sweeps[i];
+        auto const& file = *pending.file;
+        Sweep sweep{pending.node->name.name, lookup_value(0, pending.node->name.name), {},
+                    file.span_of(pending.node->name)};
+        bool ok = true;
+        if (auto const* list = boost::get<ast::SweepList>(&pending.node->spec.get())) {
+            for (auto const& item : list->items) {
+                auto value = constant(file, item, 0, "a sweep value");
+                if (value) sweep.values.push_back(*value);
+                else ok = false;
+            }
+        } else {
+            auto const& range = boost::get<ast::SweepRange>(pending.node->spec.get());
+            auto low = constant(file, range.low, 0, "a sweep bound");
+            auto high = constant(file, range.high, 0, "a sweep bound");
+            std::optional<double> step = 1.0;
+            bool geometric = range.step && range.step->kind == "times";
+            if (range.step) step = constant(file, range.step->value, 0, "a sweep step");
+            if (!low || !high || !step) {
+                ok = false;
+            } else if (*low > *high) {
+                diagnostics.error(file.span_of(range), "empty sweep: " + format_number(*low) +
+                                                           " is greater than " + format_number(*high));
+                ok = false;
+            } else if (geometric && (*step <= 1 || *low <= 0)) {
+                diagnostics.error(file.span_of(range.step->value),
+                                  *low <= 0 ? "a geometric sweep must start above 0"
+                                            : "'times' must be greater than 1, not " +
+                                                  format_number(*step));
+                ok = false;
+            } else if (!geometric && *step <= 0) {
+                diagnostics.error(file.span_of(range.step->value),
+                                  "'step' must be positive, not " + format_number(*step));
+                ok = false;
+            } else {
+                // Counted from the start (low + k*step), so that no rounding
+                // error accumulates over a long sweep.
+                double value = *low;
+                for (std::size_t k = 1; value <= *high; ++k) {
+                    if (sweep.values.size() >= options.max_sweep_points) {
+                        diagnostics.error(file.span_of(range),
+                                          "sweep '" + sweep.name + "' has more than " +
+                                              std::to_string(options.max_sweep_points) + " values");
+                        ok = false;
+                        break;
+                    }
+                    sweep.values.push_back(value);
+                    value = geometric ? *low * std::pow(*step, static_cast<double>(k))
+                                      : *low + *step * static_cast<double>(k);
+                }
+            }
+        }
+        if (!ok) bad_slot[static_cast<std::size_t>(sweep.slot)] = true;
+        scenario.sweeps.push_back(std::move(sweep));
+    }
+}
+
+void Checker::check_layer_counts() {
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        auto const& pending = layers[i];
+        auto& scope = scopes[static_cast<std::size_t>(layer_scopes[i])];
+        double count = 1;
+        if (pending.node->count) {
+            auto value = constant(*pending.file, *pending.node->count, pending.scope,
+                                  "a layer count");
+            if (value && (*value < 1 || *value != std::floor(*value))) {
+                diagnostics.error(pending.file->span_of(*pending.node->count),
+                                  "layer count must be a positive integer, not " +
+                                      format_number(*value));
+            } else if (value) {
+                count = *value;
+            }
+        }
+        // Parents are collected before their children, so this is final.
+        scope.count = scopes[static_cast<std::size_t>(scope.parent)].count * count;
+    }
+}
+
+}  // namespace roofline::model
