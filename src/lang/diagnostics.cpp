@@ -120,8 +120,26 @@ std::string format(Diagnostic const& diagnostic) {
 }
 
 std::string format(Diagnostics const& diagnostics) {
+    // In reading order: each file's diagnostics by position, files in the
+    // order they first appear; diagnostics without a place come first.
+    std::vector<Diagnostic const*> sorted;
+    std::vector<SourceFile const*> files;
+    for (auto const& d : diagnostics.all()) {
+        sorted.push_back(&d);
+        if (d.span.file && std::find(files.begin(), files.end(), d.span.file) == files.end())
+            files.push_back(d.span.file);
+    }
+    auto key = [&](Diagnostic const* d) {
+        std::size_t file = d->span.file ? 1 + static_cast<std::size_t>(
+                                                  std::find(files.begin(), files.end(), d->span.file) -
+                                                  files.begin())
+                                        : 0;
+        return std::pair{file, d->span.offset};
+    };
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [&](auto const* a, auto const* b) { return key(a) < key(b); });
     std::string out;
-    for (auto const& d : diagnostics.all()) append(out, d);
+    for (auto const* d : sorted) append(out, *d);
     if (diagnostics.error_count() > Diagnostics::max_errors)
         out += "roofline: error: too many errors (" + std::to_string(diagnostics.error_count()) +
                "); only the first " + std::to_string(Diagnostics::max_errors) + " are shown\n";

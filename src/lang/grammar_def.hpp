@@ -37,13 +37,35 @@ struct keyword_symbols : x3::symbols<x3::unused_type> {
 };
 inline keyword_symbols const reserved;
 
+// Leaf tokens are built by semantic actions from the matched range. X3 does
+// not run a rule's on_success for rules with actions (the attribute is not
+// passed down), so the action records the token's position itself.
+template <typename Node, typename Range, typename Context>
+void annotate_range(Node& node, Range const& range, Context const& ctx) {
+    x3::get<position_cache_tag>(ctx).get().annotate(node, range.begin(), range.end());
+}
+
 template <typename Member>
 auto assign_text(Member member) {
     return [member](auto& ctx) {
         auto const& range = x3::_attr(ctx);
         (x3::_val(ctx).*member).assign(range.begin(), range.end());
+        annotate_range(x3::_val(ctx), range, ctx);
     };
 }
+
+// The string's value with its escapes (\" and \\) resolved.
+inline auto const assign_string = [](auto& ctx) {
+    auto const& range = x3::_attr(ctx);
+    auto& value = x3::_val(ctx).value;
+    value.clear();
+    auto it = std::next(range.begin()), end = std::prev(range.end());  // inside the quotes
+    for (; it != end; ++it) {
+        if (*it == '\\') ++it;
+        value += *it;
+    }
+    annotate_range(x3::_val(ctx), range, ctx);
+};
 
 // Named punctuation, so that "expected '='" reads well.
 #define ROOFLINE_TOKEN(id, name, parser) \
@@ -65,7 +87,6 @@ ROOFLINE_TOKEN(hardware_end, "a hardware field or '}'", lit('}'))
 struct identifier_class : annotate_position {};
 struct number_class : annotate_position {};
 struct string_class : annotate_position {};
-struct string_body_class;
 struct expression_class : annotate_position {};
 struct primary_class : annotate_position {};
 struct call_class : annotate_position {};
@@ -97,7 +118,6 @@ struct layer_class : annotate_position {};
 x3::rule<identifier_class, ast::Identifier> const identifier = "a name";
 x3::rule<number_class, ast::Number> const number = "a number";
 x3::rule<string_class, ast::String> const string = "a string";
-x3::rule<string_body_class, std::string> const string_body = "a string";
 x3::rule<expression_class, ast::Expression> const expression = "an expression";
 x3::rule<primary_class, ast::Operand> const primary = "an expression";
 x3::rule<call_class, ast::Call> const call = "a function call";
@@ -137,10 +157,9 @@ auto const number_def =
     raw[lexeme[digits >> -('.' >> digits) >> -(x3::char_("eE") >> -x3::char_("+-") >> digits)]]
        [assign_text(&ast::Number::text)];
 
-auto const string_body_def =
-    lexeme['"' >> *(('\\' > escaped_char) | ~x3::standard::char_("\"\\\r\n")) > close_quote];
 auto const string_def =
-    string_body[([](auto& ctx) { x3::_val(ctx).value = std::move(x3::_attr(ctx)); })];
+    raw[lexeme['"' >> *(('\\' > escaped_char) | ~x3::standard::char_("\"\\\r\n")) > close_quote]]
+       [assign_string];
 
 // --- expressions ------------------------------------------------------------
 auto const call_def = identifier >> '(' > (expression % ',') > close_paren;
@@ -189,7 +208,7 @@ auto const layer_stmt_def = keyword("layer") > identifier > -(keyword("x") > exp
 auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_stmt |
                            target_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt;
 
-BOOST_SPIRIT_DEFINE(identifier, number, string, string_body, expression, primary, call,
+BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     negation, unary, power, product, unit, quantity, field_value, field,
                     tensor, size_unit, step_kind, sweep_step, sweep_range, sweep_list,
                     sweep_spec, scenario_stmt, include_stmt, dtype_stmt, hardware_stmt,

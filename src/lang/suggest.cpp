@@ -29,8 +29,9 @@ std::size_t distance(std::string_view a, std::string_view b, std::size_t limit) 
 
 std::optional<std::string> closest_name(std::string_view name,
                                         std::vector<std::string_view> const& candidates) {
-    // Close enough: at most a third of the name's letters differ (at least 1).
-    std::size_t limit = std::max<std::size_t>(1, name.size() / 3);
+    // Close enough: at most a third of the name's letters differ (at least 1);
+    // a one-letter name only matches another case ('b' for 'B').
+    std::size_t limit = name.size() <= 1 ? 0 : std::max<std::size_t>(1, name.size() / 3);
     std::optional<std::string> best;
     std::size_t best_distance = limit + 1;
     for (auto candidate : candidates) {

@@ -62,6 +62,10 @@ void Checker::check_matmuls() {
                     diagnostics.error(span, "unknown axis '" + id.name + "'" +
                                                 did_you_mean(id.name, visible_values(pending.scope)));
                     ok = false;
+                    // Still an axis of the matmul, so that the output does not
+                    // repeat the error as "appears in neither input".
+                    matmul.axes.push_back(Axis{id.name, -1, span});
+                    out.axes.push_back(static_cast<int>(matmul.axes.size() - 1));
                     continue;
                 }
                 auto const& value = scenario.slots[static_cast<std::size_t>(slot)];
