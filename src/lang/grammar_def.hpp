@@ -167,7 +167,7 @@ auto const primary_def = number | call | identifier | ('(' > expression > close_
 auto const negation_def = x3::char_('-') > unary;
 auto const unary_def = negation | power;
 auto const power_def = primary >> *(x3::char_('^') > unary);
-auto const product_def = power >> *(x3::char_("*/") > power);
+auto const product_def = unary >> *(x3::char_("*/") > unary);
 auto const expression_def = product >> *(x3::char_("+-") > product);
 
 // --- hardware fields --------------------------------------------------------

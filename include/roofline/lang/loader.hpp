@@ -38,6 +38,8 @@ struct LoadOptions {
 // (colon-separated), then the installed templates folder.
 std::vector<std::string> default_search_path(std::vector<std::string> const& include_dirs);
 
+// Diagnostics point into the returned program's files: keep it alive while
+// they are printed.
 Program load_program(std::string const& path, FileSystem& fs, LoadOptions const& options,
                      Diagnostics& diagnostics);
 

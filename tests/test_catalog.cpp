@@ -1,0 +1,81 @@
+// The shipped catalog (templates/hardware/) against the reference table
+// (shared/reference/hardware.md): dense peaks, HBM bandwidths and capacities.
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace roofline;
+
+namespace {
+
+struct Expected {
+    char const* id;
+    double hbm_bytes_per_s;
+    double hbm_capacity_bytes;
+    char const* dtype;
+    double peak;
+};
+
+constexpr double GiB = 1073741824.0;
+
+// One value per chip, from the reference table (the value chosen where
+// sources disagree is the one named in the catalog's comment).
+constexpr Expected expected[] = {
+    {"tpu_v4", 1.2e12, 32 * GiB, "bf16", 2.75e14},
+    {"tpu_v5e", 8.2e11, 16 * GiB, "int8", 3.94e14},
+    {"tpu_v5e", 8.2e11, 16 * GiB, "bf16", 1.97e14},
+    {"tpu_v5p", 2.765e12, 95 * GiB, "bf16", 4.59e14},
+    {"tpu_v6e", 1.64e12, 32 * GiB, "int8", 1.836e15},
+    {"tpu7x", 7.4e12, 192 * GiB, "fp8", 4.614e15},
+    {"a100_80gb", 2.039e12, 80e9, "bf16", 3.12e14},
+    {"h100_sxm", 3.35e12, 80e9, "bf16", 9.89e14},
+    {"h100_sxm", 3.35e12, 80e9, "fp8", 1.979e15},
+    {"h100_pcie", 2.0e12, 80e9, "bf16", 7.56e14},
+    {"h200", 4.8e12, 141e9, "bf16", 9.89e14},
+    {"b200", 8.0e12, 180e9, "fp4", 9.0e15},
+    {"mi300x", 5.3e12, 192e9, "bf16", 1.3074e15},
+    {"mi325x", 6.0e12, 256e9, "fp8", 2.6149e15},
+};
+
+}  // namespace
+
+TEST_CASE("the catalog parses and holds every required chip", "[catalog]") {
+    auto checked = test::check_with_catalog("include \"hardware/catalog.roof\"\n");
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto const& s = checked->scenario;
+    for (auto const& e : expected) {
+        INFO(e.id << " " << e.dtype);
+        int index = s.find_hardware(e.id);
+        REQUIRE(index >= 0);
+        auto const& hw = s.hardware[static_cast<std::size_t>(index)];
+        CHECK(hw.hbm_bytes_per_s == e.hbm_bytes_per_s);
+        REQUIRE(hw.hbm_capacity_bytes);
+        CHECK(*hw.hbm_capacity_bytes == e.hbm_capacity_bytes);
+        int dtype = -1;
+        for (std::size_t i = 0; i < s.dtypes.size(); ++i)
+            if (s.dtypes[i].name == e.dtype) dtype = static_cast<int>(i);
+        REQUIRE(hw.peak_for(dtype));
+        CHECK(*hw.peak_for(dtype) == e.peak);
+    }
+    for (auto const& hw : s.hardware) {
+        INFO(hw.id);
+        CHECK_FALSE(hw.source.empty());
+        CHECK(hw.display_name != hw.id);
+        CHECK(hw.ici_bytes_per_s);
+    }
+}
+
+TEST_CASE("the catalog's ridge points match the chapter", "[catalog]") {
+    auto checked = test::check_with_catalog("include \"hardware/catalog.roof\"\n");
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto const& s = checked->scenario;
+    auto const& v5e = s.hardware[static_cast<std::size_t>(s.find_hardware("tpu_v5e"))];
+    int bf16 = 3;
+    REQUIRE(s.dtypes[static_cast<std::size_t>(bf16)].name == "bf16");
+    // 1.97e14 / 8.2e11 = 240.2 FLOP/byte (the book's "240").
+    CHECK(*v5e.peak_for(bf16) / v5e.hbm_bytes_per_s == Approx(240.24).epsilon(1e-4));
+    auto const& h100 = s.hardware[static_cast<std::size_t>(s.find_hardware("h100_sxm"))];
+    // 9.89e14 / 3.35e12 = 295.2 (the book's question 5).
+    CHECK(*h100.peak_for(bf16) / h100.hbm_bytes_per_s == Approx(295.22).epsilon(1e-4));
+}
