@@ -25,8 +25,12 @@ int cmd_check(std::vector<std::string> const& args) {
                                       parsed->vm["include"].as<std::vector<std::string>>(), {},
                                       diagnostics);
         print_diagnostics(diagnostics);
+        if (checked.program.main_unreadable) {
+            status = io_error;
+            continue;
+        }
         if (diagnostics.has_errors()) {
-            status = invalid_input;
+            if (status == ok) status = invalid_input;
             continue;
         }
         auto const& s = checked.scenario;

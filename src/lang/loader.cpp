@@ -27,6 +27,7 @@ public:
         auto text = fs_.read(path, error);
         if (!text) {
             diagnostics_.error(Span{}, "cannot read '" + path + "': " + error);
+            program.main_unreadable = true;
             return;
         }
         load_text(path, std::move(*text));

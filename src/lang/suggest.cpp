@@ -32,13 +32,21 @@ std::optional<std::string> closest_name(std::string_view name,
     // Close enough: at most a third of the name's letters differ (at least 1);
     // a one-letter name only matches another case ('b' for 'B').
     std::size_t limit = name.size() <= 1 ? 0 : std::max<std::size_t>(1, name.size() / 3);
+    // On a tie, the longer common prefix wins ('tpu_v5' -> 'tpu_v5e', not 'tpu_v3').
+    auto common_prefix = [&](std::string_view candidate) {
+        std::size_t n = 0;
+        while (n < name.size() && n < candidate.size() && name[n] == candidate[n]) ++n;
+        return n;
+    };
     std::optional<std::string> best;
-    std::size_t best_distance = limit + 1;
+    std::size_t best_distance = limit + 1, best_prefix = 0;
     for (auto candidate : candidates) {
         if (candidate == name) continue;
         std::size_t d = distance(name, candidate, limit);
-        if (d < best_distance) {
+        std::size_t prefix = common_prefix(candidate);
+        if (d < best_distance || (d == best_distance && d <= limit && prefix > best_prefix)) {
             best_distance = d;
+            best_prefix = prefix;
             best = std::string(candidate);
         }
     }

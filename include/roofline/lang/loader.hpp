@@ -28,6 +28,7 @@ struct Program {
     };
     std::vector<std::unique_ptr<File>> files;
     std::vector<StatementRef> statements;
+    bool main_unreadable = false;  // an I/O failure, not invalid input
 };
 
 struct LoadOptions {
