@@ -1,6 +1,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "roofline/engine/evaluate.hpp"
+
 #include <iostream>
 
 namespace roofline::cli {
@@ -24,6 +26,9 @@ int cmd_check(std::vector<std::string> const& args) {
         auto checked = load_and_check(path, std::nullopt,
                                       parsed->vm["include"].as<std::vector<std::string>>(), {},
                                       diagnostics);
+        // Evaluating finds what only shows at some sweep points (an axis that
+        // is not a positive integer there, a division by zero) and the case limit.
+        if (!diagnostics.has_errors()) engine::evaluate(checked.scenario, diagnostics);
         print_diagnostics(diagnostics);
         if (checked.program.main_unreadable) {
             status = io_error;

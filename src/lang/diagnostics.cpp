@@ -102,9 +102,11 @@ void append(std::string& out, Diagnostic const& d) {
         auto where = file.line_col(d.span.offset);
         out += file.path + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
                ": " + severity_name(d.severity) + ": " + d.message + "\n";
-        auto end = file.line_col(d.span.offset + std::max<std::uint32_t>(d.span.length, 1) - 1);
-        std::size_t length =
-            end.line == where.line ? end.column - where.column + 1 : std::size_t{1};
+        // The caret covers the span's characters, up to the end of its first line.
+        auto end = file.line_col(d.span.offset + d.span.length);
+        std::size_t length = end.line == where.line && end.column > where.column
+                                 ? end.column - where.column
+                                 : std::size_t{1};
         auto shown = show_line(file.line_text(where.line), where.column - 1, length);
         out += shown.text + "^" + std::string(shown.caret_length - 1, '~') + "\n";
     }
@@ -140,9 +142,9 @@ std::string format(Diagnostics const& diagnostics) {
                      [&](auto const* a, auto const* b) { return key(a) < key(b); });
     std::string out;
     for (auto const* d : sorted) append(out, *d);
-    if (diagnostics.error_count() > Diagnostics::max_errors)
-        out += "roofline: error: too many errors (" + std::to_string(diagnostics.error_count()) +
-               "); only the first " + std::to_string(Diagnostics::max_errors) + " are shown\n";
+    if (diagnostics.truncated())
+        out += "roofline: error: too many errors; only the first " +
+               std::to_string(Diagnostics::max_errors) + " are shown\n";
     return out;
 }
 

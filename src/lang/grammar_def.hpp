@@ -79,7 +79,7 @@ ROOFLINE_TOKEN(arrow, "'->'", lit("->"))
 ROOFLINE_TOKEN(times_sign, "'*'", lit('*'))
 ROOFLINE_TOKEN(range_dots, "'..'", lit(".."))
 ROOFLINE_TOKEN(close_quote, "closing '\"'", lit('"'))
-ROOFLINE_TOKEN(escaped_char, "'\"' or '\\\\' after '\\\\'", x3::standard::char_("\"\\"))
+ROOFLINE_TOKEN(escaped_char, "'\"' or '\\' after '\\'", x3::standard::char_("\"\\"))
 ROOFLINE_TOKEN(layer_end, "a statement or '}'", lit('}'))
 ROOFLINE_TOKEN(hardware_end, "a hardware field or '}'", lit('}'))
 #undef ROOFLINE_TOKEN
@@ -92,8 +92,7 @@ struct primary_class : annotate_position {};
 struct call_class : annotate_position {};
 struct negation_class : annotate_position {};
 struct unary_class : annotate_position {};
-struct power_class : annotate_position {};
-struct product_class : annotate_position {};
+struct operation_class : annotate_position {};
 struct unit_class : annotate_position {};
 struct quantity_class : annotate_position {};
 struct field_value_class : annotate_position {};
@@ -123,8 +122,7 @@ x3::rule<primary_class, ast::Operand> const primary = "an expression";
 x3::rule<call_class, ast::Call> const call = "a function call";
 x3::rule<negation_class, ast::Unary> const negation = "an expression";
 x3::rule<unary_class, ast::Operand> const unary = "an expression";
-x3::rule<power_class, ast::Expression> const power = "an expression";
-x3::rule<product_class, ast::Expression> const product = "an expression";
+x3::rule<operation_class, ast::Operation> const operation = "an operator";
 x3::rule<unit_class, ast::Unit> const unit = "a unit";
 x3::rule<quantity_class, ast::Quantity> const quantity = "a quantity";
 x3::rule<field_value_class, ast::FieldValue> const field_value = "a string or a quantity";
@@ -165,10 +163,12 @@ auto const string_def =
 auto const call_def = identifier >> '(' > (expression % ',') > close_paren;
 auto const primary_def = number | call | identifier | ('(' > expression > close_paren);
 auto const negation_def = x3::char_('-') > unary;
-auto const unary_def = negation | power;
-auto const power_def = primary >> *(x3::char_('^') > unary);
-auto const product_def = unary >> *(x3::char_("*/") > unary);
-auto const expression_def = product >> *(x3::char_("+-") > product);
+auto const unary_def = negation | primary;
+// One flat list of operands and binary operators; the checker applies
+// precedence (^ binds tightest and to the right, then unary minus, then * /,
+// then + -). A flat list keeps the tree small: no node per precedence level.
+auto const operation_def = x3::char_("+*/^-") > unary;  // a trailing '-' is not a range
+auto const expression_def = unary >> *operation;
 
 // --- hardware fields --------------------------------------------------------
 // A unit is a word (with an optional "/word") after a quantity's value, unless
@@ -209,7 +209,7 @@ auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_
                            target_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt;
 
 BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
-                    negation, unary, power, product, unit, quantity, field_value, field,
+                    negation, unary, operation, unit, quantity, field_value, field,
                     tensor, size_unit, step_kind, sweep_step, sweep_range, sweep_list,
                     sweep_spec, scenario_stmt, include_stmt, dtype_stmt, hardware_stmt,
                     target_stmt, let_stmt, sweep_stmt, matmul_stmt, layer_stmt, statement)

@@ -57,8 +57,10 @@ private:
     }
 
     std::string resolve(ParsedFile const& from, std::string const& name) {
+        // A text that is not a file ("<command line>") has no folder of its own.
+        bool is_file = from.source->path.rfind('<', 0) != 0;
         auto local = join_path(parent_dir(from.source->path), name);
-        if (fs_.is_file(local)) return local;
+        if (is_file && fs_.is_file(local)) return local;
         for (auto const& dir : options_.search_path) {
             auto candidate = join_path(dir, name);
             if (fs_.is_file(candidate)) return candidate;

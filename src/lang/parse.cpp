@@ -28,6 +28,7 @@ struct Token {
 Token token_at(std::string_view text, std::size_t pos) {
     if (pos >= text.size()) return {"end of file", 0};
     char c = text[pos];
+    if (c == '\n' || c == '\r') return {"end of line", 1};
     if (is_ident_char(c)) {
         std::size_t end = pos;
         while (end < text.size() && (is_ident_char(text[end]) || text[end] == '.') &&
@@ -56,15 +57,18 @@ bool starts_with_keyword(std::string_view text, std::size_t pos) {
 }
 
 // Where to resume after an error at `error` in the statement that starts at
-// `start`: the first line after the error's line that starts with a keyword,
-// outside any braces opened since `start` (a broken layer is skipped whole).
+// `start`: the first line that starts with a keyword, from the error's own
+// line on (`let A = 1 +` followed by `let B = 2` resumes at `let B`), outside
+// any braces opened since `start` (a broken layer is skipped whole).
 std::size_t resync(std::string_view text, std::size_t start, std::size_t error) {
+    std::size_t error_line = text.rfind('\n', error == 0 ? 0 : error - 1);
+    error_line = error_line == std::string_view::npos ? 0 : error_line + 1;
     int depth = 0;
     bool in_comment = false, in_string = false, line_start = false;
     for (std::size_t i = start; i < text.size(); ++i) {
         char c = text[i];
-        if (line_start && i > error && depth <= 0 && !std::isspace(static_cast<unsigned char>(c)) &&
-            starts_with_keyword(text, i))
+        if (line_start && i >= error_line && depth <= 0 &&
+            !std::isspace(static_cast<unsigned char>(c)) && starts_with_keyword(text, i))
             return i;
         if (c == '\n') {
             line_start = true;
@@ -113,6 +117,7 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
 
     Iterator const begin = text.cbegin(), last = text.cend();
     Iterator first = begin;
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0) first += 3;  // a UTF-8 byte-order mark
     while (!diagnostics.full()) {
         first = skip_blanks(first, last);
         if (first == last) break;
@@ -133,7 +138,9 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
             diagnostics.error(span_at(source, start, token.length), std::move(message));
             error_at = start;
         } catch (x3::expectation_failure<Iterator> const& failure) {
-            auto where = skip_blanks(failure.where(), last);
+            // A string left open is reported where the line ends, not on the next line.
+            bool open_string = failure.which() == "closing '\"'";
+            auto where = open_string ? failure.where() : skip_blanks(failure.where(), last);
             error_at = static_cast<std::size_t>(where - begin);
             auto token = token_at(text, error_at);
             diagnostics.error(span_at(source, error_at, token.length),
@@ -141,6 +148,7 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
         }
         first = begin + static_cast<std::ptrdiff_t>(resync(text, start, error_at));
     }
+    if (diagnostics.full() && skip_blanks(first, last) != last) diagnostics.mark_truncated();
     return file;
 }
 

@@ -106,6 +106,13 @@ void Checker::collect_statement(ParsedFile const& file, ast::Statement const& st
         return;
     }
     if (auto const* s = boost::get<ast::ScenarioStmt>(&node)) {
+        Span span = file.span_of(s->title);
+        if (title_span.file) {
+            diagnostics.error(span, "the scenario already has a title")
+                .notes.push_back(Diagnostics::note(title_span, "previous title is here"));
+            return;
+        }
+        title_span = span;
         scenario.title = s->title.value;
     } else if (auto const* s = boost::get<ast::SweepStmt>(&node)) {
         Span span = file.span_of(s->name);

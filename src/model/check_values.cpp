@@ -86,21 +86,46 @@ struct Compiler {
         emit(op, file.span_of(call));
     }
 
+    // Unary minus binds looser than '^': -2^2 is -(2^2).
     void operator()(ast::Unary const& unary) {
         boost::apply_visitor(*this, unary.operand.get());
+        climb_operators(precedence('^'));
         emit(OpCode::neg, file.span_of(unary));
     }
 
-    void operator()(ast::Expression const& expr) {
-        boost::apply_visitor(*this, expr.first.get());
-        for (auto const& operation : expr.rest) {
+    // Precedence climbing over the flat operator list of the expression
+    // being compiled (`ops`, `next`: the next operand to consume).
+    static int precedence(char op) {
+        return op == '^' ? 3 : op == '*' || op == '/' ? 2 : 1;
+    }
+    std::vector<ast::Operation> const* ops = nullptr;
+    std::size_t next = 0;  // operands consumed; the pending operator is (*ops)[next - 1]
+
+    void climb_operators(int min_precedence) {
+        while (ops && next >= 1 && next - 1 < ops->size() &&
+               precedence((*ops)[next - 1].op) >= min_precedence) {
+            auto const& operation = (*ops)[next - 1];
+            int p = precedence(operation.op);
+            ++next;
             boost::apply_visitor(*this, operation.operand.get());
+            climb_operators(operation.op == '^' ? p : p + 1);  // '^' is right-associative
             OpCode op = operation.op == '+' ? OpCode::add : operation.op == '-' ? OpCode::sub
                       : operation.op == '*' ? OpCode::mul : operation.op == '/' ? OpCode::div
                       : OpCode::pow;
             // The error for "a / 0" points at the operator and its right operand.
             emit(op, file.span_of(operation));
         }
+    }
+
+    void operator()(ast::Expression const& expr) {
+        auto saved_ops = ops;
+        auto saved_next = next;
+        ops = &expr.rest;
+        next = 1;
+        boost::apply_visitor(*this, expr.first.get());
+        climb_operators(1);
+        ops = saved_ops;
+        next = saved_next;
     }
 
     template <typename T>
@@ -133,9 +158,7 @@ std::optional<double> Checker::constant(ParsedFile const& file, ast::Expression 
             return std::nullopt;
         }
     }
-    std::vector<double> values(scenario.slots.size());
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = scenario.slots[i].constant;
-    auto result = evaluate(compiled, values);
+    auto result = evaluate(compiled, constant_values);
     if (auto const* error = std::get_if<EvalError>(&result)) {
         diagnostics.error(error->span, error->message);
         return std::nullopt;
@@ -203,7 +226,8 @@ void Checker::check_lets() {
     }
 
     // Dependencies first: propagate sweep dependence and badness, evaluate constants.
-    std::vector<double> values(slots.size(), 0.0);
+    auto& values = constant_values;
+    values.assign(slots.size(), 0.0);
     for (int s : order) {
         auto slot = static_cast<std::size_t>(s);
         if (let_of_slot[slot] < 0) continue;  // a sweep

@@ -28,6 +28,7 @@ struct Checker {
         std::map<std::string, Span> matmuls, layers;
     };
     std::vector<Scope> scopes;
+    Span title_span;  // of the `scenario` statement, once seen
 
     template <typename Node>
     struct Pending {
@@ -45,6 +46,7 @@ struct Checker {
     std::vector<Pending<ast::LayerStmt>> layers;  // parallel to layer_scopes
     std::vector<int> layer_scopes;
     std::vector<bool> bad_slot;  // a slot whose value could not be computed
+    std::vector<double> constant_values;  // per slot: the constant, once check_lets has run
 
     // check.cpp
     void collect(std::vector<StatementRef> const& statements);

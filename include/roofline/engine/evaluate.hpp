@@ -46,7 +46,7 @@ struct EvaluateOptions {
 
 // On a value that is only wrong at some sweep point (an axis that is not a
 // positive integer there, a division by zero), returns nullopt and reports the
-// first such error, with a note naming the point.
+// first such error, its message ending in the point: "(at B = 3)".
 std::optional<Evaluation> evaluate(model::Scenario const& scenario, Diagnostics& diagnostics,
                                    EvaluateOptions const& options = {});
 

@@ -47,8 +47,8 @@ struct Operation : x3::position_tagged {
     Operand operand;
 };
 
-// One precedence level: first op rest[0] op rest[1] ... (left to right, except
-// '^', which the grammar only ever gives one right-hand side).
+// first op rest[0] op rest[1] ... as written, all binary operators in one
+// list; precedence is applied when the expression is compiled.
 struct Expression : x3::position_tagged {
     Operand first;
     std::vector<Operation> rest;

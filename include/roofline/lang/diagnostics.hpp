@@ -32,6 +32,11 @@ public:
     Diagnostic& warning(Span span, std::string message);
     static Diagnostic note(Span span, std::string message);
 
+    // A phase that stops early because full() records that more errors were
+    // left unreported, so that the output says so.
+    void mark_truncated() { truncated_ = true; }
+    bool truncated() const { return truncated_ || error_count_ > max_errors; }
+
     bool has_errors() const { return error_count_ > 0; }
     std::size_t error_count() const { return error_count_; }
     bool full() const { return error_count_ >= max_errors; }
@@ -42,11 +47,13 @@ private:
     std::vector<Diagnostic> list_;
     Diagnostic overflow_;
     std::size_t error_count_ = 0;
+    bool truncated_ = false;
 };
 
 // One diagnostic (with its notes) as text, each line ending in '\n'.
 std::string format(Diagnostic const& diagnostic);
-// All of them, followed by "N errors generated." when errors were dropped.
+// All of them in reading order, then a "too many errors" line when errors
+// past max_errors were dropped.
 std::string format(Diagnostics const& diagnostics);
 
 }  // namespace roofline
