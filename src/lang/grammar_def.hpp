@@ -161,7 +161,10 @@ auto const string_def =
 
 // --- expressions ------------------------------------------------------------
 auto const call_def = identifier >> '(' > (expression % ',') > close_paren;
-auto const primary_def = number | call | identifier | ('(' > expression > close_paren);
+// A name not followed by '(' first: names are far more common than calls, and
+// this way a name is parsed once.
+auto const primary_def =
+    number | (identifier >> !lit('(')) | call | ('(' > expression > close_paren);
 auto const negation_def = x3::char_('-') > unary;
 auto const unary_def = negation | primary;
 // One flat list of operands and binary operators; the checker applies

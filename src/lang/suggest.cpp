@@ -44,7 +44,11 @@ std::optional<std::string> closest_name(std::string_view name,
         if (candidate == name) continue;
         std::size_t d = distance(name, candidate, limit);
         std::size_t prefix = common_prefix(candidate);
-        if (d < best_distance || (d == best_distance && d <= limit && prefix > best_prefix)) {
+        // Candidates may come in any order (hash maps): ties end alphabetically.
+        bool better = d < best_distance ||
+                      (d == best_distance && d <= limit &&
+                       (prefix > best_prefix || (prefix == best_prefix && best && candidate < *best)));
+        if (better) {
             best_distance = d;
             best_prefix = prefix;
             best = std::string(candidate);

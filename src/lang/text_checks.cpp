@@ -47,29 +47,33 @@ bool check_text(SourceFile const& source, Diagnostics& diagnostics) {
         diagnostics.error(Span{}, "'" + source.path + "' is too large (4 GiB or more)");
         return false;
     }
+    // One pass: encoding, and bracket depth outside comments and strings.
+    int depth = 0;
+    bool in_comment = false, in_string = false, escaped = false;
     for (std::size_t i = 0; i < text.size();) {
-        if (text[i] == '\0') {
+        char c = text[i];
+        if (static_cast<unsigned char>(c) >= 0x80) {
+            std::size_t n = utf8_length(text, i);
+            if (n == 0) {
+                diagnostics.error(at(source, i), "invalid UTF-8 byte " +
+                                                     hex_byte(static_cast<unsigned char>(c)) +
+                                                     "; .roof files are UTF-8 text");
+                return false;
+            }
+            i += n;
+            escaped = false;
+            continue;
+        }
+        if (c == '\0') {
             diagnostics.error(at(source, i), "NUL byte in file; .roof files are UTF-8 text");
             return false;
         }
-        std::size_t n = utf8_length(text, i);
-        if (n == 0) {
-            diagnostics.error(at(source, i),
-                              "invalid UTF-8 byte " + hex_byte(static_cast<unsigned char>(text[i])) +
-                                  "; .roof files are UTF-8 text");
-            return false;
-        }
-        i += n;
-    }
-    // Bracket depth, outside comments and strings.
-    int depth = 0;
-    bool in_comment = false, in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        char c = text[i];
+        ++i;
         if (in_comment) {
             in_comment = c != '\n';
         } else if (in_string) {
-            if (c == '\\') ++i;
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
             else if (c == '"' || c == '\n') in_string = false;
         } else if (c == '#') {
             in_comment = true;
@@ -77,8 +81,8 @@ bool check_text(SourceFile const& source, Diagnostics& diagnostics) {
             in_string = true;
         } else if (c == '(' || c == '[' || c == '{') {
             if (++depth > max_nesting) {
-                diagnostics.error(at(source, i), "brackets nested too deeply (more than " +
-                                                     std::to_string(max_nesting) + " levels)");
+                diagnostics.error(at(source, i - 1), "brackets nested too deeply (more than " +
+                                                         std::to_string(max_nesting) + " levels)");
                 return false;
             }
         } else if (c == ')' || c == ']' || c == '}') {

@@ -5,6 +5,7 @@
 #include "roofline/model/check.hpp"
 
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ struct Checker {
         int parent = -1;
         std::string path;  // layer path, "" at top level
         double count = 1;  // product of the repeat counts down to here
-        std::map<std::string, int> values;  // let/sweep name -> slot
+        std::unordered_map<std::string, int> values;  // let/sweep name -> slot
         std::map<std::string, Span> matmuls, layers;
     };
     std::vector<Scope> scopes;
