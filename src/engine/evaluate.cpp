@@ -37,12 +37,12 @@ std::optional<model::EvalError> PointEvaluator::axis_sizes(model::Matmul const& 
     return std::nullopt;
 }
 
-double Evaluation::critical_value(Case const& c, std::size_t sweep) const {
+double CaseGrid::critical_value(std::size_t point, std::size_t matmul, std::size_t target,
+                                std::size_t sweep) const {
     std::size_t stride = 1;
     for (std::size_t j = sweep + 1; j < sweep_sizes.size(); ++j) stride *= sweep_sizes[j];
-    std::size_t p = c.point;
-    std::size_t reduced = p / (stride * sweep_sizes[sweep]) * stride + p % stride;
-    return critical[sweep][(reduced * matmul_count + c.matmul) * target_count + c.target];
+    std::size_t reduced = point / (stride * sweep_sizes[sweep]) * stride + point % stride;
+    return critical[sweep][(reduced * matmul_count + matmul) * target_count + target];
 }
 
 namespace {
@@ -65,28 +65,51 @@ void point_digits(model::Scenario const& scenario, std::size_t p, std::span<doub
 
 }  // namespace
 
-double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator,
-                      std::size_t matmul, std::size_t target, std::size_t sweep,
-                      std::vector<double> values);
-
-std::optional<Evaluation> evaluate(model::Scenario const& scenario, Diagnostics& diagnostics,
-                                   EvaluateOptions const& options) {
-    Evaluation result;
+std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& diagnostics,
+                                EvaluateOptions const& options) {
+    CaseGrid grid;
     std::size_t sweeps = scenario.sweeps.size();
-    std::size_t points = scenario.point_count();
-    std::size_t matmuls = scenario.matmuls.size(), targets = scenario.targets.size();
-    result.sweep_count = sweeps;
-    result.matmul_count = matmuls;
-    result.target_count = targets;
-    for (auto const& s : scenario.sweeps) result.sweep_sizes.push_back(s.values.size());
-    double total = static_cast<double>(points) * static_cast<double>(matmuls) *
-                   static_cast<double>(targets);
+    grid.sweep_count = sweeps;
+    grid.point_count = scenario.point_count();
+    grid.matmul_count = scenario.matmuls.size();
+    grid.target_count = scenario.targets.size();
+    for (auto const& s : scenario.sweeps) grid.sweep_sizes.push_back(s.values.size());
+    double total = static_cast<double>(grid.point_count) * static_cast<double>(grid.matmul_count) *
+                   static_cast<double>(grid.target_count);
     if (total > static_cast<double>(options.max_cases)) {
         diagnostics.error(Span{}, "the scenario has " + model::format_number(total) +
                                       " cases; the limit is " + std::to_string(options.max_cases));
         return std::nullopt;
     }
+    grid.point_values.resize(grid.point_count * sweeps);
+    for (std::size_t p = 0; p < grid.point_count; ++p)
+        point_digits(scenario, p, std::span<double>(grid.point_values.data() + p * sweeps, sweeps));
 
+    // Critical values: once per (other sweep values, matmul, target).
+    PointEvaluator evaluator(scenario);
+    grid.critical.resize(sweeps);
+    std::vector<double> values(sweeps);
+    for (std::size_t v = 0; v < sweeps; ++v) {
+        std::size_t stride = 1;
+        for (std::size_t j = v + 1; j < sweeps; ++j) stride *= grid.sweep_sizes[j];
+        std::size_t reduced = grid.point_count / grid.sweep_sizes[v];
+        auto& table = grid.critical[v];
+        table.resize(reduced * grid.matmul_count * grid.target_count);
+        for (std::size_t r = 0; r < reduced; ++r) {
+            std::size_t p = r / stride * stride * grid.sweep_sizes[v] + r % stride;
+            point_digits(scenario, p, values);
+            for (std::size_t m = 0; m < grid.matmul_count; ++m)
+                for (std::size_t t = 0; t < grid.target_count; ++t)
+                    table[(r * grid.matmul_count + m) * grid.target_count + t] =
+                        solve_critical(scenario, evaluator, m, t, v, values);
+        }
+    }
+    return grid;
+}
+
+bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnostics& diagnostics,
+                  std::function<void(Case const&)> const& sink) {
+    std::size_t sweeps = grid.sweep_count, matmuls = grid.matmul_count, targets = grid.target_count;
     PointEvaluator evaluator(scenario);
     std::vector<double> sizes;
     std::vector<std::optional<double>> peaks(matmuls * targets);
@@ -95,16 +118,12 @@ std::optional<Evaluation> evaluate(model::Scenario const& scenario, Diagnostics&
             peaks[m * targets + t] =
                 scenario.hardware[static_cast<std::size_t>(scenario.targets[t])].peak_for(
                     scenario.matmuls[m].compute_dtype);
-
-    result.point_values.resize(points * sweeps);
-    result.cases.reserve(points * matmuls * targets);
-    for (std::size_t p = 0; p < points; ++p) {
-        std::span<double> values(result.point_values.data() + p * sweeps, sweeps);
-        point_digits(scenario, p, values);
+    for (std::size_t p = 0; p < grid.point_count; ++p) {
+        std::span<double const> values(grid.point_values.data() + p * sweeps, sweeps);
         auto fail = [&](model::EvalError const& error) {
             diagnostics.error(error.span, error.message + " (at " +
                                               describe_point(scenario, values) + ")");
-            return std::nullopt;
+            return false;
         };
         if (auto error = evaluator.set_point(values)) return fail(*error);
         for (std::size_t m = 0; m < matmuls; ++m) {
@@ -113,33 +132,25 @@ std::optional<Evaluation> evaluate(model::Scenario const& scenario, Diagnostics&
             Counts counts = count_matmul(matmul, sizes, scenario.dtypes);
             for (std::size_t t = 0; t < targets; ++t) {
                 auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
-                result.cases.push_back(Case{static_cast<std::uint32_t>(p),
-                                            static_cast<std::uint32_t>(m),
-                                            static_cast<std::uint32_t>(t),
-                                            roofline_metrics(counts, peaks[m * targets + t],
-                                                             hw.hbm_bytes_per_s)});
+                sink(Case{static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(m),
+                          static_cast<std::uint32_t>(t),
+                          roofline_metrics(counts, peaks[m * targets + t], hw.hbm_bytes_per_s)});
             }
         }
     }
+    return true;
+}
 
-    // Critical values: once per (other sweep values, matmul, target).
-    result.critical.resize(sweeps);
-    std::vector<double> values(sweeps);
-    for (std::size_t v = 0; v < sweeps; ++v) {
-        std::size_t stride = 1;
-        for (std::size_t j = v + 1; j < sweeps; ++j) stride *= result.sweep_sizes[j];
-        std::size_t reduced = points / result.sweep_sizes[v];
-        auto& table = result.critical[v];
-        table.resize(reduced * matmuls * targets);
-        for (std::size_t r = 0; r < reduced; ++r) {
-            std::size_t p = r / stride * stride * result.sweep_sizes[v] + r % stride;
-            point_digits(scenario, p, values);
-            for (std::size_t m = 0; m < matmuls; ++m)
-                for (std::size_t t = 0; t < targets; ++t)
-                    table[(r * matmuls + m) * targets + t] =
-                        solve_critical(scenario, evaluator, m, t, v, values);
-        }
-    }
+std::optional<Evaluation> evaluate(model::Scenario const& scenario, Diagnostics& diagnostics,
+                                   EvaluateOptions const& options) {
+    auto grid = prepare(scenario, diagnostics, options);
+    if (!grid) return std::nullopt;
+    Evaluation result;
+    static_cast<CaseGrid&>(result) = std::move(*grid);
+    result.cases.reserve(result.case_count());
+    if (!stream_cases(scenario, result, diagnostics,
+                      [&](Case const& c) { result.cases.push_back(c); }))
+        return std::nullopt;
     return result;
 }
 

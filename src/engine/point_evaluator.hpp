@@ -30,4 +30,9 @@ private:
     std::vector<double> values_;
 };
 
+// Implemented in critical.cpp; `values` holds one value per sweep.
+double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator,
+                      std::size_t matmul, std::size_t target, std::size_t sweep,
+                      std::vector<double> values);
+
 }  // namespace roofline::engine

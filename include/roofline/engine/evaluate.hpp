@@ -1,13 +1,19 @@
 #pragma once
 // Checked scenario -> cases: every sweep point x matmul x target, with the
 // roofline metrics and the critical value of each sweep variable. Pure: no I/O;
-// the result is a value that the writers format.
+// the results are values that the writers format.
+//
+// Two ways to get the cases: `evaluate` returns them all in a vector (for the
+// terminal and tests); `prepare` + `stream_cases` hands them over one at a
+// time, in the same order, so that a report of a million cases never holds
+// the case table in memory.
 
 #include "roofline/engine/metrics.hpp"
 #include "roofline/lang/diagnostics.hpp"
 #include "roofline/model/scenario.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -20,10 +26,14 @@ struct Case {
     Metrics metrics;
 };
 
-struct Evaluation {
+// Everything about the cases except the cases themselves: the sweep points
+// and the critical values. Cases come for each point (the first sweep varying
+// slowest), each matmul, each target.
+struct CaseGrid {
     std::size_t sweep_count = 0;
+    std::vector<std::size_t> sweep_sizes;
+    std::size_t point_count = 1, matmul_count = 0, target_count = 0;
     std::vector<double> point_values;  // point-major: point * sweep_count + sweep
-    std::vector<Case> cases;           // for each point, each matmul, each target
 
     // critical[v][(reduced point * matmuls + matmul) * targets + target]: the
     // smallest positive integer value of sweep v at which the case is
@@ -31,22 +41,40 @@ struct Evaluation {
     // The reduced point is the point's index with sweep v's digit removed, so
     // the table holds each answer once, not once per value of v.
     std::vector<std::vector<double>> critical;
-    std::vector<std::size_t> sweep_sizes;
-    std::size_t matmul_count = 0, target_count = 0;
 
-    double sweep_value(Case const& c, std::size_t sweep) const {
-        return point_values[c.point * sweep_count + sweep];
+    std::size_t case_count() const { return point_count * matmul_count * target_count; }
+    double sweep_value(std::size_t point, std::size_t sweep) const {
+        return point_values[point * sweep_count + sweep];
     }
-    double critical_value(Case const& c, std::size_t sweep) const;
+    double sweep_value(Case const& c, std::size_t sweep) const { return sweep_value(c.point, sweep); }
+    double critical_value(std::size_t point, std::size_t matmul, std::size_t target,
+                          std::size_t sweep) const;
+    double critical_value(Case const& c, std::size_t sweep) const {
+        return critical_value(c.point, c.matmul, c.target, sweep);
+    }
+};
+
+struct Evaluation : CaseGrid {
+    std::vector<Case> cases;
 };
 
 struct EvaluateOptions {
     std::size_t max_cases = 200'000'000;
 };
 
-// On a value that is only wrong at some sweep point (an axis that is not a
-// positive integer there, a division by zero), returns nullopt and reports the
-// first such error, its message ending in the point: "(at B = 3)".
+// The grid: sweep points and critical values; nullopt (with an error) past
+// max_cases.
+std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& diagnostics,
+                                EvaluateOptions const& options = {});
+
+// Calls `sink` with each case in order. A value that is only wrong at some
+// sweep point (an axis that is not a positive integer there, a division by
+// zero) stops the stream: returns false and reports the error, its message
+// ending in the point: "(at B = 3)".
+bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnostics& diagnostics,
+                  std::function<void(Case const&)> const& sink);
+
+// Both at once, every case in a vector.
 std::optional<Evaluation> evaluate(model::Scenario const& scenario, Diagnostics& diagnostics,
                                    EvaluateOptions const& options = {});
 
