@@ -3,10 +3,12 @@
 set -euo pipefail
 packages=(
   cmake g++ make
-  libboost-dev libboost-program-options-dev
+  libboost-dev libboost-program-options-dev libboost-iostreams-dev libboost-filesystem-dev
+  pkg-config
   libxlsxwriter-dev libgnuplot-iostream-dev gnuplot-nox
   nlohmann-json3-dev libssl-dev
   catch2 libbenchmark-dev
+  libreoffice-calc-nogui python3-openpyxl libxml2-utils
 )
 missing=()
 for p in "${packages[@]}"; do

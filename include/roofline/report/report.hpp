@@ -1,0 +1,72 @@
+#pragma once
+// What every report writer gets: the checked scenario, the case grid (sweep
+// points, critical values), facts about the report, and a summary built in
+// the same pass as the cases. Writers format; they never recompute metrics.
+
+#include "roofline/engine/evaluate.hpp"
+#include "roofline/model/scenario.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace roofline::report {
+
+struct ReportInfo {
+    std::string name;           // the scenario file's stem: out/<name>/v<version>
+    int version = 1;
+    std::string created_utc;    // ISO 8601, e.g. "2026-11-30T02:51:47Z"
+    std::string inputs_sha256;  // one hash over every input (see manifest)
+    std::string tool_version;
+};
+
+struct ReportContext {
+    model::Scenario const& scenario;
+    engine::CaseGrid const& grid;
+    ReportInfo const& info;
+
+    model::Hardware const& target(std::size_t t) const {
+        return scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
+    }
+    std::string const& dtype_name(int dtype) const {
+        return scenario.dtypes[static_cast<std::size_t>(dtype)].name;
+    }
+    // The compute dtypes of the scenario's matmuls, each once, in first-use order.
+    std::vector<int> compute_dtypes() const;
+};
+
+// Small facts gathered while the cases stream past (no per-case storage).
+struct Summary {
+    // [matmul * targets + target]
+    struct OpTarget {
+        engine::Bound bound_first = engine::Bound::unsupported;  // at the first sweep point
+        engine::Bound bound_last = engine::Bound::unsupported;   // at the last sweep point
+        std::vector<double> critical;  // per sweep, at the first point (NaN: never)
+    };
+    std::vector<OpTarget> op_targets;
+
+    // Whole-scenario totals per sweep point and target, over supported cases,
+    // each case weighted by its layer repeat count: [point * targets + target].
+    std::vector<double> t_lower_total, t_upper_total;
+
+    // Per layer path ("" is the top level), at the first and last sweep point:
+    // [(layer * 2 + (0 first | 1 last)) * targets + target].
+    std::vector<std::string> layers;
+    std::vector<double> layer_t_lower;
+
+    std::size_t case_count = 0, unsupported_count = 0;
+};
+
+class SummaryBuilder {
+public:
+    explicit SummaryBuilder(ReportContext const& context);
+    void add(engine::Case const& c);
+    Summary const& summary() const { return summary_; }
+
+private:
+    ReportContext const& context_;
+    Summary summary_;
+    std::vector<std::size_t> layer_of_matmul_;
+};
+
+}  // namespace roofline::report
