@@ -33,25 +33,22 @@ int cmd_eval(std::vector<std::string> const& args) {
 
     std::string text = "include \"hardware/catalog.roof\"\n";
     for (auto const& set : vm["set"].as<std::vector<std::string>>()) {
-        auto eq = set.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            std::cerr << "roofline eval: error: --set takes NAME=VALUE, not '" << set << "'\n";
-            return usage_error;
-        }
-        std::string name = set.substr(0, eq), value = set.substr(eq + 1);
         // Every --set is a sweep (a single value becomes a one-element list),
         // so that the table has critical_<NAME> for each of them.
-        bool range_or_list = value.find("..") != std::string::npos || value.find('[') == 0;
-        text += "sweep " + name + " = " + (range_or_list ? value : "[" + value + "]") + "\n";
+        auto statement = set_statement(set, true);
+        if (!statement) {
+            std::cerr << "roofline eval: error: --set takes NAME=VALUE on one line, not '" << set
+                      << "'\n";
+            return usage_error;
+        }
+        text += *statement + "\n";
     }
     auto const& expression = vm["matmul"].as<std::string>();
-    text += "matmul eval = " + expression + "\n";
-    if (text.find_first_of("\r\n", 0) != std::string::npos &&
-        std::count(text.begin(), text.end(), '\n') !=
-            static_cast<long>(2 + vm["set"].as<std::vector<std::string>>().size())) {
-        std::cerr << "roofline eval: error: arguments may not contain line breaks\n";
+    if (expression.find_first_of("\r\n") != std::string::npos) {
+        std::cerr << "roofline eval: error: the matmul may not contain line breaks\n";
         return usage_error;
     }
+    text += "matmul eval = " + expression + "\n";
 
     model::CheckOptions check_options;
     check_options.targets = vm["target"].as<std::vector<std::string>>();

@@ -13,5 +13,6 @@ enum ExitCode : int { ok = 0, invalid_input = 1, usage_error = 2, io_error = 3 }
 int cmd_check(std::vector<std::string> const& args);
 int cmd_eval(std::vector<std::string> const& args);
 int cmd_hardware(std::vector<std::string> const& args);
+int cmd_run(std::vector<std::string> const& args);
 
 }  // namespace roofline::cli

@@ -12,7 +12,8 @@ constexpr char const* usage =
     "usage: roofline <command> [options]\n"
     "\n"
     "commands:\n"
-    "  check SCENARIO.roof...   parse and validate; print every diagnostic\n"
+    "  run SCENARIO.roof        evaluate and publish a versioned report under out/\n"
+    "  check SCENARIO.roof...   parse, validate and evaluate; print every diagnostic\n"
     "  eval \"A * B -> C\"        evaluate one matmul (--set NAME=VALUE, --target HW)\n"
     "  hardware [NAME]          list the hardware catalog, or one chip\n"
     "\n"
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
             std::cout << usage;
             return ok;
         }
+        if (command == "run") return cmd_run(args);
         if (command == "check") return cmd_check(args);
         if (command == "eval") return cmd_eval(args);
         if (command == "hardware") return cmd_hardware(args);

@@ -33,10 +33,18 @@ void print_diagnostics(Diagnostics const& diagnostics);
 // scenario's spans point into, so they travel together.
 struct Checked {
     Program program;
+    Program overrides;  // the --set values, as `let`/`sweep` statements ("<--set>")
     model::Scenario scenario;
 };
+// `sets` are --set NAME=VALUE arguments: VALUE with ".." or "[...]" is a sweep,
+// otherwise a let. Returns false (usage error printed) for a malformed one.
 Checked load_and_check(std::string const& path, std::optional<std::string> const& text,
                        std::vector<std::string> const& include_dirs,
-                       model::CheckOptions const& options, Diagnostics& diagnostics);
+                       model::CheckOptions options, Diagnostics& diagnostics,
+                       std::vector<std::string> const& sets = {});
+
+// "let NAME = VALUE" or "sweep NAME = VALUE" for one --set; nullopt if it is
+// not NAME=VALUE on one line.
+std::optional<std::string> set_statement(std::string const& set, bool always_sweep);
 
 }  // namespace roofline::cli

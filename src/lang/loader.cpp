@@ -1,6 +1,7 @@
 #include "roofline/lang/loader.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 namespace roofline {
@@ -15,7 +16,8 @@ public:
 
     void load_text(std::string path, std::string text) {
         auto identity = fs_.identity(path);
-        auto& file = add_file(std::move(path), std::move(text));
+        auto name = std::filesystem::path(path).filename().string();
+        auto& file = add_file(std::move(path), std::move(text), name);
         loaded_.push_back(identity);
         stack_.push_back({identity, file.source->path});
         walk(file.parsed);
@@ -39,10 +41,19 @@ private:
         std::string shown;
     };
 
-    Program::File& add_file(std::string path, std::string text) {
+    Program::File& add_file(std::string path, std::string text, std::string input_name) {
         auto file = std::make_unique<Program::File>();
         file->source = std::make_unique<SourceFile>(std::move(path), std::move(text));
         file->parsed = parse_file(*file->source, diagnostics_);
+        // Distinct, relative, inside the copy folder.
+        auto normal = std::filesystem::path(input_name).lexically_normal();
+        bool outside = normal.empty() || normal.is_absolute() || *normal.begin() == "..";
+        std::string name = outside ? "external/" + normal.filename().string() : normal.string();
+        for (auto const& other : program.files)
+            if (other->input_name == name)
+                name = "external/" + std::to_string(program.files.size()) + "-" +
+                       normal.filename().string();
+        file->input_name = name;
         program.files.push_back(std::move(file));
         return *program.files.back();
     }
@@ -56,22 +67,30 @@ private:
         }
     }
 
-    std::string resolve(ParsedFile const& from, std::string const& name) {
+    // The file an include names, and its input name (see Program::File).
+    std::pair<std::string, std::string> resolve(ParsedFile const& from, std::string const& name) {
         // A text that is not a file ("<command line>") has no folder of its own.
         bool is_file = from.source->path.rfind('<', 0) != 0;
         auto local = join_path(parent_dir(from.source->path), name);
-        if (is_file && fs_.is_file(local)) return local;
+        if (is_file && fs_.is_file(local))
+            return {local, join_path(parent_dir(input_name_of(from)), name)};
         for (auto const& dir : options_.search_path) {
             auto candidate = join_path(dir, name);
-            if (fs_.is_file(candidate)) return candidate;
+            if (fs_.is_file(candidate)) return {candidate, name};
         }
+        return {};
+    }
+
+    std::string input_name_of(ParsedFile const& parsed) const {
+        for (auto const& file : program.files)
+            if (&file->parsed == &parsed) return file->input_name;
         return {};
     }
 
     void include_file(ParsedFile const& from, ast::IncludeStmt const& include) {
         Span where = from.span_of(include.path);
         auto const& name = include.path.value;
-        auto path = resolve(from, name);
+        auto [path, input_name] = resolve(from, name);
         if (path.empty()) {
             std::string searched = "'" + parent_dir(from.source->path) + "'";
             if (parent_dir(from.source->path).empty()) searched = "'.'";
@@ -97,7 +116,7 @@ private:
             return;
         }
         loaded_.push_back(identity);
-        auto& file = add_file(path, std::move(*text));
+        auto& file = add_file(path, std::move(*text), input_name);
         stack_.push_back({identity, path});
         walk(file.parsed);
         stack_.pop_back();

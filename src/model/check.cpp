@@ -51,6 +51,22 @@ void Checker::collect_statement(ParsedFile const& file, ast::Statement const& st
                                 int scope) {
     auto const& node = statement.get();
     bool top = scope == 0;
+    if (top && !options.overrides.empty()) {
+        std::string const* name = nullptr;
+        if (auto const* s = boost::get<ast::LetStmt>(&node)) name = &s->name.name;
+        if (auto const* s = boost::get<ast::SweepStmt>(&node)) name = &s->name.name;
+        for (std::size_t i = 0; name && i < options.overrides.size(); ++i) {
+            auto const& o = options.overrides[i];
+            if (override_used[i]) continue;
+            auto const& replacement = o.statement->get();
+            auto const* let = boost::get<ast::LetStmt>(&replacement);
+            auto const* sweep = boost::get<ast::SweepStmt>(&replacement);
+            if ((let ? let->name.name : sweep->name.name) != *name) continue;
+            override_used[i] = true;
+            collect_statement(*o.file, *o.statement, 0);
+            return;
+        }
+    }
     if (auto const* s = boost::get<ast::LetStmt>(&node)) {
         Span span = file.span_of(s->name);
         auto& values = scopes[static_cast<std::size_t>(scope)].values;
@@ -147,7 +163,18 @@ void Checker::collect_in_layer(ParsedFile const& file, std::vector<ast::Statemen
 
 void Checker::collect(std::vector<StatementRef> const& statements) {
     scopes.emplace_back();
+    override_used.assign(options.overrides.size(), false);
     for (auto const& ref : statements) collect_statement(*ref.file, *ref.statement, 0);
+    for (std::size_t i = 0; i < options.overrides.size(); ++i) {
+        if (override_used[i]) continue;
+        auto const& o = options.overrides[i];
+        auto const& node = o.statement->get();
+        auto const* let = boost::get<ast::LetStmt>(&node);
+        auto const* sweep = boost::get<ast::SweepStmt>(&node);
+        std::string name = let ? let->name.name : sweep ? sweep->name.name : std::string("?");
+        diagnostics.error(Span{}, "--set " + name + ": the scenario has no top-level let or sweep named '" +
+                                      name + "'" + did_you_mean(name, visible_values(0)));
+    }
 }
 
 Scenario check(Program const& program, CheckOptions const& options, Diagnostics& diagnostics) {

@@ -30,6 +30,7 @@ struct Checker {
     };
     std::vector<Scope> scopes;
     Span title_span;  // of the `scenario` statement, once seen
+    std::vector<bool> override_used;  // parallel to options.overrides
 
     template <typename Node>
     struct Pending {

@@ -25,6 +25,11 @@ struct Program {
     struct File {
         std::unique_ptr<SourceFile> source;
         ParsedFile parsed;
+        // Where a copy of the file goes so that the copies include each other
+        // as the originals did: the main file's name; an include's path
+        // relative to its includer's copy, or, when found on the search path,
+        // the include string itself. Always relative, never with "..".
+        std::string input_name;
     };
     std::vector<std::unique_ptr<File>> files;
     std::vector<StatementRef> statements;

@@ -15,6 +15,10 @@ namespace roofline::model {
 
 struct CheckOptions {
     std::vector<std::string> targets;  // --target: replaces the scenario's targets
+    // --set: `let`/`sweep` statements that replace the top-level let or sweep
+    // of the same name, in its place (so sweep order is kept). Their files
+    // must outlive the scenario.
+    std::vector<StatementRef> overrides;
     std::size_t max_sweep_points = 10'000'000;  // per sweep
 };
 

@@ -1,0 +1,27 @@
+#pragma once
+// One pass over the cases feeds every writer: cases.csv, report.xlsx, the
+// summary and the chart data; then the charts render (gnuplot, other core)
+// while the workbook is compressed and closed. Writes into `folder`.
+
+#include "roofline/lang/diagnostics.hpp"
+#include "roofline/report/report.hpp"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace roofline::report {
+
+struct WriteOptions {
+    bool charts = true;
+    std::atomic<std::size_t>* progress = nullptr;  // cases written so far, if wanted
+};
+
+// Returns false when a case could not be evaluated (the error is in
+// `diagnostics`); throws std::runtime_error (or a writer's error) on I/O
+// failures. Returns the files written, relative to `folder`.
+bool write_report(std::string const& folder, ReportContext const& context,
+                  WriteOptions const& options, Diagnostics& diagnostics,
+                  std::vector<std::string>& written);
+
+}  // namespace roofline::report

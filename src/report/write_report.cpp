@@ -1,0 +1,78 @@
+#include "roofline/report/write_report.hpp"
+
+#include "roofline/report/chart_writer.hpp"
+#include "roofline/report/csv_writer.hpp"
+#include "roofline/report/xlsx_writer.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <stdexcept>
+
+namespace roofline::report {
+namespace fs = std::filesystem;
+
+bool write_report(std::string const& folder, ReportContext const& context,
+                  WriteOptions const& options, Diagnostics& diagnostics,
+                  std::vector<std::string>& written) {
+    auto csv_path = (fs::path(folder) / "cases.csv").string();
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv_file(std::fopen(csv_path.c_str(), "wb"),
+                                                              &std::fclose);
+    if (!csv_file)
+        throw std::runtime_error("cannot create '" + csv_path + "': " + std::strerror(errno));
+    std::vector<char> buffer(1 << 20);
+    std::setvbuf(csv_file.get(), buffer.data(), _IOFBF, buffer.size());
+
+    CsvWriter csv(csv_file.get(), context);
+    XlsxWriter xlsx((fs::path(folder) / "report.xlsx").string(), context);
+    SummaryBuilder summary(context);
+    std::unique_ptr<ChartData> chart_data;
+    if (options.charts) chart_data = std::make_unique<ChartData>(context);
+
+    std::size_t done = 0;
+    bool ok = engine::stream_cases(context.scenario, context.grid, diagnostics,
+                                   [&](engine::Case const& c) {
+                                       csv.add(c);
+                                       xlsx.add(c);
+                                       summary.add(c);
+                                       if (chart_data) chart_data->add(c);
+                                       if (options.progress && (++done & 1023) == 0)
+                                           options.progress->store(done, std::memory_order_relaxed);
+                                   });
+    if (!ok) return false;
+    csv.flush();
+    if (std::fclose(csv_file.release()) != 0)
+        throw std::runtime_error("cannot write '" + csv_path + "': " + std::strerror(errno));
+    written.push_back("cases.csv");
+
+    // Charts on the other core while the workbook is deflated.
+    std::future<void> charts;
+    if (chart_data) {
+        auto charts_dir = (fs::path(folder) / "charts").string();
+        charts = std::async(std::launch::async, [&, charts_dir] {
+            render_charts(charts_dir, context, *chart_data);
+        });
+    }
+    std::exception_ptr xlsx_error;
+    try {
+        xlsx.finish(summary.summary());
+    } catch (...) {
+        xlsx_error = std::current_exception();
+    }
+    if (charts.valid()) charts.get();  // rethrows a chart error
+    if (xlsx_error) std::rethrow_exception(xlsx_error);
+    written.push_back("report.xlsx");
+    if (chart_data) {
+        std::vector<std::string> chart_files;
+        for (auto const& entry : fs::directory_iterator(fs::path(folder) / "charts"))
+            chart_files.push_back("charts/" + entry.path().filename().string());
+        std::sort(chart_files.begin(), chart_files.end());
+        written.insert(written.end(), chart_files.begin(), chart_files.end());
+    }
+    if (options.progress) options.progress->store(context.grid.case_count());
+    return true;
+}
+
+}  // namespace roofline::report

@@ -1,0 +1,187 @@
+// cases.csv formatting and the publishing rules of versioned report folders.
+#include "helpers.hpp"
+
+#include "roofline/report/csv_writer.hpp"
+#include "roofline/report/publish.hpp"
+#include "roofline/report/sha256.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+using namespace roofline;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string csv_of(std::string const& text) {
+    auto checked = test::check_text(text);
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto grid = engine::prepare(checked->scenario, checked->diagnostics);
+    REQUIRE(grid);
+    report::ReportInfo info;
+    report::ReportContext context{checked->scenario, *grid, info};
+    char* data = nullptr;
+    std::size_t size = 0;
+    std::FILE* out = open_memstream(&data, &size);
+    {
+        report::CsvWriter csv(out, context);
+        REQUIRE(engine::stream_cases(checked->scenario, *grid, checked->diagnostics,
+                                     [&](engine::Case const& c) { csv.add(c); }));
+        csv.flush();
+    }
+    std::fclose(out);
+    std::string result(data, size);
+    std::free(data);
+    return result;
+}
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        path = fs::temp_directory_path() / ("roofline-test-" + std::to_string(::getpid()) + "-" +
+                                            std::to_string(counter()++));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() { fs::remove_all(path); }
+    static int& counter() {
+        static int n = 0;
+        return n;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("cases.csv: header and one row, every number worked out by hand", "[csv]") {
+    auto csv = csv_of(R"(
+        hardware v5e { hbm_bandwidth = 8.2e11 B/s  peak int8 = 3.94e14 OP/s }
+        let D = 4096
+        let F = 4096
+        sweep B = [256]
+        matmul m = int8[B, D] * int8[D, F] -> int8[B, F])");
+    // flops 2*256*4096^2; bytes 256*4096 + 4096^2 and 256*4096; intensity 4096/9;
+    // ridge 3.94e14/8.2e11; t_math 8589934592/3.94e14; t_comms 18874368/8.2e11 (memory-bound);
+    // attained 8589934592/t_comms; critical B 273. Shortest round-trip text of each double.
+    CHECK(csv ==
+          "op,layer,count,hardware,compute_dtype,B,flops,bytes_read,bytes_written,intensity,peak,"
+          "ridge,t_math,t_comms,t_lower,t_upper,bound,attained,peak_fraction,critical_B\r\n"
+          "m,,1,v5e,int8,256,8589934592,17825792,1048576,455.1111111111111,3.94e+14,"
+          "480.4878048780488,2.1801864446700508e-05,2.3017521951219513e-05,"
+          "2.3017521951219513e-05,4.481938639792002e-05,memory,373191111111111.1,"
+          "0.9471855611957135,273\r\n");
+}
+
+TEST_CASE("cases.csv: unsupported cases and missing critical values are empty fields", "[csv]") {
+    auto csv = csv_of(R"(
+        hardware h { hbm_bandwidth = 1e12  peak bf16 = 1e14 }
+        sweep B = [2]
+        matmul q = fp8[B] * fp8[B] -> fp8[])");
+    // flops 2*2 = 4; bytes 2 + 2 read, 1 written; intensity 4/5; t_comms 5/1e12.
+    CHECK(csv.substr(csv.find("\r\n") + 2) ==
+          "q,,1,h,fp8,2,4,4,1,0.8,,,,5e-12,,,unsupported,,,\r\n");
+}
+
+TEST_CASE("cases.csv: RFC 4180 quoting; formula-like text is quoted", "[csv]") {
+    CHECK(report::csv_field("plain") == "plain");
+    CHECK(report::csv_field("") == "");
+    CHECK(report::csv_field("a,b") == "\"a,b\"");
+    CHECK(report::csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+    CHECK(report::csv_field("two\nlines") == "\"two\nlines\"");
+    CHECK(report::csv_field("=cmd|'/c calc'!A1") == "\"=cmd|'/c calc'!A1\"");
+    CHECK(report::csv_field("+1") == "\"+1\"");
+    CHECK(report::csv_field("-1") == "\"-1\"");
+    CHECK(report::csv_field("@SUM(A1)") == "\"@SUM(A1)\"");
+}
+
+TEST_CASE("sha256 of known texts", "[publish]") {
+    // FIPS 180-2 test vectors.
+    CHECK(report::sha256_hex("abc") ==
+          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(report::sha256_hex("") ==
+          "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+TEST_CASE("publish: versions count up, latest follows, nothing partial is visible", "[publish]") {
+    TempDir out;
+    for (int expected = 1; expected <= 3; ++expected) {
+        report::Publisher publisher(out.path.string(), "demo");
+        CHECK(publisher.reserve() == expected);
+        auto temp = fs::path(publisher.temp_dir());
+        CHECK(temp.filename().string().rfind(".tmp-", 0) == 0);  // hidden while written
+        std::ofstream(temp / "cases.csv") << "x\n";
+        CHECK_FALSE(fs::exists(out.path / "demo" / ("v" + std::to_string(expected))));
+        auto published = publisher.commit();
+        CHECK(published == (out.path / "demo" / ("v" + std::to_string(expected))).string());
+        CHECK(fs::read_symlink(out.path / "demo" / "latest") == fs::path("v" + std::to_string(expected)));
+        CHECK(publisher.latest_version() == expected);
+    }
+    // Only v1..v3, latest, and the lock file remain.
+    std::set<std::string> names;
+    for (auto const& entry : fs::directory_iterator(out.path / "demo"))
+        names.insert(entry.path().filename().string());
+    CHECK(names == std::set<std::string>{".lock", "latest", "v1", "v2", "v3"});
+}
+
+TEST_CASE("publish: an abandoned or destroyed reservation leaves nothing", "[publish]") {
+    TempDir out;
+    {
+        report::Publisher publisher(out.path.string(), "demo");
+        publisher.reserve();
+        std::ofstream(fs::path(publisher.temp_dir()) / "half.csv") << "x";
+        // a failure: the publisher goes away without commit
+    }
+    std::set<std::string> names;
+    for (auto const& entry : fs::directory_iterator(out.path / "demo"))
+        names.insert(entry.path().filename().string());
+    CHECK(names == std::set<std::string>{".lock"});
+    report::Publisher again(out.path.string(), "demo");
+    CHECK(again.reserve() == 1);  // the number was released
+}
+
+TEST_CASE("publish: leftovers of a killed run are cleaned up, earlier versions untouched", "[publish]") {
+    TempDir out;
+    {
+        report::Publisher first(out.path.string(), "demo");
+        first.reserve();
+        std::ofstream(fs::path(first.temp_dir()) / "cases.csv") << "v1 data";
+        first.commit();
+    }
+    // What a kill -9 during v2 leaves: a reservation and a temporary folder
+    // owned by a process that no longer exists.
+    long dead = 999'999'999;
+    std::ofstream(out.path / "demo" / ".reserve-v2") << dead;
+    fs::create_directories(out.path / "demo" / (".tmp-" + std::to_string(dead) + "-v2"));
+    report::Publisher next(out.path.string(), "demo");
+    CHECK(next.reserve() == 2);
+    CHECK_FALSE(fs::exists(out.path / "demo" / (".tmp-" + std::to_string(dead) + "-v2")));
+    next.commit();
+    std::ifstream v1(out.path / "demo" / "v1" / "cases.csv");
+    std::string text;
+    std::getline(v1, text);
+    CHECK(text == "v1 data");
+}
+
+TEST_CASE("publish: concurrent runs get distinct versions", "[publish]") {
+    TempDir out;
+    constexpr int runs = 8;
+    std::vector<int> versions(runs);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < runs; ++i)
+        threads.emplace_back([&, i] {
+            report::Publisher publisher(out.path.string(), "demo");
+            versions[static_cast<std::size_t>(i)] = publisher.reserve();
+            std::ofstream(fs::path(publisher.temp_dir()) / "cases.csv") << i;
+            publisher.commit();
+        });
+    for (auto& t : threads) t.join();
+    CHECK(std::set<int>(versions.begin(), versions.end()).size() == runs);
+    for (int v = 1; v <= runs; ++v) CHECK(fs::is_directory(out.path / "demo" / ("v" + std::to_string(v))));
+    CHECK(fs::read_symlink(out.path / "demo" / "latest") == fs::path("v8"));
+}
