@@ -28,9 +28,8 @@ test-sanitize: deps
 	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
 
 report: build
-	$(ROOFLINE) check $(SCENARIO)
-	$(ROOFLINE) eval "int8[B, D] * int8[D, F] -> int8[B, F]" --set B=256 --set D=4096 --set F=4096 --target tpu_v5e
-	$(ROOFLINE) eval "bf16[B, D] * int8[D, F] -> bf16[B, F]" --set B=256 --set D=4096 --set F=4096 --target tpu_v5e
+	$(ROOFLINE) run $(SCENARIO)
+	@echo "reports are in out/$(basename $(notdir $(SCENARIO)))/latest"
 
 bench: build
 	$(BUILD)/bench/bench_core

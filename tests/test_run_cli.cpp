@@ -1,0 +1,202 @@
+// `roofline run` end to end, as a user runs it: versions, up-to-date, --force,
+// byte-identical outputs, and failures that leave nothing behind.
+#include "roofline/report/sha256.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using roofline::report::sha256_file;
+
+namespace {
+
+struct Result {
+    int exit_code;
+    std::string out, err;
+};
+
+std::string slurp(fs::path const& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+struct Sandbox {
+    fs::path dir;
+    Sandbox() {
+        static int n = 0;
+        dir = fs::temp_directory_path() / ("roofline-run-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    ~Sandbox() { fs::remove_all(dir); }
+
+    Result roofline(std::string const& args, std::string const& env = "") const {
+        auto out = dir / "stdout.txt", err = dir / "stderr.txt";
+        std::string command = "cd '" + dir.string() + "' && " + env + " '" + ROOFLINE_BINARY + "' " +
+                              args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+        int status = std::system(command.c_str());
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    }
+    fs::path write(std::string const& name, std::string const& text) const {
+        std::ofstream(dir / name) << text;
+        return dir / name;
+    }
+};
+
+std::string const exercises = std::string(ROOFLINE_SOURCE_DIR) + "/scenarios/roofline-exercises.roof";
+
+// Every file a manifest lists exists with the hash it records.
+void check_complete(fs::path const& version) {
+    INFO(version);
+    auto manifest = nlohmann::json::parse(slurp(version / "manifest.json"));
+    REQUIRE(manifest["outputs"].size() >= 3);
+    for (auto const& output : manifest["outputs"]) {
+        auto path = version / output["path"].get<std::string>();
+        INFO(path);
+        REQUIRE(fs::exists(path));
+        CHECK(sha256_file(path.string()) == output["sha256"].get<std::string>());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("run: publishes v1 with every part, then says up to date", "[run]") {
+    Sandbox box;
+    auto first = box.roofline("run '" + exercises + "'");
+    INFO(first.err);
+    REQUIRE(first.exit_code == 0);
+    auto report = box.dir / "out" / "roofline-exercises";
+    CHECK(first.out.find("published out/roofline-exercises/v1: 8192 cases") != std::string::npos);
+    CHECK(first.err.empty());  // no progress bar when stderr is not a terminal
+    CHECK(fs::read_symlink(report / "latest") == "v1");
+    auto v1 = report / "v1";
+    for (auto const* part : {"report.xlsx", "cases.csv", "manifest.json", "inputs/roofline-exercises.roof",
+                             "inputs/hardware/tpu.roof", "inputs/hardware/nvidia.roof",
+                             "charts/roofline-v5e_book.svg", "charts/roofline-v5e_book.png",
+                             "charts/sweep-B-h100_book.svg", "charts/sweep-B-h100_book.png"})
+        CHECK(fs::exists(v1 / part));
+    check_complete(v1);
+    auto manifest = nlohmann::json::parse(slurp(v1 / "manifest.json"));
+    CHECK(manifest["tool"] == "roofline");
+    CHECK(manifest["report"] == "roofline-exercises");
+    CHECK(manifest["version"] == 1);
+    CHECK(manifest["cases"] == 8192);  // 8 matmuls x 2 targets x 512
+    CHECK(manifest["inputs"].size() == 3);
+    CHECK(manifest["created_utc"].get<std::string>().size() == 20);  // 2026-11-30T03:10:27Z
+    // 8192 data rows + header in cases.csv.
+    auto csv = slurp(v1 / "cases.csv");
+    CHECK(std::count(csv.begin(), csv.end(), '\n') == 8193);
+
+    auto second = box.roofline("run '" + exercises + "'");
+    CHECK(second.exit_code == 0);
+    CHECK(second.out == "up to date: out/roofline-exercises/v1\n");
+    CHECK_FALSE(fs::exists(report / "v2"));
+
+    auto forced = box.roofline("run '" + exercises + "' --force");
+    CHECK(forced.exit_code == 0);
+    CHECK(fs::read_symlink(report / "latest") == "v2");
+    CHECK(slurp(report / "v1" / "cases.csv") == slurp(report / "v2" / "cases.csv"));
+
+    // Different --set values are different inputs: a new version.
+    auto narrowed = box.roofline("run '" + exercises + "' --set B=1..8");
+    INFO(narrowed.err);
+    CHECK(narrowed.exit_code == 0);
+    CHECK(narrowed.out.find("v3: 128 cases") != std::string::npos);  // 8 x 2 x 8
+}
+
+TEST_CASE("run: identical inputs give byte-identical cases.csv and report.xlsx", "[run]") {
+    Sandbox box;
+    REQUIRE(box.roofline("run '" + exercises + "' -o a").exit_code == 0);
+    REQUIRE(box.roofline("run '" + exercises + "' -o b").exit_code == 0);
+    for (auto const* part : {"cases.csv", "report.xlsx"}) {
+        INFO(part);
+        CHECK(sha256_file((box.dir / "a/roofline-exercises/v1" / part).string()) ==
+              sha256_file((box.dir / "b/roofline-exercises/v1" / part).string()));
+    }
+}
+
+TEST_CASE("run: an error part-way leaves no version and earlier ones untouched", "[run]") {
+    Sandbox box;
+    auto scenario = box.write("bad.roof", R"(
+hardware h { hbm_bandwidth = 1e12  peak bf16 = 1e14 }
+sweep B = 1 .. 8
+let D = 64
+matmul m = bf16[B, D] * bf16[D, D2] -> bf16[B, D2]
+let D2 = 128
+)");
+    REQUIRE(box.roofline("run bad.roof --no-charts").exit_code == 0);
+    auto before = sha256_file((box.dir / "out/bad/v1/cases.csv").string());
+    // Now D2 divides by B - 4: division by zero at B = 4 (and 64 elsewhere),
+    // found while the cases are written.
+    box.write("bad.roof", R"(
+hardware h { hbm_bandwidth = 1e12  peak bf16 = 1e14 }
+sweep B = 1 .. 8
+let D = 64
+matmul m = bf16[B, D] * bf16[D, D2] -> bf16[B, D2]
+let D2 = 64 + 64 / (B - 4) * 0
+)");
+    auto failed = box.roofline("run bad.roof --no-charts");
+    CHECK(failed.exit_code == 1);
+    CHECK(failed.err.find("bad.roof:6:18: error: division by zero (at B = 4)") != std::string::npos);
+    std::vector<std::string> names;
+    for (auto const& entry : fs::directory_iterator(box.dir / "out/bad"))
+        names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    CHECK(names == std::vector<std::string>{".lock", "latest", "v1"});
+    CHECK(sha256_file((box.dir / "out/bad/v1/cases.csv").string()) == before);
+}
+
+TEST_CASE("run: an unwritable output folder is an I/O failure (exit 3)", "[run]") {
+    Sandbox box;
+    box.write("blocker", "a file, not a folder");
+    auto r = box.roofline("run '" + exercises + "' -o blocker/out");
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("roofline: error: cannot create") != std::string::npos);
+}
+
+TEST_CASE("run: without gnuplot it fails clearly unless --no-charts", "[run]") {
+    Sandbox box;
+    auto r = box.roofline("run '" + exercises + "'", "env PATH=/nonexistent");
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("gnuplot") != std::string::npos);
+    CHECK_FALSE(fs::exists(box.dir / "out/roofline-exercises/v1"));
+    auto without = box.roofline("run '" + exercises + "' --no-charts", "env PATH=/nonexistent");
+    CHECK(without.exit_code == 0);
+    CHECK_FALSE(fs::exists(box.dir / "out/roofline-exercises/v1/charts"));
+}
+
+TEST_CASE("run: a run killed part-way leaves no partial version", "[run]") {
+    Sandbox box;
+    // About 400,000 cases: long enough to be killed while writing.
+    std::string text = "include \"hardware/catalog.roof\"\nsweep B = 1 .. 5000\nlet D = 4096\n";
+    for (int i = 0; i < 8; ++i)
+        text += "matmul m" + std::to_string(i) + " = bf16[B, D] * bf16[D, D] -> bf16[B, D]\n";
+    box.write("big.roof", text);
+    std::string command = "cd '" + box.dir.string() + "' && (timeout -s KILL 0.7 '" + ROOFLINE_BINARY +
+                          "' run big.roof --no-charts >/dev/null 2>&1; true)";
+    REQUIRE(std::system(command.c_str()) == 0);
+    // Whatever moment the kill came at: every visible version is complete.
+    if (fs::exists(box.dir / "out/big"))
+        for (auto const& entry : fs::directory_iterator(box.dir / "out/big"))
+            if (entry.path().filename().string()[0] == 'v') check_complete(entry.path());
+    // The next run cleans up and publishes a complete version.
+    auto again = box.roofline("run big.roof --no-charts --force");
+    INFO(again.err);
+    REQUIRE(again.exit_code == 0);
+    for (auto const& entry : fs::directory_iterator(box.dir / "out/big")) {
+        auto name = entry.path().filename().string();
+        CHECK(name.rfind(".tmp-", 0) != 0);
+        CHECK(name.rfind(".reserve-", 0) != 0);
+        if (name[0] == 'v') check_complete(entry.path());
+    }
+}
