@@ -1,0 +1,79 @@
+#pragma once
+// The charts of a report (reports.md, "charts/"), drawn by gnuplot through
+// gnuplot-iostream, each as .svg and .png (1000 x 700):
+//   roofline-<HW>   log-log: arithmetic intensity (FLOP/byte) against attained
+//                   FLOP/s; one roof per compute dtype used on the chip, its
+//                   ridge marked; each matmul's cases as a labelled series.
+//   sweep-<V>-<HW>  attained FLOP/s against sweep variable V for every matmul
+//                   (the other sweeps at their first value), the peak(s) as
+//                   horizontal lines, each matmul's critical V marked.
+// <HW> is the hardware id and <V> the sweep name, both identifiers; any other
+// byte would become '_'.
+//
+// Names from the scenario (title, display names, matmul and layer names) are
+// data: they reach gnuplot only as single-quoted, noenhanced string literals,
+// and the points only as inline data ('-'). The same inputs give the same SVG
+// bytes.
+
+#include "roofline/report/report.hpp"
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace roofline::report {
+
+// gnuplot is missing, cannot be started, or fails; or the folder cannot be
+// made. The message says which (the caller maps it to exit code 3).
+class ChartError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Collects, while the cases stream past, the points the charts need. Bounded:
+// at most `max_points` sweep points per series, sampled evenly (the first and
+// last always kept), so memory does not grow with the sweep.
+class ChartData {
+public:
+    static constexpr std::size_t max_points = 500;
+
+    explicit ChartData(ReportContext const& context);
+    void add(engine::Case const& c);  // cases arrive in CaseGrid order
+
+    struct Point {
+        double x, y;
+    };
+    // (intensity, attained) of the sampled supported cases of one matmul on
+    // one target, in arrival order.
+    std::vector<Point> const& roofline(std::size_t matmul, std::size_t target) const {
+        return roofline_[matmul * targets_ + target];
+    }
+    // (value of sweep v, attained) along sweep v with the other sweeps at
+    // their first value, in sweep order.
+    std::vector<Point> const& sweep(std::size_t v, std::size_t matmul, std::size_t target) const {
+        return sweep_[(v * matmuls_ + matmul) * targets_ + target];
+    }
+
+private:
+    ReportContext const& context_;
+    std::size_t matmuls_, targets_;
+    std::vector<std::vector<Point>> roofline_, sweep_;
+    std::vector<std::size_t> roofline_points_;  // sampled point indices, sorted
+    std::vector<std::size_t> stride_;           // per sweep: points between two of its values
+    std::vector<std::vector<std::size_t>>
+        sweep_values_;  // per sweep: sampled value indices, sorted
+};
+
+// Renders every chart into `folder` (created if missing): roofline-<HW> for
+// each target, sweep-<V>-<HW> for each sweep and target, each .svg and .png.
+// Runs gnuplot as child processes, on all cores but one at most; changes no
+// process-wide state (no chdir, no signal handlers), so it may run on a
+// thread of its own beside the other writers. Throws ChartError.
+void render_charts(std::string const& folder, ReportContext const& context, ChartData const& data);
+
+// True when a gnuplot with the svg and pngcairo terminals is on PATH (for a
+// clear error before any work is done).
+bool gnuplot_available();
+
+}  // namespace roofline::report

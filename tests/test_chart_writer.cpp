@@ -1,0 +1,329 @@
+// The gnuplot charts (reports.md, "charts/"): the files a report gets, that
+// they are valid SVG and PNG of the promised size, that names from a scenario
+// stay data however hostile, and that the same inputs give the same SVG bytes.
+// gnuplot is required: without it these tests fail (make deps installs it).
+#include "roofline/report/chart_writer.hpp"
+
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+using namespace roofline;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(fs::path const& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool contains(std::string const& text, std::string const& part) {
+    return text.find(part) != std::string::npos;
+}
+
+fs::path temp_folder(std::string const& name) {
+    return fs::temp_directory_path() /
+           ("roofline_charts_" + std::to_string(::getpid()) + "_" + name);
+}
+
+struct Rendered {
+    std::unique_ptr<test::Checked> checked;
+    fs::path folder;
+    std::set<std::string> files;  // names in the folder
+};
+
+// Evaluates the checked scenario through the streaming pass, as `run` does,
+// and renders its charts into a fresh `folder`.
+void render(test::Checked& checked, fs::path const& folder, Rendered* out = nullptr) {
+    INFO(checked.errors());
+    REQUIRE_FALSE(checked.diagnostics.has_errors());
+    auto grid = engine::prepare(checked.scenario, checked.diagnostics);
+    REQUIRE(grid);
+    report::ReportInfo info;
+    info.name = "charts_test";
+    report::ReportContext context{checked.scenario, *grid, info};
+    report::ChartData data(context);
+    REQUIRE(engine::stream_cases(checked.scenario, *grid, checked.diagnostics,
+                                 [&](engine::Case const& c) { data.add(c); }));
+    fs::remove_all(folder);
+    report::render_charts(folder.string(), context, data);
+    if (out) {
+        out->folder = folder;
+        for (auto const& entry : fs::directory_iterator(folder))
+            out->files.insert(entry.path().filename().string());
+    }
+}
+
+Rendered render_text(std::string const& text, std::string const& name) {
+    Rendered r;
+    r.checked = test::check_text(text);
+    render(*r.checked, temp_folder(name), &r);
+    return r;
+}
+
+// Every file the spec promises for these targets and sweeps, and no other.
+std::set<std::string> expected_files(std::vector<std::string> const& hardware,
+                                     std::vector<std::string> const& sweeps) {
+    std::set<std::string> files;
+    for (auto const& hw : hardware)
+        for (char const* ext : {".svg", ".png"}) {
+            files.insert("roofline-" + hw + ext);
+            for (auto const& v : sweeps) files.insert("sweep-" + v + "-" + hw + ext);
+        }
+    return files;
+}
+
+// Well-formed XML (xmllint, from libxml2-utils, which make deps installs) whose
+// root element is <svg>.
+void check_svg(fs::path const& path) {
+    INFO(path.string());
+    std::string command = "xmllint --noout --nonet '" + path.string() + "' 2>&1";
+    CHECK(std::system(command.c_str()) == 0);
+    std::string text = slurp(path);
+    std::size_t at = 0;
+    // Skip the prolog: <?xml ...?>, comments, <!DOCTYPE ...>.
+    while ((at = text.find('<', at)) != std::string::npos &&
+           (text.compare(at, 2, "<?") == 0 || text.compare(at, 2, "<!") == 0))
+        ++at;
+    REQUIRE(at != std::string::npos);
+    CHECK(text.compare(at, 5, "<svg ") == 0);
+}
+
+// The PNG signature, then the IHDR chunk with the width and height.
+void check_png(fs::path const& path, std::uint32_t width, std::uint32_t height) {
+    INFO(path.string());
+    std::string bytes = slurp(path);
+    REQUIRE(bytes.size() > 24);
+    CHECK(bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+    CHECK(bytes.compare(12, 4, "IHDR") == 0);
+    auto be32 = [&](std::size_t i) {
+        std::uint32_t v = 0;
+        for (std::size_t k = 0; k < 4; ++k) v = (v << 8) | static_cast<unsigned char>(bytes[i + k]);
+        return v;
+    };
+    CHECK(be32(16) == width);
+    CHECK(be32(20) == height);
+}
+
+void check_files(Rendered const& r) {
+    for (auto const& name : r.files) {
+        if (name.ends_with(".svg")) check_svg(r.folder / name);
+        if (name.ends_with(".png")) check_png(r.folder / name, 1000, 700);
+    }
+}
+
+constexpr char const* chips = R"roof(
+hardware v5e {
+    name = "TPU v5e (book)"
+    hbm_bandwidth = 8.2e11 B/s  peak int8 = 3.94e14 OP/s  peak bf16 = 1.97e14 FLOP/s
+}
+hardware h100 { hbm_bandwidth = 3.35e12 B/s  peak bf16 = 9.89e14 FLOP/s }
+)roof";
+
+}  // namespace
+
+TEST_CASE("charts: gnuplot is there", "[charts]") {
+    REQUIRE(report::gnuplot_available());
+}
+
+TEST_CASE("charts: one roofline per target and one sweep chart per sweep and target", "[charts]") {
+    auto r = render_text(std::string(chips) + R"roof(
+        scenario "Two sweeps"
+        target v5e, h100
+        sweep B = 1 .. 64
+        sweep S = 128 .. 1024 times 2
+        let D = 1024
+        let F = 1024
+        matmul up = bf16[B, S, D] * bf16[D, F] -> bf16[B, S, F]
+        layer block {
+            matmul q = int8[B, D] * int8[D, F] -> int8[B, F]
+        })roof",
+                         "files");
+    // int8 has no peak on h100: q is left out of that chip's charts, which
+    // are drawn all the same.
+    CHECK(r.files == expected_files({"v5e", "h100"}, {"B", "S"}));
+    check_files(r);
+    auto sweep = slurp(r.folder / "sweep-B-v5e.svg");
+    CHECK(contains(sweep, "block/q"));
+    CHECK(contains(slurp(r.folder / "roofline-h100.svg"), "block/q: not plotted, no int8 peak"));
+    fs::remove_all(r.folder);
+}
+
+TEST_CASE("charts: the exercises scenario marks the chapter's critical batch sizes", "[charts]") {
+    auto checked = test::check_with_catalog(
+        slurp(fs::path(ROOFLINE_SOURCE_DIR) / "scenarios" / "roofline-exercises.roof"));
+    Rendered r;
+    render(*checked, temp_folder("exercises"), &r);
+    CHECK(r.files == expected_files({"v5e_book", "h100_book"}, {"B"}));
+    check_files(r);
+    // critical_B by hand (reports.md and the scenario's notes): int8 at
+    // D = F = 4096 on v5e: 2*4096*4096*B / (2*4096*B + 4096^2) >= 3.94e14 / 8.2e11
+    // from B = 273; w8a16 (bf16 compute, int8 weights): 137; per_example never.
+    auto svg = slurp(r.folder / "sweep-B-v5e_book.svg");
+    CHECK(contains(svg, "d4096/int8_matmul: critical B = 273"));
+    CHECK(contains(svg, "d4096/w8a16: critical B = 137"));
+    CHECK(contains(svg, "d1024/w8a16: critical B = 227"));
+    CHECK(contains(svg, "d4096/per_example: never compute-bound"));
+    CHECK(contains(svg, ">273<"));  // the label at the marker
+    // The roofline names the ridges: 3.94e14 / 8.2e11 = 480.5, 1.97e14 / 8.2e11 = 240.2.
+    auto roof = slurp(r.folder / "roofline-v5e_book.svg");
+    CHECK(contains(roof, "ridge 480 FLOP/B"));
+    CHECK(contains(roof, "ridge 240 FLOP/B"));
+    fs::remove_all(r.folder);
+}
+
+TEST_CASE("charts: the same inputs give the same SVG bytes", "[charts]") {
+    std::string text = std::string(chips) + R"roof(
+        scenario "Reproducible"
+        target v5e, h100
+        sweep B = [1, 8, 64, 512, 4096]
+        let D = 4096
+        let F = 4096
+        matmul m = bf16[B, D] * bf16[D, F] -> bf16[B, F])roof";
+    auto a = render_text(text, "same_a");
+    auto b = render_text(text, "same_b");
+    REQUIRE(a.files == b.files);
+    for (auto const& name : a.files)
+        if (name.ends_with(".svg")) {
+            INFO(name);
+            CHECK(slurp(a.folder / name) == slurp(b.folder / name));
+        }
+    fs::remove_all(a.folder);
+    fs::remove_all(b.folder);
+}
+
+TEST_CASE("charts: names from the scenario are data, never gnuplot code", "[charts]") {
+    std::string const pwned = "/tmp/roofline_pwned_" + std::to_string(::getpid()) + "_";
+    auto touch = [&](int n) { return "touch " + pwned + std::to_string(n); };
+    for (int n = 1; n <= 9; ++n) fs::remove(pwned + std::to_string(n));
+
+    // What the language lets through: \" and \\ in strings.
+    std::string text =
+        "scenario \"T'it\\\"le \\\\ `" + touch(1) + "` '; system(\\\"" + touch(2) +
+        "\\\") ; ' @x & <svg> ^_{} \\\\n\"\n"
+        "hardware chip_a { name = \"A'\\\"; system(\\\"" +
+        touch(3) +
+        "\\\") ; '\" hbm_bandwidth = 8.2e11 B/s  peak int8 = 3.94e14 OP/s }\n"
+        "hardware chip_b { name = \"`" +
+        touch(4) +
+        "` \\\\\" hbm_bandwidth = 1e12 B/s  peak int8 = 1e14 OP/s }\n"
+        "target chip_a, chip_b\n"
+        "sweep B = 1 .. 300\n"
+        "layer lay { let D = 512\n let F = 512\n matmul m = int8[B, D] * int8[D, F] -> int8[B, F]\n"
+        " matmul n = int8[B, D] * int8[D, F] -> int8[B, F] }\n";
+    auto checked = test::check_text(text);
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    // What the language does not let through (matmul and layer names are
+    // identifiers, a string has no newline), put in directly: the writer
+    // must not trust the checker for its safety.
+    auto& s = checked->scenario;
+    s.title += "\nsystem(\"" + touch(5) + "\")\n";
+    s.matmuls[0].name = "m'\n; system(\"" + touch(6) + "\")\n'`" + touch(7) + "`";
+    s.matmuls[0].layer = "l\r\t'\"\\ \x01\x7f";
+    s.matmuls[1].name = "n'; system(\"" + touch(8) + "\") ; '\n!" + touch(9) + "\n";
+    s.hardware[static_cast<std::size_t>(s.targets[1])].display_name += "\n!" + touch(9) + "\n";
+    s.matmuls[1].layer = "bad \xff\xfe utf8 \xc2\x85 \xed\xa0\x80 <&>";  // not UTF-8, a C1 control
+
+    Rendered r;
+    render(*checked, temp_folder("hostile"), &r);
+    CHECK(r.files == expected_files({"chip_a", "chip_b"}, {"B"}));
+    check_files(r);
+    for (int n = 1; n <= 9; ++n) {
+        INFO(pwned + std::to_string(n));
+        CHECK_FALSE(fs::exists(pwned + std::to_string(n)));
+    }
+    // The names are drawn as text.
+    auto svg = slurp(r.folder / "sweep-B-chip_a.svg");
+    CHECK(contains(svg, "`" + touch(1) + "`"));
+    CHECK(contains(svg, touch(6)));
+    CHECK(contains(svg, touch(8)));
+    CHECK(contains(slurp(r.folder / "roofline-chip_b.svg"), "`" + touch(4) + "`"));
+    fs::remove_all(r.folder);
+}
+
+TEST_CASE("charts: a sweep series keeps at most 500 evenly spread points", "[charts]") {
+    auto checked = test::check_text(std::string(chips) + R"roof(
+        target v5e
+        sweep B = 1 .. 4096
+        sweep D = [256, 512, 1024]
+        let F = 256
+        matmul m = bf16[B, D] * bf16[D, F] -> bf16[B, F])roof");
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto grid = engine::prepare(checked->scenario, checked->diagnostics);
+    REQUIRE(grid);
+    report::ReportInfo info;
+    report::ReportContext context{checked->scenario, *grid, info};
+    report::ChartData data(context);
+    REQUIRE(engine::stream_cases(checked->scenario, *grid, checked->diagnostics,
+                                 [&](engine::Case const& c) { data.add(c); }));
+    auto const& b = data.sweep(0, 0, 0);
+    REQUIRE(b.size() == 500);
+    CHECK(b.front().x == 1);
+    CHECK(b.back().x == 4096);
+    // At D = 256 (the first value), B = 1: 2*256*256 FLOPs over
+    // 2*(256 + 256*256 + 256) bytes at 8.2e11 B/s, memory-bound.
+    double intensity = 2.0 * 256 * 256 / (2.0 * (256 + 256 * 256 + 256));
+    CHECK_THAT(b.front().y, Catch::Matchers::WithinRel(intensity * 8.2e11, 1e-12));
+    auto const& d = data.sweep(1, 0, 0);  // D at B = 1
+    REQUIRE(d.size() == 3);
+    CHECK(d[0].x == 256);
+    CHECK(d[2].x == 1024);
+    CHECK(data.roofline(0, 0).size() == 500);
+}
+
+TEST_CASE("charts: errors are ChartError", "[charts]") {
+    auto checked = test::check_text(std::string(chips) + R"roof(
+        target v5e
+        sweep B = 1 .. 4
+        let D = 64
+        matmul m = bf16[B, D] * bf16[D, D2] -> bf16[B, D2]
+        let D2 = 64)roof");
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto grid = engine::prepare(checked->scenario, checked->diagnostics);
+    REQUIRE(grid);
+    report::ReportInfo info;
+    report::ReportContext context{checked->scenario, *grid, info};
+    report::ChartData data(context);
+    REQUIRE(engine::stream_cases(checked->scenario, *grid, checked->diagnostics,
+                                 [&](engine::Case const& c) { data.add(c); }));
+
+    // A folder that cannot be made: its parent is a file.
+    auto file = temp_folder("a_file");
+    std::ofstream(file) << "x";
+    CHECK_THROWS_AS(report::render_charts((file / "charts").string(), context, data),
+                    report::ChartError);
+    fs::remove(file);
+
+    // No gnuplot on PATH.
+    struct PathGuard {
+        std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+        PathGuard() { ::setenv("PATH", "/nonexistent", 1); }
+        ~PathGuard() { ::setenv("PATH", saved.c_str(), 1); }
+    };
+    auto folder = temp_folder("no_gnuplot");
+    {
+        PathGuard no_gnuplot;
+        CHECK_FALSE(report::gnuplot_available());
+        try {
+            report::render_charts(folder.string(), context, data);
+            FAIL("no ChartError");
+        } catch (report::ChartError const& e) {
+            CHECK(contains(e.what(), "gnuplot not found"));
+        }
+    }
+    CHECK(report::gnuplot_available());
+    fs::remove_all(folder);
+}
