@@ -34,6 +34,7 @@ nlohmann::json make_manifest(ReportInfo const& info, ReportContext const& contex
                              std::vector<OutputFile> const& outputs) {
     nlohmann::json manifest;
     manifest["tool"] = "roofline";
+    manifest["report_format"] = report_format;
     manifest["tool_version"] = info.tool_version;
     manifest["report"] = info.name;
     manifest["version"] = info.version;

@@ -11,6 +11,10 @@
 
 namespace roofline::report {
 
+// The layout of a report folder and of cases.csv; readers (roofline diff)
+// refuse reports of another format.
+inline constexpr int report_format = 1;
+
 struct InputFile {
     std::string name;  // path inside inputs/
     std::string source_path;  // where it was read from
