@@ -2,6 +2,7 @@
 
 #include "point_evaluator.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace roofline::engine {
@@ -74,8 +75,12 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
     grid.matmul_count = scenario.matmuls.size();
     grid.target_count = scenario.targets.size();
     for (auto const& s : scenario.sweeps) grid.sweep_sizes.push_back(s.values.size());
-    double total = static_cast<double>(grid.point_count) * static_cast<double>(grid.matmul_count) *
-                   static_cast<double>(grid.target_count);
+    // In doubles, so that no product wraps; points count even with no matmul
+    // or no target, since they are evaluated (and stored) all the same.
+    double points = 1;
+    for (auto const& s : scenario.sweeps) points *= static_cast<double>(s.values.size());
+    double total = points * static_cast<double>(std::max<std::size_t>(1, grid.matmul_count)) *
+                   static_cast<double>(std::max<std::size_t>(1, grid.target_count));
     if (total > static_cast<double>(options.max_cases)) {
         diagnostics.error(Span{}, "the scenario has " + model::format_number(total) +
                                       " cases; the limit is " + std::to_string(options.max_cases));

@@ -8,8 +8,13 @@
 namespace roofline::model {
 
 std::size_t Scenario::point_count() const {
+    // Saturates instead of wrapping: three sweeps of 4M values are 2^66 points.
     std::size_t points = 1;
-    for (auto const& sweep : sweeps) points *= sweep.values.size();
+    for (auto const& sweep : sweeps) {
+        std::size_t n = sweep.values.size();
+        if (n != 0 && points > SIZE_MAX / n) return SIZE_MAX;
+        points *= n;
+    }
     return points;
 }
 
