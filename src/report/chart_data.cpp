@@ -1,0 +1,63 @@
+#include "roofline/report/chart_writer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+namespace roofline::report {
+
+// ---------------------------------------------------------------------------
+// Sampling: which sweep points a series keeps.
+
+namespace {
+
+// `count` indices spread evenly over [0, n), the first and the last included.
+std::vector<std::size_t> even_sample(std::size_t n, std::size_t count) {
+    std::vector<std::size_t> kept;
+    if (n <= count) {
+        for (std::size_t i = 0; i < n; ++i) kept.push_back(i);
+        return kept;
+    }
+    for (std::size_t s = 0; s < count; ++s)
+        kept.push_back((s * (n - 1) + (count - 1) / 2) / (count - 1));
+    return kept;
+}
+
+}  // namespace
+
+ChartData::ChartData(ReportContext const& context)
+    : context_(context),
+      matmuls_(context.grid.matmul_count),
+      targets_(context.grid.target_count),
+      roofline_(matmuls_ * targets_),
+      sweep_(context.grid.sweep_count * matmuls_ * targets_) {
+    auto const& grid = context.grid;
+    roofline_points_ = even_sample(grid.point_count, max_points);
+    stride_.assign(grid.sweep_count, 1);
+    for (std::size_t v = grid.sweep_count; v-- > 1;)
+        stride_[v - 1] = stride_[v] * grid.sweep_sizes[v];
+    for (std::size_t v = 0; v < grid.sweep_count; ++v)
+        sweep_values_.push_back(even_sample(grid.sweep_sizes[v], max_points));
+}
+
+void ChartData::add(engine::Case const& c) {
+    auto const& m = c.metrics;
+    if (m.bound == engine::Bound::unsupported) return;
+    if (!std::isfinite(m.intensity) || !std::isfinite(m.attained)) return;
+    std::size_t const series = c.matmul * targets_ + c.target;
+    if (std::binary_search(roofline_points_.begin(), roofline_points_.end(), c.point))
+        roofline_[series].push_back({m.intensity, m.attained});
+    // Sweep v's slice: every other sweep at its first value, i.e. the point's
+    // other digits are all zero.
+    for (std::size_t v = 0; v < stride_.size(); ++v) {
+        if (c.point % stride_[v] != 0) continue;
+        std::size_t j = c.point / stride_[v];
+        if (j >= context_.grid.sweep_sizes[v]) continue;
+        if (!std::binary_search(sweep_values_[v].begin(), sweep_values_[v].end(), j)) continue;
+        sweep_[v * matmuls_ * targets_ + series].push_back(
+            {context_.grid.sweep_value(c, v), m.attained});
+    }
+}
+
+}  // namespace roofline::report

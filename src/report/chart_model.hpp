@@ -1,0 +1,92 @@
+#pragma once
+// What a chart is, independent of gnuplot, and the parts that its two
+// layouts share:
+//   chart_model.cpp     styles by series, file names, chip names, roofs
+//   chart_axes.cpp      axis ranges and ticks
+//   roofline_chart.cpp  roofline-<HW>
+//   sweep_chart.cpp     sweep-<V>-<HW>
+// chart_commands.cpp turns a Chart into gnuplot commands. Private to
+// src/report.
+
+#include "roofline/report/chart_writer.hpp"
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace roofline::report::chart_detail {
+
+using Points = std::vector<std::pair<double, double>>;
+using Ticks = std::vector<std::pair<double, std::string>>;
+
+struct Axis {
+    std::string label;
+    bool log = false;
+    double lo = 1, hi = 10;
+    Ticks ticks;
+};
+
+struct Series {
+    std::string title;  // data (quoted when written); empty: not in the key
+    std::string style;  // gnuplot code, ours
+    Points points;
+    std::string key_style;  // when set, the key shows this style instead of `style`
+};
+
+struct Chart {
+    std::string stem;  // file name without extension
+    std::string title, subtitle;
+    Axis x, y;
+    std::vector<std::string> decorations;  // set label / set arrow commands
+    std::vector<Series> series;
+    std::vector<std::string> notes;  // extra key lines (data)
+};
+
+constexpr char const* roof_color = "#303030";
+
+// Plot geometry used to keep labels apart: a 1000 px wide chart has about
+// 880 px of plot, and a character of the 10-point key font is about 7 px.
+constexpr double char_width_graph = 7.2 / 880.0;
+constexpr double char_height_graph = 14.0 / 520.0;
+
+// Series styles by index: palette colour, filled and open point types, and
+// a dash type that changes once the palette repeats.
+std::string color(std::size_t i);
+int filled_point(std::size_t i);
+int open_point(std::size_t i);
+int dash_type(std::size_t i);
+
+// `name` as a part of a file name: bytes other than letters, digits, '_',
+// '.' and '-' become '_'.
+std::string file_part(std::string_view name);
+
+// "layer/name", or "name" at the top level.
+std::string op_label(model::Matmul const& m);
+// The scenario's title, else the report's name.
+std::string chart_title(ReportContext const& context);
+// "display name [id]", or the id alone.
+std::string chip_name(model::Hardware const& hw);
+
+// The compute dtypes used on a chip, grouped by equal peak (bf16 and fp16 on
+// an H100 share one roof), highest peak first.
+struct Roof {
+    std::string dtypes;  // "bf16, fp16"
+    double peak;
+    double ridge;
+};
+
+std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw);
+
+// The key line of a matmul that a chip has no peak for.
+std::string unsupported_note(ReportContext const& context, model::Matmul const& m);
+
+// roofline-<HW> for target t (roofline_chart.cpp).
+Chart roofline_chart(ReportContext const& context, ChartData const& data, std::size_t t);
+// sweep-<V>-<HW> for sweep v and target t (sweep_chart.cpp).
+Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size_t v,
+                  std::size_t t);
+
+}  // namespace roofline::report::chart_detail

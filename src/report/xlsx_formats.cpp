@@ -1,0 +1,93 @@
+// The cell formats of report.xlsx: number formats and the colours of the
+// bound (compute, memory, unsupported).
+
+#include "xlsx_state.hpp"
+
+namespace roofline::report {
+
+namespace {
+
+// Times in seconds: engineering notation below a second, so that the exponent
+// is always -9, -6 or -3 and reads as ns, us or ms ("21.79E-6 s" is 21.79 us).
+// Excel number formats cannot multiply by 1e6 (only % scales, by 100), so a
+// literal " us" suffix on the unscaled value would lie; conditions pick the
+// notation instead: [<1] engineering, plain seconds from 1 s up.
+constexpr char const* time_format = "[<1]##0.00E+0\" s\";#,##0.000\" s\"";
+constexpr char const* sci_format = "0.00E+00";          // FLOPs, bytes, FLOP/s, B/s
+constexpr char const* ratio_format = "#,##0.00";        // FLOP/byte
+constexpr char const* fraction_format = "0.0%";         // attained / peak
+
+// Colours: blue for compute-bound, orange for memory-bound (tell apart also
+// for the common colour-vision deficiencies), grey for unsupported.
+constexpr lxw_color_t compute_tint = 0xDDEBF7, compute_strong = 0x9BC2E6, compute_ink = 0x1F3864;
+constexpr lxw_color_t memory_tint = 0xFCE4D6, memory_strong = 0xF4B084, memory_ink = 0x833C0B;
+constexpr lxw_color_t muted_text = 0x808080, header_fill = 0xD9E1F2;
+
+}  // namespace
+
+// ---- formats -------------------------------------------------------------------
+
+void XlsxWriter::State::make_formats() {
+    auto& F = fmt;
+    F.title = add_format();
+    format_set_bold(F.title);
+    format_set_font_size(F.title, 14);
+    F.label = add_format();
+    format_set_bold(F.label);
+    F.section = add_format();
+    format_set_bold(F.section);
+    format_set_font_size(F.section, 12);
+    F.header = add_format();
+    format_set_bold(F.header);
+    format_set_bg_color(F.header, header_fill);
+    format_set_bottom(F.header, LXW_BORDER_THIN);
+    F.note = add_format();
+    format_set_italic(F.note);
+    format_set_font_color(F.note, muted_text);
+    F.sci = number_format(sci_format);
+    F.ratio = number_format(ratio_format);
+    F.time = number_format(time_format);
+    F.fraction = number_format(fraction_format);
+    F.indent = add_format();  // text right after a right-aligned number
+    format_set_indent(F.indent, 1);
+    F.center = add_format();
+    format_set_align(F.center, LXW_ALIGN_CENTER);
+
+    // Static bound cells (Summary).
+    auto bound_cell = [&](lxw_color_t fill, lxw_color_t text) {
+        lxw_format* f = add_format();
+        format_set_align(f, LXW_ALIGN_CENTER);
+        format_set_bg_color(f, fill);
+        format_set_font_color(f, text);
+        return f;
+    };
+    F.compute = bound_cell(compute_strong, compute_ink);
+    F.memory = bound_cell(memory_strong, memory_ink);
+    F.unsupported = add_format();
+    format_set_align(F.unsupported, LXW_ALIGN_CENTER);
+    format_set_italic(F.unsupported);
+    format_set_font_color(F.unsupported, muted_text);
+    F.never = F.unsupported;
+
+    // Conditional formats (Cases): a tint over the row, the bound cell strong.
+    auto tint = [&](lxw_color_t fill) {
+        lxw_format* f = add_format();
+        format_set_bg_color(f, fill);
+        return f;
+    };
+    F.cf_compute_row = tint(compute_tint);
+    F.cf_memory_row = tint(memory_tint);
+    F.cf_unsupported_row = add_format();
+    format_set_font_color(F.cf_unsupported_row, muted_text);
+    F.cf_compute_cell = tint(compute_strong);
+    format_set_font_color(F.cf_compute_cell, compute_ink);
+    format_set_bold(F.cf_compute_cell);
+    F.cf_memory_cell = tint(memory_strong);
+    format_set_font_color(F.cf_memory_cell, memory_ink);
+    format_set_bold(F.cf_memory_cell);
+    F.cf_unsupported_cell = add_format();
+    format_set_font_color(F.cf_unsupported_cell, muted_text);
+    format_set_italic(F.cf_unsupported_cell);
+}
+
+}  // namespace roofline::report

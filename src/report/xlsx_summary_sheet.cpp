@@ -1,0 +1,173 @@
+#include "xlsx_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace roofline::report {
+
+using xlsx_detail::shortest;
+using xlsx_detail::text_width;
+
+// ---- Summary ---------------------------------------------------------------------
+
+namespace {
+
+std::string point_label(ReportContext const& ctx, std::size_t point) {
+    std::string s;
+    for (std::size_t v = 0; v < ctx.grid.sweep_count; ++v) {
+        if (v) s += ", ";
+        s += ctx.scenario.sweeps[v].name + " = " + shortest(ctx.grid.sweep_value(point, v));
+    }
+    return s;
+}
+
+}  // namespace
+
+void XlsxWriter::State::write_summary_head() {
+    lxw_worksheet* ws = summary;
+    auto const& s = ctx.scenario;
+    std::size_t r = 0;
+    str(ws, r++, 0, s.title.empty() ? ctx.info.name : s.title, fmt.title);
+    auto pair = [&](char const* key, std::string const& value) {
+        str(ws, r, 0, key, fmt.label);
+        str(ws, r++, 1, value);
+    };
+    pair("report", ctx.info.name + " v" + std::to_string(ctx.info.version));
+    pair("tool", "roofline " + ctx.info.tool_version);
+    pair("inputs SHA-256", ctx.info.inputs_sha256);
+    std::string ids;
+    for (std::size_t t = 0; t < targets; ++t) ids += (t ? ", " : "") + ctx.target(t).id;
+    pair("targets", ids);
+    for (auto const& sw : s.sweeps) {
+        std::string values = sw.values.empty() ? std::string()
+                                               : shortest(sw.values.front()) + " .. " +
+                                                     shortest(sw.values.back()) + " (" +
+                                                     std::to_string(sw.values.size()) + " values)";
+        pair(("sweep " + sw.name).c_str(), values);
+    }
+    pair("cases", std::to_string(matmuls) + " matmuls x " + std::to_string(targets) +
+                      " targets x " + std::to_string(points) + " sweep points = " +
+                      std::to_string(total_cases));
+    summary_row = r;
+
+    // Widths for the tables written by finish(): names are known now.
+    double a = 16, b = 10, hw = 10;
+    for (auto const& m : s.matmuls) {
+        a = std::max(a, text_width(m.name) + 2);
+        a = std::max(a, text_width(m.layer) + 2);
+        b = std::max(b, text_width(m.layer) + 2);
+    }
+    for (std::size_t t = 0; t < targets; ++t) {
+        hw = std::max(hw, text_width(ctx.target(t).id) + 2);
+        a = std::max(a, hw);
+        b = std::max(b, hw);
+    }
+    double label = 12;
+    if (points > 0) label = std::max(label, text_width("t_lower at " + point_label(ctx, 0)) + 2);
+    width(ws, 0, std::min(a, 60.0));
+    width(ws, 1, std::min(b, 60.0));
+    width(ws, 2, std::min(std::max(hw, label), 60.0));
+    for (std::size_t i = 3; i < 6 + 2 * sweeps; ++i) width(ws, i, std::min(label, 60.0));
+    worksheet_set_landscape(ws);
+    worksheet_fit_to_pages(ws, 1, 0);
+}
+
+void XlsxWriter::State::write_summary_tables(Summary const& sum) {
+    lxw_worksheet* ws = summary;
+    auto const& s = ctx.scenario;
+    std::size_t r = summary_row;
+    if (sum.unsupported_count) {
+        str(ws, r, 0, "unsupported cases", fmt.label);
+        num(ws, r, 1, static_cast<double>(sum.unsupported_count));
+        str(ws, r++, 2, "no peak for the compute dtype: no times, shown as \"unsupported\"",
+            fmt.note);
+    }
+    std::vector<std::size_t> at_points;
+    if (points > 0) at_points.push_back(0);
+    if (points > 1) at_points.push_back(points - 1);
+    auto at = [&](char const* what, std::size_t p) {
+        return points > 1 ? std::string(what) + " at " + point_label(ctx, p) : std::string(what);
+    };
+    auto bound_cell = [&](std::size_t row, std::size_t column, engine::Bound b) {
+        lxw_format* f = b == engine::Bound::compute  ? fmt.compute
+                        : b == engine::Bound::memory ? fmt.memory
+                                                     : fmt.unsupported;
+        str(ws, row, column, std::string(engine::bound_name(b)), f);
+    };
+
+    // Per target and matmul.
+    ++r;
+    str(ws, r++, 0, "Per target and matmul", fmt.section);
+    str(ws, r++, 0,
+        "critical_V: the smallest V at which the matmul is compute-bound, the other sweep "
+        "variables at their first value",
+        fmt.note);
+    std::vector<std::string> headers = {"op", "layer", "hardware", "compute_dtype"};
+    for (auto const& sw : s.sweeps) headers.push_back("critical_" + sw.name);
+    for (std::size_t p : at_points) headers.push_back(at("bound", p));
+    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    ++r;
+    for (std::size_t t = 0; t < targets; ++t) {
+        for (std::size_t m = 0; m < matmuls; ++m, ++r) {
+            auto const& mm = s.matmuls[m];
+            auto const& op = sum.op_targets[m * targets + t];
+            str(ws, r, 0, mm.name);
+            if (!mm.layer.empty()) str(ws, r, 1, mm.layer);
+            str(ws, r, 2, ctx.target(t).id);
+            str(ws, r, 3, dtype_names[slot_of[m]]);
+            for (std::size_t v = 0; v < sweeps; ++v) {
+                double crit = v < op.critical.size() ? op.critical[v] : engine::not_available;
+                if (std::isfinite(crit))
+                    num(ws, r, 4 + v, crit);
+                else
+                    str(ws, r, 4 + v, op.bound_first == engine::Bound::unsupported ? "unsupported" : "never",
+                        fmt.never);
+            }
+            bound_cell(r, 4 + sweeps, op.bound_first);
+            if (at_points.size() > 1) bound_cell(r, 5 + sweeps, op.bound_last);
+        }
+    }
+
+    // Per layer.
+    ++r;
+    str(ws, r++, 0, "Per layer: sum of count x t_lower", fmt.section);
+    str(ws, r++, 0,
+        "count is the product of the enclosing layer repeat counts; unsupported cases add nothing",
+        fmt.note);
+    headers = {"layer", "hardware"};
+    for (std::size_t p : at_points) headers.push_back(at("t_lower", p));
+    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    ++r;
+    for (std::size_t l = 0; l < sum.layers.size(); ++l) {
+        for (std::size_t t = 0; t < targets; ++t, ++r) {
+            str(ws, r, 0, sum.layers[l].empty() ? std::string("(top level)") : sum.layers[l],
+                sum.layers[l].empty() ? fmt.note : nullptr);
+            str(ws, r, 1, ctx.target(t).id);
+            for (std::size_t i = 0; i < at_points.size(); ++i)
+                num(ws, r, 2 + i, sum.layer_t_lower[(l * 2 + (i == 0 ? 0 : 1)) * targets + t],
+                    fmt.time);
+        }
+    }
+
+    // Whole scenario.
+    ++r;
+    str(ws, r++, 0, "Whole scenario: sum of count x time over supported cases", fmt.section);
+    headers = {"hardware"};
+    for (std::size_t p : at_points) headers.push_back(at("t_lower", p));
+    for (std::size_t p : at_points) headers.push_back(at("t_upper", p));
+    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    ++r;
+    for (std::size_t t = 0; t < targets; ++t, ++r) {
+        str(ws, r, 0, ctx.target(t).id);
+        for (std::size_t i = 0; i < at_points.size(); ++i) {
+            std::size_t p = at_points[i];
+            num(ws, r, 1 + i, sum.t_lower_total[p * targets + t], fmt.time);
+            num(ws, r, 1 + at_points.size() + i, sum.t_upper_total[p * targets + t], fmt.time);
+        }
+    }
+    summary_row = r;
+}
+
+}  // namespace roofline::report
