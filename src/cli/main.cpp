@@ -16,6 +16,7 @@ constexpr char const* usage =
     "  check SCENARIO.roof...   parse, validate and evaluate; print every diagnostic\n"
     "  eval \"A * B -> C\"        evaluate one matmul (--set NAME=VALUE, --target HW)\n"
     "  hardware [NAME]          list the hardware catalog, or one chip\n"
+    "  diff REPORT_A REPORT_B   compare two reports case by case (speedups, bound flips)\n"
     "\n"
     "'roofline <command> --help' describes a command's options; 'roofline --version'.\n";
 
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
         if (command == "check") return cmd_check(args);
         if (command == "eval") return cmd_eval(args);
         if (command == "hardware") return cmd_hardware(args);
+        if (command == "diff") return cmd_diff(args);
         std::cerr << "roofline: error: unknown command '" << command << "'\n" << usage;
         return usage_error;
     } catch (std::bad_alloc const&) {

@@ -4,7 +4,7 @@
 // Not a pipe to its stdin: gnuplot reads a piped stdin one byte per read(2)
 // and gnuplot-iostream flushes after every data row, which together made the
 // charts of a 330,000-case report four times slower.
-// Private to src/report.
+// Shared by the report and diff writers (not a public header).
 
 #include <gnuplot-iostream.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Text and numbers in gnuplot commands. Everything from a scenario goes
-// through `literal`. Private to src/report.
+// through `literal`. Shared by the report and diff writers (not public).
 
 #include <cstddef>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Cell addresses and cell contents of report.xlsx, shared by the sheet
-// writers (src/report/xlsx_*.cpp). Private to src/report.
+// writers (src/report/xlsx_*.cpp) and the diff workbook. Not a public header.
 
 #include <cctype>
 #include <cstddef>

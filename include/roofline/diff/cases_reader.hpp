@@ -1,0 +1,57 @@
+#pragma once
+// Streams a report's cases.csv (RFC 4180, reports.md "cases.csv") one row at
+// a time, keeping only the columns `roofline diff` needs. One pass, a fixed
+// buffer: memory does not grow with the file. The bytes are hashed as they
+// are read and checked against the manifest at the end, with the row count.
+
+#include "roofline/diff/report_reader.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofline::diff {
+
+enum class Bound : std::uint8_t { memory, compute, unsupported };
+char const* bound_name(Bound bound);
+
+// A number as cases.csv writes it: the shortest text that reads back the
+// same; "" for NaN (a missing value).
+std::string number_text(double value);
+
+// One case; the text views stay valid until the next call of next().
+struct CaseRow {
+    std::string_view op, layer, hardware, compute_dtype;
+    Bound bound = Bound::unsupported;
+    double intensity = 0, peak = 0, ridge = 0, t_lower = 0, attained = 0;  // NaN: missing
+    std::vector<double> sweep;     // in the order of ReportInfo::sweeps
+    std::vector<double> critical;  // likewise; NaN: never compute-bound
+};
+
+class CasesReader {
+public:
+    // Opens cases.csv and checks its header. Throws ReportError, or
+    // std::runtime_error when the file cannot be read.
+    explicit CasesReader(ReportInfo const& report);
+    ~CasesReader();
+    CasesReader(CasesReader const&) = delete;
+    CasesReader& operator=(CasesReader const&) = delete;
+
+    // The next case; false at the end of the file. Throws ReportError on a
+    // malformed row.
+    bool next(CaseRow& row);
+    // After next() returned false: the row count and the SHA-256 against the
+    // manifest. Throws ReportError.
+    void finish();
+    // "out/x/v3/cases.csv:12", for messages about the current row.
+    std::string where() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace roofline::diff

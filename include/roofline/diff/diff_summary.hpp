@@ -1,0 +1,71 @@
+#pragma once
+// What a diff adds up to, built in the same pass as the writers: per matmul
+// and hardware pair the geometric-mean times and speedup, the bounds and
+// their flips, the critical sweep values; overall the geometric-mean speedup,
+// the flips, the cases on one side only, and the slowest case (for
+// --fail-if-slower). Small: nothing is kept per case.
+
+#include "roofline/diff/match.hpp"
+
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace roofline::diff {
+
+struct GroupSummary {
+    std::uint32_t matmul = 0, pair = 0;
+    std::size_t matched = 0, comparable = 0, only_a = 0, only_b = 0;
+    double log_speedup = 0, log_t_a = 0, log_t_b = 0;  // sums over the comparable cases
+    double min_speedup = std::numeric_limits<double>::infinity();
+    double max_speedup = -std::numeric_limits<double>::infinity();
+    std::size_t to_compute = 0, to_memory = 0;  // flips memory -> compute, compute -> memory
+    // The bounds at the first and last matched case (the ends of the sweep).
+    Bound a_first = Bound::unsupported, a_last = Bound::unsupported;
+    Bound b_first = Bound::unsupported, b_last = Bound::unsupported;
+    std::vector<double> critical_a, critical_b;  // at the first matched case
+    double ridge_a = 0, ridge_b = 0;             // likewise (NaN: unsupported)
+
+    double speedup() const;  // geometric mean; NaN without comparable cases
+    double t_a() const;      // geometric means of t_lower
+    double t_b() const;
+    std::size_t flips() const { return to_compute + to_memory; }
+};
+
+struct DiffSummary {
+    std::vector<GroupSummary> groups;  // by hardware pair, then matmul in order of appearance
+    std::size_t matched = 0, comparable = 0, only_a = 0, only_b = 0;
+    std::size_t flips = 0, faster = 0, slower = 0;
+    double log_speedup = 0;
+    double speedup() const;  // geometric mean over the comparable cases
+
+    // The slowest matched case: t_lower B / t_lower A - 1 (0 when none is slower).
+    double worst_slowdown = 0;
+    std::string worst_case;
+    std::size_t over_threshold = 0;  // cases slower by more than --fail-if-slower
+
+    static constexpr std::size_t max_listed = 10;
+    std::vector<std::string> unmatched;  // the first cases on one side only, described
+};
+
+// "d4096/up on tpu_v5e -> tpu_v6e at B = 64" (the side that has it, for an
+// unmatched case).
+std::string describe(Matcher const& matcher, DiffCase const& c);
+
+class DiffSummaryBuilder {
+public:
+    // `fail_if_slower_pct`: the --fail-if-slower threshold, NaN for none.
+    DiffSummaryBuilder(Matcher const& matcher, double fail_if_slower_pct);
+    void add(DiffCase const& c);
+    DiffSummary finish();
+
+private:
+    Matcher const& matcher_;
+    double threshold_;  // t_b / t_a above which a case counts as too slow
+    DiffSummary summary_;
+    std::unordered_map<std::uint64_t, std::size_t> group_of_;
+};
+
+}  // namespace roofline::diff

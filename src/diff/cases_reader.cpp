@@ -1,0 +1,247 @@
+#include "roofline/diff/cases_reader.hpp"
+
+#include "roofline/report/sha256.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <optional>
+
+namespace roofline::diff {
+
+char const* bound_name(Bound bound) {
+    switch (bound) {
+        case Bound::memory:
+            return "memory";
+        case Bound::compute:
+            return "compute";
+        case Bound::unsupported:
+            break;
+    }
+    return "unsupported";
+}
+
+std::string number_text(double value) {
+    if (std::isnan(value)) return "";
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, value);
+    return std::string(buf, r.ptr);
+}
+
+struct CasesReader::Impl {
+    ReportInfo const& report;
+    std::string path;
+    std::FILE* file = nullptr;
+    std::vector<char> buf = std::vector<char>(1 << 20);
+    std::size_t pos = 0, end = 0;
+    bool eof = false;
+    report::Sha256 sha;
+    std::size_t line = 1, next_line = 1, row_line = 0, rows = 0;
+    std::vector<std::string_view> fields;
+    std::deque<std::string> scratch;  // unescaped quoted fields; a deque keeps them in place
+
+    // Column of each needed value.
+    std::size_t header_size = 0;
+    std::size_t c_op = 0, c_layer = 0, c_hardware = 0, c_dtype = 0, c_bound = 0, c_intensity = 0,
+                c_peak = 0, c_ridge = 0, c_t_lower = 0, c_attained = 0;
+    std::vector<std::size_t> c_sweep, c_critical;
+
+    explicit Impl(ReportInfo const& r) : report(r), path(r.cases_path()) {}
+
+    [[noreturn]] void bad(std::string const& what) const {
+        throw ReportError(path + ":" + std::to_string(line) + ": " + what);
+    }
+
+    void refill() {
+        if (pos > 0) {
+            std::memmove(buf.data(), buf.data() + pos, end - pos);
+            end -= pos;
+            pos = 0;
+        }
+        if (end == buf.size()) buf.resize(buf.size() * 2);  // one row larger than the buffer
+        std::size_t n = std::fread(buf.data() + end, 1, buf.size() - end, file);
+        if (n == 0) {
+            if (std::ferror(file))
+                throw std::runtime_error("cannot read '" + path + "': " + std::strerror(errno));
+            eof = true;
+        }
+        sha.update(std::string_view(buf.data() + end, n));
+        end += n;
+    }
+
+    // Splits the record at `p` into `fields`; the position after it, or
+    // nullopt when the buffer ends inside it (and more may come).
+    std::optional<std::size_t> parse(std::size_t p) {
+        fields.clear();
+        next_line = line + 1;
+        char const* b = buf.data();
+        for (std::size_t index = 0;; ++index) {
+            if (index == scratch.size()) scratch.emplace_back();
+            if (p < end && b[p] == '"') {
+                std::string& text = scratch[index];
+                text.clear();
+                std::size_t start = p + 1;
+                for (;;) {
+                    auto const* quote =
+                        static_cast<char const*>(std::memchr(b + start, '"', end - start));
+                    if (!quote) {
+                        if (eof) bad("a quoted field is not closed");
+                        return std::nullopt;
+                    }
+                    std::size_t at = static_cast<std::size_t>(quote - b);
+                    if (at + 1 == end && !eof) return std::nullopt;
+                    text.append(b + start, at - start);
+                    if (at + 1 < end && b[at + 1] == '"') {
+                        text += '"';
+                        start = at + 2;
+                        continue;
+                    }
+                    p = at + 1;
+                    break;
+                }
+                next_line += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+                fields.emplace_back(text);
+                if (p < end && b[p] != ',' && b[p] != '\r' && b[p] != '\n')
+                    bad("text after the closing quote of a field");
+            } else {
+                std::size_t q = p;
+                while (q < end && b[q] != ',' && b[q] != '\r' && b[q] != '\n' && b[q] != '"') ++q;
+                if (q < end && b[q] == '"') bad("a quote inside an unquoted field");
+                if (q == end && !eof) return std::nullopt;
+                fields.emplace_back(b + p, q - p);
+                p = q;
+            }
+            if (p == end) return p;  // the last record, without a line end
+            if (b[p] == ',') {
+                ++p;
+                continue;
+            }
+            if (b[p] == '\r') {
+                if (p + 1 == end && !eof) return std::nullopt;
+                if (p + 1 < end && b[p + 1] == '\n') ++p;
+            }
+            return p + 1;
+        }
+    }
+
+    // The next record's fields; false at the end of the file.
+    bool next_record() {
+        for (;;) {
+            if (pos == end && eof) return false;
+            if (pos < end && (buf[pos] == '\n' || buf[pos] == '\r')) {  // a blank line
+                ++pos;
+                if (buf[pos - 1] == '\n') ++line;
+                continue;
+            }
+            if (pos < end) {
+                if (auto after = parse(pos)) {
+                    pos = *after;
+                    return true;
+                }
+            }
+            refill();
+        }
+    }
+
+    double number(std::size_t column, char const* name) const {
+        auto text = fields[column];
+        if (text.empty()) return std::numeric_limits<double>::quiet_NaN();
+        double value = 0;
+        auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (r.ec != std::errc() || r.ptr != text.data() + text.size())
+            bad(std::string("column '") + name + "': '" + std::string(text) + "' is not a number");
+        return value;
+    }
+
+    void read_header() {
+        if (!next_record()) bad("empty file: no header row");
+        header_size = fields.size();
+        auto column = [&](std::string const& name) {
+            auto it = std::find(fields.begin(), fields.end(), name);
+            if (it == fields.end()) bad("the header has no column '" + name + "'");
+            return static_cast<std::size_t>(it - fields.begin());
+        };
+        c_op = column("op"), c_layer = column("layer"), c_hardware = column("hardware");
+        c_dtype = column("compute_dtype"), c_bound = column("bound");
+        c_intensity = column("intensity"), c_peak = column("peak"), c_ridge = column("ridge");
+        c_t_lower = column("t_lower"), c_attained = column("attained");
+        for (auto const& sweep : report.sweeps) {
+            c_sweep.push_back(column(sweep.name));
+            c_critical.push_back(column("critical_" + sweep.name));
+        }
+        line = next_line;
+    }
+};
+
+CasesReader::CasesReader(ReportInfo const& report) : impl_(std::make_unique<Impl>(report)) {
+    impl_->file = std::fopen(impl_->path.c_str(), "rb");
+    if (!impl_->file) {
+        if (errno == ENOENT) throw ReportError(report.folder + ": cases.csv is missing");
+        throw std::runtime_error("cannot open '" + impl_->path + "': " + std::strerror(errno));
+    }
+    impl_->read_header();
+}
+
+CasesReader::~CasesReader() {
+    if (impl_->file) std::fclose(impl_->file);
+}
+
+bool CasesReader::next(CaseRow& row) {
+    auto& d = *impl_;
+    if (!d.next_record()) return false;
+    if (d.fields.size() != d.header_size)
+        d.bad(std::to_string(d.fields.size()) + " fields, but the header has " +
+              std::to_string(d.header_size));
+    row.op = d.fields[d.c_op];
+    row.layer = d.fields[d.c_layer];
+    row.hardware = d.fields[d.c_hardware];
+    row.compute_dtype = d.fields[d.c_dtype];
+    auto bound = d.fields[d.c_bound];
+    if (bound == "memory")
+        row.bound = Bound::memory;
+    else if (bound == "compute")
+        row.bound = Bound::compute;
+    else if (bound == "unsupported")
+        row.bound = Bound::unsupported;
+    else
+        d.bad("column 'bound': '" + std::string(bound) + "' is not memory, compute or unsupported");
+    row.intensity = d.number(d.c_intensity, "intensity");
+    row.peak = d.number(d.c_peak, "peak");
+    row.ridge = d.number(d.c_ridge, "ridge");
+    row.t_lower = d.number(d.c_t_lower, "t_lower");
+    row.attained = d.number(d.c_attained, "attained");
+    std::size_t sweeps = d.c_sweep.size();
+    row.sweep.resize(sweeps);
+    row.critical.resize(sweeps);
+    for (std::size_t v = 0; v < sweeps; ++v) {
+        row.sweep[v] = d.number(d.c_sweep[v], d.report.sweeps[v].name.c_str());
+        row.critical[v] = d.number(d.c_critical[v], "critical");
+    }
+    ++d.rows;
+    d.row_line = d.line;
+    d.line = d.next_line;
+    return true;
+}
+
+void CasesReader::finish() {
+    auto& d = *impl_;
+    if (d.rows != d.report.cases)
+        throw ReportError(d.path + ": " + std::to_string(d.rows) +
+                          " cases, but manifest.json says " + std::to_string(d.report.cases) +
+                          " (a truncated or edited file)");
+    if (!d.report.cases_sha256.empty() && d.sha.hex() != d.report.cases_sha256)
+        throw ReportError(d.path +
+                          ": its SHA-256 differs from the one in manifest.json (the file "
+                          "was changed or damaged after the report was published)");
+}
+
+std::string CasesReader::where() const {
+    return impl_->path + ":" + std::to_string(impl_->row_line);
+}
+
+}  // namespace roofline::diff

@@ -1,0 +1,80 @@
+// What the diff charts need, collected while the cases stream past: sampled
+// points per series and the roofs of each chip.
+#include "roofline/diff/diff_charts.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roofline::diff {
+
+namespace {
+
+std::size_t stride_for(std::size_t n) {
+    return std::max<std::size_t>(1,
+                                 (n + DiffChartData::max_points - 1) / DiffChartData::max_points);
+}
+
+// Cases per matmul and chip in a report: the product of its sweeps' points.
+std::size_t cases_per_series(ReportInfo const& report) {
+    std::size_t n = 1;
+    for (auto const& s : report.sweeps) n *= std::max<std::size_t>(s.points, 1);
+    return n;
+}
+
+bool same(double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); }
+
+}  // namespace
+
+void DiffChartData::Series::add(double x, double y, std::size_t stride) {
+    if (seen++ % stride == 0) points.push_back({x, y});
+    last = {x, y};
+}
+
+std::vector<std::pair<double, double>> DiffChartData::Series::all() const {
+    auto out = points;
+    if (seen > 0 && (out.empty() || out.back() != last)) out.push_back(last);
+    return out;
+}
+
+DiffChartData::DiffChartData(Matcher const& m)
+    : matcher(m),
+      stride_a(stride_for(cases_per_series(m.a()))),
+      stride_b(stride_for(cases_per_series(m.b()))),
+      roofs_a(m.pairing().pairs.size()),
+      roofs_b(m.pairing().pairs.size()) {
+    for (auto const& name : m.sweep_names()) {
+        std::size_t points = 0;
+        for (auto const* report : {&m.a(), &m.b()})
+            for (auto const& s : report->sweeps)
+                if (s.name == name) points = std::max(points, s.points);
+        sweep_stride.push_back(stride_for(points));
+    }
+}
+
+void DiffChartData::add(DiffCase const& c) {
+    auto add_side = [&](Side const& side, int index, std::vector<Roof>& roofs, std::size_t stride) {
+        if (side.bound == Bound::unsupported || !(side.intensity > 0) || !(side.attained > 0))
+            return;
+        roofline[{c.pair, c.matmul, index}].add(side.intensity, side.attained, stride);
+        auto same_roof = [&](Roof const& r) {
+            return r.dtype == side.dtype && r.peak == side.peak;
+        };
+        if (side.peak > 0 && side.ridge > 0 && std::none_of(roofs.begin(), roofs.end(), same_roof))
+            roofs.push_back({side.dtype, side.peak, side.ridge});
+    };
+    auto const& pair = matcher.pairing().pairs[c.pair];
+    if (pair.a.empty() || pair.b.empty()) return;  // hardware on one side only: nothing to compare
+    if (c.status != Status::only_b) add_side(c.a, 0, roofs_a[c.pair], stride_a);
+    if (c.status != Status::only_a) add_side(c.b, 1, roofs_b[c.pair], stride_b);
+    double s = c.speedup();
+    if (c.status != Status::matched || std::isnan(s)) return;
+    if (first.empty()) first.assign(c.sweep.begin(), c.sweep.end());
+    for (std::size_t v = 0; v < c.sweep.size(); ++v) {
+        bool on_slice = !std::isnan(c.sweep[v]);
+        for (std::size_t w = 0; on_slice && w < c.sweep.size(); ++w)
+            on_slice = w == v || same(c.sweep[w], first[w]);
+        if (on_slice) speedup[{v, c.pair, c.matmul}].add(c.sweep[v], s, sweep_stride[v]);
+    }
+}
+
+}  // namespace roofline::diff

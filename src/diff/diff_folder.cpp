@@ -1,0 +1,93 @@
+#include "roofline/diff/diff_folder.hpp"
+
+#include "roofline/report/sha256.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace roofline::diff {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string file_part(std::string_view text) {
+    std::string out;
+    for (char ch : text) {
+        bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+                  (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.';
+        out += ok ? ch : '_';
+    }
+    return out.empty() || out[0] == '.' ? "_" + out : out;
+}
+
+bool process_alive(long pid) {
+    return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+}  // namespace
+
+std::string diff_name(ReportInfo const& a, ReportInfo const& b, Pairing const& pairing) {
+    std::string name = file_part(a.name) + "-v" + std::to_string(a.version) + "--" +
+                       file_part(b.name) + "-v" + std::to_string(b.version);
+    if (!pairing.explicit_pairs) return name;
+    std::vector<std::string> pairs;
+    for (auto const& p : pairing.pairs) pairs.push_back(file_part(p.a) + "=" + file_part(p.b));
+    std::sort(pairs.begin(), pairs.end());
+    std::string joined;
+    for (auto const& p : pairs) joined += (joined.empty() ? "" : ",") + p;
+    if (name.size() + joined.size() > 200)
+        joined = "pairs-" + report::sha256_hex(joined).substr(0, 16);
+    return name + "--" + joined;
+}
+
+DiffFolder::DiffFolder(std::string const& out_root, std::string const& name)
+    : dir_((fs::path(out_root) / "diffs").string()),
+      name_(name),
+      path_((fs::path(dir_) / name).string()) {}
+
+DiffFolder::~DiffFolder() {
+    if (!temp_.empty()) {
+        std::error_code ec;
+        fs::remove_all(temp_, ec);
+    }
+}
+
+bool DiffFolder::exists() const {
+    std::error_code ec;
+    return fs::is_directory(path_, ec);
+}
+
+std::string const& DiffFolder::begin() {
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    if (ec) throw std::runtime_error("cannot create '" + dir_ + "': " + ec.message());
+    for (auto const& entry : fs::directory_iterator(dir_, ec)) {
+        auto entry_name = entry.path().filename().string();
+        if (entry_name.rfind(".tmp-", 0) != 0) continue;
+        if (!process_alive(std::strtol(entry_name.c_str() + 5, nullptr, 10)))
+            fs::remove_all(entry.path(), ec);
+    }
+    temp_ = (fs::path(dir_) / (".tmp-" + std::to_string(::getpid()) + "-" + name_)).string();
+    fs::remove_all(temp_, ec);
+    if (!fs::create_directory(temp_, ec) || ec)
+        throw std::runtime_error("cannot create '" + temp_ +
+                                 "': " + (ec ? ec.message() : "it exists"));
+    return temp_;
+}
+
+bool DiffFolder::commit() {
+    if (::rename(temp_.c_str(), path_.c_str()) == 0) {
+        temp_.clear();
+        return true;
+    }
+    if (errno == EEXIST || errno == ENOTEMPTY) return false;  // the destructor removes ours
+    throw std::runtime_error("cannot publish '" + path_ + "': " + std::strerror(errno));
+}
+
+}  // namespace roofline::diff

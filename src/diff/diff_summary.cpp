@@ -1,0 +1,108 @@
+#include "roofline/diff/diff_summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace roofline::diff {
+
+namespace {
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+}
+
+double GroupSummary::speedup() const {
+    return comparable ? std::exp(log_speedup / static_cast<double>(comparable)) : nan;
+}
+double GroupSummary::t_a() const {
+    return comparable ? std::exp(log_t_a / static_cast<double>(comparable)) : nan;
+}
+double GroupSummary::t_b() const {
+    return comparable ? std::exp(log_t_b / static_cast<double>(comparable)) : nan;
+}
+double DiffSummary::speedup() const {
+    return comparable ? std::exp(log_speedup / static_cast<double>(comparable)) : nan;
+}
+
+std::string describe(Matcher const& matcher, DiffCase const& c) {
+    auto const& pair = matcher.pairing().pairs[c.pair];
+    std::string hardware = c.status == Status::only_a   ? pair.a
+                           : c.status == Status::only_b ? pair.b
+                                                        : pair.a + " -> " + pair.b;
+    std::string text = matcher.matmuls()[c.matmul].label() + " on " + hardware;
+    bool first = true;
+    for (std::size_t v = 0; v < c.sweep.size(); ++v) {
+        if (std::isnan(c.sweep[v])) continue;
+        text +=
+            (first ? " at " : ", ") + matcher.sweep_names()[v] + " = " + number_text(c.sweep[v]);
+        first = false;
+    }
+    return text;
+}
+
+DiffSummaryBuilder::DiffSummaryBuilder(Matcher const& matcher, double fail_if_slower_pct)
+    : matcher_(matcher),
+      threshold_(std::isnan(fail_if_slower_pct) ? INFINITY : 1 + fail_if_slower_pct / 100) {}
+
+void DiffSummaryBuilder::add(DiffCase const& c) {
+    auto& s = summary_;
+    auto key = std::uint64_t{c.pair} << 32 | c.matmul;
+    auto [it, added] = group_of_.try_emplace(key, s.groups.size());
+    if (added) {
+        s.groups.emplace_back();
+        s.groups.back().matmul = c.matmul;
+        s.groups.back().pair = c.pair;
+    }
+    GroupSummary& g = s.groups[it->second];
+
+    if (c.status != Status::matched) {
+        ++(c.status == Status::only_a ? g.only_a : g.only_b);
+        ++(c.status == Status::only_a ? s.only_a : s.only_b);
+        if (s.unmatched.size() < DiffSummary::max_listed)
+            s.unmatched.push_back(
+                std::string(c.status == Status::only_a ? "only in A: " : "only in B: ") +
+                describe(matcher_, c));
+        return;
+    }
+    if (g.matched++ == 0) {
+        g.a_first = c.a.bound, g.b_first = c.b.bound;
+        g.critical_a.assign(c.critical_a.begin(), c.critical_a.end());
+        g.critical_b.assign(c.critical_b.begin(), c.critical_b.end());
+        g.ridge_a = c.a.ridge, g.ridge_b = c.b.ridge;
+    }
+    g.a_last = c.a.bound, g.b_last = c.b.bound;
+    ++s.matched;
+    if (c.flipped()) {
+        ++(c.b.bound == Bound::compute ? g.to_compute : g.to_memory);
+        ++s.flips;
+    }
+    double speedup = c.speedup();
+    if (std::isnan(speedup)) return;  // unsupported on a side: no time to compare
+    ++g.comparable, ++s.comparable;
+    g.log_speedup += std::log(speedup);
+    g.log_t_a += std::log(c.a.t_lower);
+    g.log_t_b += std::log(c.b.t_lower);
+    g.min_speedup = std::min(g.min_speedup, speedup);
+    g.max_speedup = std::max(g.max_speedup, speedup);
+    s.log_speedup += std::log(speedup);
+    double ratio = c.b.t_lower / c.a.t_lower;  // above 1: B is slower
+    if (ratio > 1 + 1e-12)
+        ++s.slower;
+    else if (ratio < 1 - 1e-12)
+        ++s.faster;
+    if (ratio > threshold_) ++s.over_threshold;
+    if (ratio - 1 > s.worst_slowdown) {
+        s.worst_slowdown = ratio - 1;
+        s.worst_case = describe(matcher_, c);
+    }
+}
+
+DiffSummary DiffSummaryBuilder::finish() {
+    std::stable_sort(summary_.groups.begin(), summary_.groups.end(),
+                     [](GroupSummary const& x, GroupSummary const& y) {
+                         return std::tie(x.pair, x.matmul) < std::tie(y.pair, y.matmul);
+                     });
+    group_of_.clear();
+    return std::move(summary_);
+}
+
+}  // namespace roofline::diff

@@ -1,0 +1,126 @@
+#include "roofline/diff/diff_text.hpp"
+
+#include "roofline/cli/format.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace roofline::diff {
+
+namespace {
+
+std::string bounds_text(Bound first, Bound last, std::size_t matched) {
+    if (matched == 0) return "-";
+    if (first == last) return bound_name(first);
+    return std::string(bound_name(first)) + ".." + bound_name(last);
+}
+
+std::string flips_text(GroupSummary const& g) {
+    auto one = [&](std::size_t n, char const* text) {
+        return g.matched == 1 ? std::string(text) : std::string(text) + " ×" + std::to_string(n);
+    };
+    std::string out;
+    if (g.to_compute) out = one(g.to_compute, "memory→compute");
+    if (g.to_memory) out += (out.empty() ? "" : ", ") + one(g.to_memory, "compute→memory");
+    return out.empty() ? "-" : out;
+}
+
+std::string critical_text(double a, double b) {
+    auto one = [](double v) {
+        return std::isnan(v) ? std::string("never") : cli::format_general(v);
+    };
+    return one(a) + " → " + one(b);
+}
+
+std::string plural(std::size_t n, char const* one, char const* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string format_speedup(double speedup) {
+    if (std::isnan(speedup)) return "-";
+    char buf[32];
+    if (speedup >= 0.01 && speedup < 1000)
+        std::snprintf(buf, sizeof buf, "%.2f×", speedup);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g×", speedup);
+    return buf;
+}
+
+std::string headline(DiffSummary const& s) {
+    std::string out = "speedup " + format_speedup(s.speedup()) + " (geometric mean of " +
+                      plural(s.comparable, "matched case", "matched cases") + "; " +
+                      std::to_string(s.faster) + " faster, " + std::to_string(s.slower) +
+                      " slower)";
+    if (s.comparable < s.matched)
+        out += ", " + std::to_string(s.matched - s.comparable) + " not comparable (unsupported)";
+    out += "; " + plural(s.flips, "bound flip", "bound flips");
+    out +=
+        "; " + std::to_string(s.only_a) + " only in A, " + std::to_string(s.only_b) + " only in B";
+    return out;
+}
+
+std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool color) {
+    auto const& sweeps = matcher.sweep_names();
+    bool ranges = false, unmatched = s.only_a + s.only_b > 0;
+    for (auto const& g : s.groups) ranges = ranges || g.comparable > 1;
+    std::vector<std::string> header = {"op", "hardware A → B", "cases"};
+    if (unmatched) header.insert(header.end(), {"only A", "only B"});
+    header.insert(header.end(), {"t_lower A", "t_lower B", "speedup"});
+    if (ranges) header.push_back("range");
+    header.insert(header.end(), {"bound A", "bound B", "flips"});
+    for (auto const& v : sweeps) header.push_back("critical " + v);
+    std::vector<std::vector<std::string>> rows = {header};
+    std::vector<bool> right = {false, false, true};
+    if (unmatched) right.insert(right.end(), {true, true});
+    right.insert(right.end(), {true, true, true});
+    if (ranges) right.push_back(true);
+
+    std::vector<char const*> highlight = {""};
+    for (auto const& g : s.groups) {
+        auto const& pair = matcher.pairing().pairs[g.pair];
+        std::vector<std::string> row = {
+            matcher.matmuls()[g.matmul].label(),
+            (pair.a.empty() ? "-" : pair.a) + " → " + (pair.b.empty() ? "-" : pair.b),
+            std::to_string(g.matched)};
+        if (unmatched) row.insert(row.end(), {std::to_string(g.only_a), std::to_string(g.only_b)});
+        row.insert(row.end(), {cli::format_seconds(g.t_a()), cli::format_seconds(g.t_b()),
+                               format_speedup(g.speedup())});
+        if (ranges) {
+            std::string lo = format_speedup(g.min_speedup), hi = format_speedup(g.max_speedup);
+            std::string range;
+            if (g.comparable > 1 && lo != hi) range.append(lo).append("–").append(hi);
+            row.push_back(std::move(range));
+        }
+        row.insert(row.end(), {bounds_text(g.a_first, g.a_last, g.matched),
+                               bounds_text(g.b_first, g.b_last, g.matched), flips_text(g)});
+        for (std::size_t v = 0; v < sweeps.size(); ++v)
+            row.push_back(g.matched ? critical_text(g.critical_a[v], g.critical_b[v]) : "-");
+        rows.push_back(std::move(row));
+        highlight.push_back(g.speedup() < 1 ? "\x1b[31m" : g.flips() ? "\x1b[1;33m" : "");
+    }
+
+    std::ostringstream out;
+    out << "A: " << matcher.a().label() << " (" << matcher.a().folder << ")\n";
+    out << "B: " << matcher.b().label() << " (" << matcher.b().folder << ")\n\n";
+    std::istringstream table(cli::render_table(rows, right));
+    std::size_t i = 0;
+    for (std::string line; std::getline(table, line); ++i) {
+        bool lit = color && i < highlight.size() && *highlight[i];
+        out << (lit ? highlight[i] : "") << line << (lit ? "\x1b[0m" : "") << "\n";
+    }
+    out << "t_lower, speedup: geometric means over each row's cases (speedup = t_lower A / "
+           "t_lower B: above 1× B is faster);\n"
+           "bound: at the first..last sweep point; flips: cases whose bound differs between A "
+           "and B; critical: A → B\n\n";
+    out << headline(s) << "\n";
+    for (auto const& line : s.unmatched) out << "  " << line << "\n";
+    if (s.only_a + s.only_b > s.unmatched.size())
+        out << "  ... and " << s.only_a + s.only_b - s.unmatched.size()
+            << " more (diff.csv lists every case)\n";
+    return out.str();
+}
+
+}  // namespace roofline::diff

@@ -1,0 +1,128 @@
+#include "roofline/diff/diff_xlsx.hpp"
+
+#include "roofline/diff/xlsx_book.hpp"
+#include "roofline/diff/xlsx_rows.hpp"
+#include "report/xlsx_cells.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace roofline::diff {
+
+namespace xlsx_detail = report::xlsx_detail;
+
+// The Cases sheets: status, op, layer, hardware A, hardware B, one column per
+// sweep variable, t_lower A, t_lower B, speedup (=G/H), bound A, bound B,
+// flip, intensity.
+struct DiffXlsxWriter::State {
+    XlsxBook book;
+    Matcher const& matcher;
+    std::size_t rows_per_sheet;
+    std::size_t k, c_t_a, c_t_b, c_speedup, c_bound_a, c_flip, c_last;  // columns
+    XlsxRows out;
+    lxw_worksheet* summary = nullptr;
+    std::vector<lxw_worksheet*> cases;
+    std::size_t rows = 0;  // data rows written
+    std::string formula;
+
+    State(std::string const& path, Matcher const& m, std::size_t per_sheet)
+        : book(path, "roofline diff " + m.a().label() + " -> " + m.b().label()),
+          matcher(m),
+          rows_per_sheet(per_sheet),
+          k(m.sweep_names().size()),
+          c_t_a(5 + k),
+          c_t_b(c_t_a + 1),
+          c_speedup(c_t_a + 2),
+          c_bound_a(c_t_a + 3),
+          c_flip(c_bound_a + 2),
+          c_last(c_flip + 1),
+          out(path, c_last + 1) {
+        summary = book.sheet("Summary");
+        cases_sheet();
+    }
+
+    void cases_sheet() {
+        auto const& F = book.fmt();
+        std::string name =
+            cases.empty() ? "Cases" : "Cases (" + std::to_string(cases.size() + 1) + ")";
+        lxw_worksheet* ws = book.sheet(name);
+        cases.push_back(ws);
+        std::vector<std::string> headers = {"status", "op", "layer", "hardware A", "hardware B"};
+        for (auto const& v : matcher.sweep_names()) headers.push_back(v);
+        for (char const* h :
+             {"t_lower A", "t_lower B", "speedup A/B", "bound A", "bound B", "flip", "intensity"})
+            headers.push_back(h);
+        for (std::size_t c = 0; c < headers.size(); ++c) book.str(ws, 0, c, headers[c], F.header);
+        book.width(ws, 0, 0, 9);
+        book.width(ws, 1, 2, 16);
+        book.width(ws, 3, 4, 12);
+        book.width(ws, c_t_a, c_t_b, 13, F.time);
+        book.width(ws, c_speedup, c_speedup, 12, F.speedup);
+        book.width(ws, c_bound_a, c_flip, 16);
+        book.width(ws, c_last, c_last, 11, F.ratio);
+        worksheet_freeze_panes(ws, 1, 0);
+        out.begin_sheet(ws);
+    }
+
+    void add(DiffCase const& c) {
+        if (book.closed()) throw std::logic_error("DiffXlsxWriter::add after finish");
+        auto const& F = book.fmt();
+        if (rows / rows_per_sheet == cases.size()) cases_sheet();
+        std::size_t row = rows % rows_per_sheet + 1;
+        ++rows;
+        auto const& matmul = matcher.matmuls()[c.matmul];
+        auto const& pair = matcher.pairing().pairs[c.pair];
+        bool has_a = c.status != Status::only_b, has_b = c.status != Status::only_a;
+        out.begin_row(row);
+        out.text(0, status_name(c.status));
+        out.text(1, matmul.op);
+        out.text(2, matmul.layer);
+        if (has_a) out.text(3, pair.a);
+        if (has_b) out.text(4, pair.b);
+        for (std::size_t v = 0; v < k; ++v) out.number(5 + v, c.sweep[v]);
+        out.number(c_t_a, c.a.t_lower, F.time);
+        out.number(c_t_b, c.b.t_lower, F.time);
+        double speedup = c.speedup();
+        if (std::isfinite(speedup)) {
+            std::string const n = std::to_string(row + 1);
+            formula.assign(xlsx_detail::column_letters(c_t_a)).append(n).append("/");
+            formula.append(xlsx_detail::column_letters(c_t_b)).append(n);
+            out.formula(c_speedup, formula, speedup, F.speedup);
+        }
+        if (has_a) out.text(c_bound_a, bound_name(c.a.bound));
+        if (has_b) out.text(c_bound_a + 1, bound_name(c.b.bound));
+        if (c.flipped())
+            out.text(c_flip, c.b.bound == Bound::compute ? "memory→compute" : "compute→memory");
+        out.number(c_last, has_a ? c.a.intensity : c.b.intensity, F.ratio);
+        out.end_row();
+    }
+
+    void finish(DiffSummary const& s) {
+        if (book.closed()) throw std::logic_error("DiffXlsxWriter::finish called twice");
+        out.finish();
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            std::size_t n = std::min(rows_per_sheet, rows - std::min(rows, i * rows_per_sheet));
+            lxw_worksheet* ws = cases[i];
+            book.check(worksheet_autofilter(ws, 0, 0, static_cast<lxw_row_t>(n),
+                                            static_cast<lxw_col_t>(c_last)),
+                       std::string("setting the autofilter of ") + ws->name);
+            book.speedup_colors(ws, 1, n, c_speedup);
+            book.flip_colors(ws, 1, n, c_bound_a, c_flip, c_flip);
+        }
+        write_summary_sheet(book, summary, matcher, s);
+        book.close();
+    }
+};
+
+DiffXlsxWriter::DiffXlsxWriter(std::string const& path, Matcher const& matcher,
+                               std::size_t rows_per_sheet)
+    : state_(std::make_unique<State>(path, matcher, std::max<std::size_t>(rows_per_sheet, 1))) {}
+
+DiffXlsxWriter::~DiffXlsxWriter() = default;  // the book closes an unfinished workbook
+
+void DiffXlsxWriter::add(DiffCase const& c) { state_->add(c); }
+
+void DiffXlsxWriter::finish(DiffSummary const& summary) { state_->finish(summary); }
+
+}  // namespace roofline::diff

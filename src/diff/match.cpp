@@ -1,0 +1,315 @@
+#include "roofline/diff/match.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <tuple>
+
+namespace roofline::diff {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+constexpr Side missing_side{nan, nan, nan, nan, nan, Bound::unsupported, 0};
+
+bool has_target(ReportInfo const& r, std::string const& id) {
+    return std::any_of(r.targets.begin(), r.targets.end(),
+                       [&](Target const& t) { return t.id == id; });
+}
+
+std::string target_list(ReportInfo const& r) {
+    std::string out;
+    for (auto const& t : r.targets) out += (out.empty() ? "" : ", ") + t.id;
+    return out.empty() ? "none" : out;
+}
+
+// One bit pattern per value, so that keys compare and hash as bytes.
+double canonical(double v) {
+    if (v == 0) return 0.0;
+    return std::isnan(v) ? nan : v;
+}
+
+// Side A's cases: compact records, their sweep and critical values in flat
+// arrays, and an open-addressing table of record numbers keyed by
+// (matmul, pair, sweep values).
+class Index {
+public:
+    struct Record {
+        std::uint32_t matmul, pair;
+        Side side;
+        bool matched = false;
+    };
+
+    // `expected`: the number of cases (from the manifest), to size the
+    // arrays once rather than grow them by doubling.
+    Index(std::size_t sweeps, std::size_t expected) : k_(sweeps), slots_(1024, 0) {
+        records_.reserve(expected);
+        sweeps_.reserve(expected * k_);
+        critical_.reserve(expected * k_);
+        while (slots_.size() < expected * 2) slots_.resize(slots_.size() * 2);
+    }
+
+    std::size_t size() const { return records_.size(); }
+    Record& record(std::size_t i) { return records_[i]; }
+    std::span<double const> sweep(std::size_t i) const { return {sweeps_.data() + i * k_, k_}; }
+    std::span<double const> critical(std::size_t i) const {
+        return {critical_.data() + i * k_, k_};
+    }
+
+    // The record with this key, or SIZE_MAX.
+    std::size_t find(std::uint32_t matmul, std::uint32_t pair, double const* sweep) const {
+        std::size_t mask = slots_.size() - 1;
+        for (std::size_t s = hash(matmul, pair, sweep) & mask;; s = (s + 1) & mask) {
+            std::uint32_t slot = slots_[s];
+            if (slot == 0) return SIZE_MAX;
+            auto const& r = records_[slot - 1];
+            if (r.matmul == matmul && r.pair == pair &&
+                (k_ == 0 ||
+                 std::memcmp(sweeps_.data() + (slot - 1) * k_, sweep, k_ * sizeof(double)) == 0))
+                return slot - 1;
+        }
+    }
+
+    // False when the key is there already.
+    bool insert(Record const& r, double const* sweep, double const* critical) {
+        if (find(r.matmul, r.pair, sweep) != SIZE_MAX) return false;
+        if ((records_.size() + 1) * 2 > slots_.size()) grow();
+        records_.push_back(r);
+        sweeps_.insert(sweeps_.end(), sweep, sweep + k_);
+        critical_.insert(critical_.end(), critical, critical + k_);
+        place(records_.size() - 1);
+        return true;
+    }
+
+private:
+    std::size_t hash(std::uint32_t matmul, std::uint32_t pair, double const* sweep) const {
+        std::uint64_t h = (std::uint64_t{matmul} << 32 | pair) * 0x9E3779B97F4A7C15ull;
+        for (std::size_t v = 0; v < k_; ++v)
+            h = (h ^ std::bit_cast<std::uint64_t>(sweep[v])) * 0xBF58476D1CE4E5B9ull;
+        return static_cast<std::size_t>(h ^ (h >> 31));
+    }
+    void place(std::size_t i) {
+        std::size_t mask = slots_.size() - 1;
+        std::size_t s = hash(records_[i].matmul, records_[i].pair, sweeps_.data() + i * k_) & mask;
+        while (slots_[s] != 0) s = (s + 1) & mask;
+        slots_[s] = static_cast<std::uint32_t>(i + 1);
+    }
+    void grow() {
+        slots_.assign(slots_.size() * 2, 0);
+        for (std::size_t i = 0; i < records_.size(); ++i) place(i);
+    }
+
+    std::size_t k_;
+    std::vector<Record> records_;
+    std::vector<double> sweeps_, critical_;
+    std::vector<std::uint32_t> slots_;
+};
+
+Side side_of(CaseRow const& row, std::uint32_t dtype) {
+    return {row.intensity, row.peak, row.ridge, row.t_lower, row.attained, row.bound, dtype};
+}
+
+}  // namespace
+
+char const* status_name(Status status) {
+    switch (status) {
+        case Status::matched:
+            return "matched";
+        case Status::only_a:
+            return "only_a";
+        case Status::only_b:
+            break;
+    }
+    return "only_b";
+}
+
+double DiffCase::speedup() const {
+    if (!(a.t_lower > 0) || !(b.t_lower > 0)) return nan;
+    return a.t_lower / b.t_lower;
+}
+
+bool DiffCase::flipped() const {
+    return a.bound != Bound::unsupported && b.bound != Bound::unsupported && a.bound != b.bound;
+}
+
+Pairing make_pairing(ReportInfo const& a, ReportInfo const& b,
+                     std::vector<HardwarePair> const& requested) {
+    Pairing pairing;
+    if (a.targets.size() == 1 && b.targets.size() == 1) {
+        pairing.pairs.push_back({a.targets[0].id, b.targets[0].id});
+    } else {
+        for (auto const& t : a.targets)
+            pairing.pairs.push_back({t.id, has_target(b, t.id) ? t.id : ""});
+        for (auto const& t : b.targets)
+            if (!has_target(a, t.id)) pairing.pairs.push_back({"", t.id});
+    }
+    if (requested.empty()) return pairing;
+
+    for (std::size_t i = 0; i < requested.size(); ++i) {
+        auto const& p = requested[i];
+        std::string const text = "--pair " + p.a + "=" + p.b;
+        if (!has_target(a, p.a))
+            throw ReportError(text + ": " + a.label() + " has no hardware '" + p.a +
+                              "' (its targets: " + target_list(a) + ")");
+        if (!has_target(b, p.b))
+            throw ReportError(text + ": " + b.label() + " has no hardware '" + p.b +
+                              "' (its targets: " + target_list(b) + ")");
+        for (std::size_t j = 0; j < i; ++j) {
+            if (requested[j].a == p.a)
+                throw ReportError(text + ": '" + p.a + "' of " + a.label() + " is paired twice");
+            if (requested[j].b == p.b)
+                throw ReportError(text + ": '" + p.b + "' of " + b.label() + " is paired twice");
+        }
+    }
+    auto sorted = [](std::vector<HardwarePair> v) {
+        std::sort(v.begin(), v.end(), [](auto const& x, auto const& y) {
+            return std::tie(x.a, x.b) < std::tie(y.a, y.b);
+        });
+        return v;
+    };
+    if (sorted(requested) == sorted(pairing.pairs)) return pairing;  // what the default does
+    pairing.pairs = requested;
+    pairing.explicit_pairs = true;
+    auto named = [&](std::string const& id, bool side_a) {
+        return std::any_of(requested.begin(), requested.end(),
+                           [&](HardwarePair const& p) { return (side_a ? p.a : p.b) == id; });
+    };
+    for (auto const& t : a.targets)
+        if (!named(t.id, true)) pairing.left_out_a.push_back(t.id);
+    for (auto const& t : b.targets)
+        if (!named(t.id, false)) pairing.left_out_b.push_back(t.id);
+    return pairing;
+}
+
+Matcher::Matcher(ReportInfo const& a, ReportInfo const& b, Pairing pairing)
+    : a_(a), b_(b), pairing_(std::move(pairing)) {
+    auto position = [&](std::string const& name) {
+        auto it = std::find(sweep_names_.begin(), sweep_names_.end(), name);
+        if (it != sweep_names_.end()) return static_cast<std::size_t>(it - sweep_names_.begin());
+        sweep_names_.push_back(name);
+        return sweep_names_.size() - 1;
+    };
+    for (auto const& s : a.sweeps) a_to_union_.push_back(position(s.name));
+    for (auto const& s : b.sweeps) b_to_union_.push_back(position(s.name));
+    for (std::size_t p = 0; p < pairing_.pairs.size(); ++p) {
+        if (!pairing_.pairs[p].a.empty())
+            pair_of_a_[pairing_.pairs[p].a] = static_cast<std::uint32_t>(p);
+        if (!pairing_.pairs[p].b.empty())
+            pair_of_b_[pairing_.pairs[p].b] = static_cast<std::uint32_t>(p);
+    }
+}
+
+std::uint32_t Matcher::intern_matmul(std::string_view op, std::string_view layer) {
+    key_.assign(layer);
+    key_ += '\0';
+    key_ += op;
+    auto it = matmul_ids_.find(key_);
+    if (it != matmul_ids_.end()) return it->second;
+    auto id = static_cast<std::uint32_t>(matmuls_.size());
+    matmuls_.push_back({std::string(op), std::string(layer)});
+    matmul_ids_.emplace(key_, id);
+    return id;
+}
+
+std::uint32_t Matcher::intern_dtype(std::string_view name) {
+    for (std::size_t i = 0; i < dtypes_.size(); ++i)
+        if (dtypes_[i] == name) return static_cast<std::uint32_t>(i);
+    dtypes_.emplace_back(name);
+    return static_cast<std::uint32_t>(dtypes_.size() - 1);
+}
+
+std::int64_t Matcher::pair_of(std::string_view hardware, bool side_a) {
+    key_.assign(hardware);
+    auto const& map = side_a ? pair_of_a_ : pair_of_b_;
+    auto it = map.find(key_);
+    return it == map.end() ? std::int64_t{-1} : std::int64_t{it->second};
+}
+
+void Matcher::map_sweeps(CaseRow const& row, std::vector<std::size_t> const& to_union,
+                         double* sweep, double* critical) const {
+    std::fill(sweep, sweep + sweep_names_.size(), nan);
+    std::fill(critical, critical + sweep_names_.size(), nan);
+    for (std::size_t v = 0; v < to_union.size(); ++v) {
+        sweep[to_union[v]] = canonical(row.sweep[v]);
+        critical[to_union[v]] = row.critical[v];
+    }
+}
+
+void Matcher::run(std::function<void(DiffCase const&)> const& sink) {
+    std::size_t const k = sweep_names_.size();
+    std::vector<double> sweep(k), critical(k), none(k, nan);
+    auto describe = [&](CaseRow const& row) {
+        std::string text = "'" +
+                           std::string(row.layer.empty() ? "" : std::string(row.layer) + "/") +
+                           std::string(row.op) + "' on " + std::string(row.hardware);
+        for (std::size_t v = 0; v < k; ++v)
+            if (!std::isnan(sweep[v]))
+                text += (v ? ", " : " at ") + sweep_names_[v] + " = " + number_text(sweep[v]);
+        return text;
+    };
+
+    // A row of cases.csv takes more than 64 bytes: a manifest cannot make
+    // the index reserve more than its file could hold.
+    std::error_code ec;
+    auto csv_bytes = std::filesystem::file_size(a_.cases_path(), ec);
+    Index index(k, ec ? 0 : std::min<std::size_t>(a_.cases, csv_bytes / 64));
+    CaseRow row;
+    {
+        CasesReader reader(a_);
+        while (reader.next(row)) {
+            auto pair = pair_of(row.hardware, true);
+            if (pair < 0) {
+                ++left_out_a_;
+                continue;
+            }
+            map_sweeps(row, a_to_union_, sweep.data(), critical.data());
+            Index::Record record{intern_matmul(row.op, row.layer), static_cast<std::uint32_t>(pair),
+                                 side_of(row, intern_dtype(row.compute_dtype))};
+            if (!index.insert(record, sweep.data(), critical.data()))
+                throw ReportError(reader.where() + ": " + describe(row) + " is listed twice");
+        }
+        reader.finish();
+    }
+    {
+        CasesReader reader(b_);
+        while (reader.next(row)) {
+            auto pair = pair_of(row.hardware, false);
+            if (pair < 0) {
+                ++left_out_b_;
+                continue;
+            }
+            map_sweeps(row, b_to_union_, sweep.data(), critical.data());
+            DiffCase c{Status::only_b,
+                       intern_matmul(row.op, row.layer),
+                       static_cast<std::uint32_t>(pair),
+                       sweep,
+                       missing_side,
+                       side_of(row, intern_dtype(row.compute_dtype)),
+                       none,
+                       critical};
+            std::size_t found = index.find(c.matmul, c.pair, sweep.data());
+            if (found != SIZE_MAX) {
+                auto& record = index.record(found);
+                if (record.matched)
+                    throw ReportError(reader.where() + ": " + describe(row) + " is listed twice");
+                record.matched = true;
+                c.status = Status::matched;
+                c.a = record.side;
+                c.critical_a = index.critical(found);
+            }
+            sink(c);
+        }
+        reader.finish();
+    }
+    for (std::size_t i = 0; i < index.size(); ++i) {
+        auto const& record = index.record(i);
+        if (record.matched) continue;
+        sink(DiffCase{Status::only_a, record.matmul, record.pair, index.sweep(i), record.side,
+                      missing_side, index.critical(i), none});
+    }
+}
+
+}  // namespace roofline::diff
