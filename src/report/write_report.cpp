@@ -14,9 +14,9 @@
 namespace roofline::report {
 namespace fs = std::filesystem;
 
-bool write_report(std::string const& folder, ReportContext const& context,
-                  WriteOptions const& options, Diagnostics& diagnostics,
-                  std::vector<std::string>& written) {
+namespace {
+
+void write_csv(std::string const& folder, ReportContext const& context) {
     auto csv_path = (fs::path(folder) / "cases.csv").string();
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv_file(std::fopen(csv_path.c_str(), "wb"),
                                                               &std::fclose);
@@ -24,8 +24,21 @@ bool write_report(std::string const& folder, ReportContext const& context,
         throw std::runtime_error("cannot create '" + csv_path + "': " + std::strerror(errno));
     std::vector<char> buffer(1 << 20);
     std::setvbuf(csv_file.get(), buffer.data(), _IOFBF, buffer.size());
-
     CsvWriter csv(csv_file.get(), context);
+    // The first pass succeeded, so this one cannot fail on a value.
+    Diagnostics unused;
+    engine::stream_cases(context.scenario, context.grid, unused,
+                         [&](engine::Case const& c) { csv.add(c); });
+    csv.flush();
+    if (std::fclose(csv_file.release()) != 0)
+        throw std::runtime_error("cannot write '" + csv_path + "': " + std::strerror(errno));
+}
+
+}  // namespace
+
+bool write_report(std::string const& folder, ReportContext const& context,
+                  WriteOptions const& options, Diagnostics& diagnostics,
+                  std::vector<std::string>& written) {
     XlsxWriter xlsx((fs::path(folder) / "report.xlsx").string(), context);
     SummaryBuilder summary(context);
     std::unique_ptr<ChartData> chart_data;
@@ -34,7 +47,6 @@ bool write_report(std::string const& folder, ReportContext const& context,
     std::size_t done = 0;
     bool ok = engine::stream_cases(context.scenario, context.grid, diagnostics,
                                    [&](engine::Case const& c) {
-                                       csv.add(c);
                                        xlsx.add(c);
                                        summary.add(c);
                                        if (chart_data) chart_data->add(c);
@@ -42,27 +54,24 @@ bool write_report(std::string const& folder, ReportContext const& context,
                                            options.progress->store(done, std::memory_order_relaxed);
                                    });
     if (!ok) return false;
-    csv.flush();
-    if (std::fclose(csv_file.release()) != 0)
-        throw std::runtime_error("cannot write '" + csv_path + "': " + std::strerror(errno));
-    written.push_back("cases.csv");
 
-    // Charts on the other core while the workbook is deflated.
-    std::future<void> charts;
-    if (chart_data) {
-        auto charts_dir = (fs::path(folder) / "charts").string();
-        charts = std::async(std::launch::async, [&, charts_dir] {
-            render_charts(charts_dir, context, *chart_data);
-        });
-    }
+    // Closing the workbook (deflating its XML) is the long, single-threaded
+    // part of a run. The other core meanwhile renders the charts and writes
+    // cases.csv from a second pass over the cases: evaluating again costs a
+    // fraction of formatting the rows, and keeping them would cost memory.
+    auto other_core = std::async(std::launch::async, [&] {
+        if (chart_data) render_charts((fs::path(folder) / "charts").string(), context, *chart_data);
+        write_csv(folder, context);
+    });
     std::exception_ptr xlsx_error;
     try {
         xlsx.finish(summary.summary());
     } catch (...) {
         xlsx_error = std::current_exception();
     }
-    if (charts.valid()) charts.get();  // rethrows a chart error
+    other_core.get();  // rethrows a chart or CSV error
     if (xlsx_error) std::rethrow_exception(xlsx_error);
+    written.push_back("cases.csv");
     written.push_back("report.xlsx");
     if (chart_data) {
         std::vector<std::string> chart_files;

@@ -1,7 +1,8 @@
 #pragma once
-// One pass over the cases feeds every writer: cases.csv, report.xlsx, the
-// summary and the chart data; then the charts render (gnuplot, other core)
-// while the workbook is compressed and closed. Writes into `folder`.
+// A pass over the cases feeds report.xlsx, the summary and the chart data;
+// then, while the workbook is compressed and closed, the other core renders
+// the charts (gnuplot) and writes cases.csv from a second pass (evaluating
+// again is cheaper than keeping the cases). Writes into `folder`.
 
 #include "roofline/lang/diagnostics.hpp"
 #include "roofline/report/report.hpp"
