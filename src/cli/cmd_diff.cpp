@@ -37,15 +37,6 @@ constexpr char const* usage_line =
     "roofline diff REPORT_A REPORT_B [--pair A_HW=B_HW]... [-o OUT] [--fail-if-slower PCT] "
     "[--no-charts]";
 
-std::string utc_now() {
-    std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
-}
-
 nlohmann::json side_json(ReportInfo const& r) {
     return {{"report", r.name},
             {"version", r.version},

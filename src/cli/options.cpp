@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <ctime>
 #include <iostream>
 
 namespace roofline::cli {
@@ -28,6 +29,15 @@ std::optional<Parsed> parse_options(std::string const& command, std::string cons
         return std::nullopt;
     }
     return parsed;
+}
+
+std::string utc_now() {
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
 }
 
 void print_diagnostics(Diagnostics const& diagnostics) {

@@ -29,6 +29,9 @@ std::optional<Parsed> parse_options(std::string const& command, std::string cons
 
 void print_diagnostics(Diagnostics const& diagnostics);
 
+// Now, as ISO 8601 UTC: "2026-11-30T02:51:47Z".
+std::string utc_now();
+
 // Program + checked scenario; the program owns the sources that the
 // scenario's spans point into, so they travel together.
 struct Checked {
