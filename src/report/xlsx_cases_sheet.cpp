@@ -121,6 +121,7 @@ void XlsxWriter::State::add(engine::Case const& cs) {
     auto end = std::to_chars(row_digits, row_digits + sizeof row_digits, row_index + 1).ptr;
     digits = std::string_view(row_digits, static_cast<std::size_t>(end - row_digits));
     if (direct) put("<row r=\"") << digits << row_spans;
+    next_column = 0;
 
     auto const& x = cs.metrics;
     auto const& c = col;

@@ -201,6 +201,7 @@ struct XlsxWriter::State {
     void put_number(double v);
     void put_formula();
     void open_cell(std::size_t column, xlsx_detail::Style const& st);
+    std::size_t next_column = 0;  // of the direct row being written
     void text_cell(std::size_t column, xlsx_detail::Text const& t, xlsx_detail::Style const& st);
     void number_cell(std::size_t column, double v, xlsx_detail::Style const& st);
     void formula_cell(std::size_t column, double v, xlsx_detail::Style const& st);
