@@ -63,6 +63,7 @@ void XlsxRows::begin_row(std::size_t row) {
     extents_.back().second = row;
     auto end = std::to_chars(digits_, digits_ + sizeof digits_, row + 1).ptr;
     row_digits_ = std::string_view(digits_, static_cast<std::size_t>(end - digits_));
+    next_col_ = 0;
     if (direct_) {
         put("<row r=\"");
         put(row_digits_);
@@ -81,11 +82,18 @@ std::string const& XlsxRows::style(lxw_format* format) {
     return it->second;
 }
 
+// As in the report's Cases rows: a cell right after the previous one needs no
+// reference (SpreadsheetML's `r` is optional), which shrinks what is deflated.
 void XlsxRows::open_cell(std::size_t col, lxw_format* format) {
-    put("<c r=\"");
-    put(letters_[col]);
-    put(row_digits_);
-    put("\"");
+    if (col == next_col_) {
+        put("<c");
+    } else {
+        put("<c r=\"");
+        put(letters_[col]);
+        put(row_digits_);
+        put("\"");
+    }
+    next_col_ = col + 1;
     put(style(format));
 }
 

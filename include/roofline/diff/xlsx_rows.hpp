@@ -49,6 +49,7 @@ private:
     std::string spans_;
     lxw_worksheet* ws_ = nullptr;
     std::size_t row_ = 0;
+    std::size_t next_col_ = 0;  // the column a cell without reference lands in
     char digits_[24];
     std::string_view row_digits_;
     std::vector<char> xml_;
