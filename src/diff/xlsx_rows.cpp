@@ -97,16 +97,19 @@ void XlsxRows::open_cell(std::size_t col, lxw_format* format) {
     put(style(format));
 }
 
+void XlsxRows::check_cell(lxw_error err, std::size_t col) {
+    if (err != LXW_NO_ERROR)
+        fail(std::string("writing ") + ws_->name + "!" + letters_[col] + std::string(row_digits_),
+             err);
+}
+
 void XlsxRows::text(std::size_t col, std::string_view text, lxw_format* format) {
     if (text.empty()) return;
     if (!direct_) {
         lxw_error err =
             worksheet_write_string(ws_, static_cast<lxw_row_t>(row_), static_cast<lxw_col_t>(col),
                                    xlsx_detail::cell_text(text).c_str(), format);
-        if (err != LXW_NO_ERROR)
-            fail(std::string("writing ") + ws_->name + "!" + letters_[col] +
-                     std::string(row_digits_),
-                 err);
+        check_cell(err, col);
         return;
     }
     open_cell(col, format);
@@ -131,10 +134,7 @@ void XlsxRows::number(std::size_t col, double value, lxw_format* format) {
     if (!direct_) {
         lxw_error err = worksheet_write_number(ws_, static_cast<lxw_row_t>(row_),
                                                static_cast<lxw_col_t>(col), value, format);
-        if (err != LXW_NO_ERROR)
-            fail(std::string("writing ") + ws_->name + "!" + letters_[col] +
-                     std::string(row_digits_),
-                 err);
+        check_cell(err, col);
         return;
     }
     char buf[32];
@@ -156,10 +156,7 @@ void XlsxRows::formula(std::size_t col, std::string_view formula, double value,
                                               value)
                 : worksheet_write_formula(ws_, static_cast<lxw_row_t>(row_),
                                           static_cast<lxw_col_t>(col), text.c_str(), format);
-        if (err != LXW_NO_ERROR)
-            fail(std::string("writing ") + ws_->name + "!" + letters_[col] +
-                     std::string(row_digits_),
-                 err);
+        check_cell(err, col);
         return;
     }
     open_cell(col, format);

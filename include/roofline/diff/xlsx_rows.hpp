@@ -40,6 +40,7 @@ private:
     void put(std::string_view s);
     void flush();
     void open_cell(std::size_t col, lxw_format* format);
+    void check_cell(lxw_error err, std::size_t col);  // throws naming the cell
     std::string const& style(lxw_format* format);
     [[noreturn]] void fail(std::string const& step, lxw_error err) const;
 
