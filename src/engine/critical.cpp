@@ -86,7 +86,7 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
     for (bool b : is_v) v_is_axis = v_is_axis || b;
     double m0 = v_is_axis ? 0 : at_one.flops / *peak;
     double m1 = v_is_axis ? at_one.flops / *peak : 0;
-    auto tensor_bytes = [&](model::Tensor const& t, bool& has_v) {
+    auto tensor_bytes_at = [&](model::Tensor const& t, bool& has_v) {
         double n = scenario.dtypes[static_cast<std::size_t>(t.dtype)].bytes;
         has_v = false;
         for (int a : t.axes) {
@@ -96,11 +96,13 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
         return n;
     };
     double c0 = 0, c1 = 0;
-    for (auto const* t : {&matmul.lhs, &matmul.rhs, &matmul.out}) {
+    auto add_bytes = [&](model::Tensor const& t) {
         bool has_v;
-        double bytes = tensor_bytes(*t, has_v) / bandwidth;
+        double bytes = tensor_bytes_at(t, has_v) / bandwidth;
         (has_v ? c1 : c0) += bytes;
-    }
+    };
+    for (auto const& input : matmul.inputs) add_bytes(input);
+    add_bytes(matmul.out);
     double slope = m1 - c1, offset = c0 - m0;  // compute-bound when slope*V >= offset
     if (!(slope > 0)) return compute_bound(1.0) ? 1.0 : not_available;
     double v = std::max(1.0, std::ceil(offset / slope));

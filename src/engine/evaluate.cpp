@@ -24,10 +24,10 @@ std::optional<model::EvalError> PointEvaluator::set_point(std::span<double const
     return std::nullopt;
 }
 
-std::optional<model::EvalError> PointEvaluator::axis_sizes(model::Matmul const& matmul,
+std::optional<model::EvalError> PointEvaluator::axis_sizes(std::span<model::Axis const> axes,
                                                            std::vector<double>& sizes) const {
     sizes.clear();
-    for (auto const& axis : matmul.axes) {
+    for (auto const& axis : axes) {
         double size = values_[static_cast<std::size_t>(axis.slot)];
         if (!(size >= 1) || size != std::floor(size))
             return model::EvalError{axis.span, "axis '" + axis.name +
@@ -46,14 +46,14 @@ double CaseGrid::critical_value(std::size_t point, std::size_t matmul, std::size
     return critical[sweep][(reduced * matmul_count + matmul) * target_count + target];
 }
 
-namespace {
-
 std::string describe_point(model::Scenario const& scenario, std::span<double const> values) {
     std::string text;
     for (std::size_t i = 0; i < scenario.sweeps.size(); ++i)
         text += (i ? ", " : "") + scenario.sweeps[i].name + " = " + model::format_number(values[i]);
     return text;
 }
+
+namespace {
 
 // The sweep values of point p (the last sweep varies fastest).
 void point_digits(model::Scenario const& scenario, std::size_t p, std::span<double> out) {
@@ -109,6 +109,7 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
                         solve_critical(scenario, evaluator, m, t, v, values);
         }
     }
+    if (!compute_point_facts(scenario, grid, evaluator, diagnostics)) return std::nullopt;
     return grid;
 }
 

@@ -21,17 +21,20 @@ long double elements(model::Tensor const& tensor, std::span<double const> axis_s
 
 }  // namespace
 
+long double tensor_bytes(model::Tensor const& tensor, std::span<double const> axis_sizes,
+                         std::span<model::Dtype const> dtypes) {
+    return elements(tensor, axis_sizes) *
+           static_cast<long double>(dtypes[static_cast<std::size_t>(tensor.dtype)].bytes);
+}
+
 Counts count_matmul(model::Matmul const& matmul, std::span<double const> axis_sizes,
                     std::span<model::Dtype const> dtypes) {
-    long double all = 2;
+    long double all = matmul.flops_per_point;
     for (double size : axis_sizes) all *= static_cast<long double>(size);
-    auto bytes = [&](model::Tensor const& t) {
-        return elements(t, axis_sizes) *
-               static_cast<long double>(dtypes[static_cast<std::size_t>(t.dtype)].bytes);
-    };
-    return Counts{static_cast<double>(all),
-                  static_cast<double>(bytes(matmul.lhs) + bytes(matmul.rhs)),
-                  static_cast<double>(bytes(matmul.out))};
+    long double read = 0;
+    for (auto const& input : matmul.inputs) read += tensor_bytes(input, axis_sizes, dtypes);
+    return Counts{static_cast<double>(all), static_cast<double>(read),
+                  static_cast<double>(tensor_bytes(matmul.out, axis_sizes, dtypes))};
 }
 
 }  // namespace roofline::engine

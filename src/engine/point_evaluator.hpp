@@ -3,9 +3,11 @@
 // scenario, sweep variables from the point, and sweep-dependent lets are
 // evaluated in dependency order. Shared by evaluate.cpp and critical.cpp.
 
+#include "roofline/engine/evaluate.hpp"
 #include "roofline/model/scenario.hpp"
 
 #include <optional>
+#include <string>
 #include <span>
 #include <vector>
 
@@ -20,8 +22,12 @@ public:
 
     // Sizes of matmul.axes at the current point; an error when one is not a
     // positive integer.
-    std::optional<model::EvalError> axis_sizes(model::Matmul const& matmul,
+    std::optional<model::EvalError> axis_sizes(std::span<model::Axis const> axes,
                                                std::vector<double>& sizes) const;
+    std::optional<model::EvalError> axis_sizes(model::Matmul const& matmul,
+                                               std::vector<double>& sizes) const {
+        return axis_sizes(matmul.axes, sizes);
+    }
 
     std::span<double const> slots() const { return values_; }
 
@@ -29,6 +35,14 @@ private:
     model::Scenario const& scenario_;
     std::vector<double> values_;
 };
+
+// "B = 3, S = 128": the sweep values of a point, for error messages.
+std::string describe_point(model::Scenario const& scenario, std::span<double const> values);
+
+// Implemented in point_facts.cpp: fills grid.point_facts; false (with an
+// error naming the point) when a resident axis or the tokens value fails.
+bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
+                         PointEvaluator& evaluator, Diagnostics& diagnostics);
 
 // Implemented in critical.cpp; `values` holds one value per sweep.
 double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator,

@@ -9,8 +9,9 @@ statement_type const& statement_parser() { return statement; }
 
 std::vector<std::string_view> const& keywords() {
     static std::vector<std::string_view> const words = {
-        "scenario", "include", "dtype",  "hardware", "extends", "target",
-        "let",      "sweep",   "matmul", "compute",  "layer"};
+        "scenario", "include", "dtype",       "hardware", "extends", "target",
+        "let",      "sweep",   "matmul",      "compute",  "layer",   "template",
+        "use",      "elementwise", "resident", "tokens"};
     return words;
 }
 

@@ -73,6 +73,7 @@ inline auto const assign_string = [](auto& ctx) {
 ROOFLINE_TOKEN(equals, "'='", lit('='))
 ROOFLINE_TOKEN(open_bracket, "'['", lit('['))
 ROOFLINE_TOKEN(close_bracket, "']'", lit(']'))
+ROOFLINE_TOKEN(open_paren, "'('", lit('('))
 ROOFLINE_TOKEN(close_paren, "')'", lit(')'))
 ROOFLINE_TOKEN(open_brace, "'{'", lit('{'))
 ROOFLINE_TOKEN(arrow, "'->'", lit("->"))
@@ -81,6 +82,7 @@ ROOFLINE_TOKEN(range_dots, "'..'", lit(".."))
 ROOFLINE_TOKEN(close_quote, "closing '\"'", lit('"'))
 ROOFLINE_TOKEN(escaped_char, "'\"' or '\\' after '\\'", x3::standard::char_("\"\\"))
 ROOFLINE_TOKEN(layer_end, "a statement or '}'", lit('}'))
+ROOFLINE_TOKEN(template_end, "a statement or '}'", lit('}'))
 ROOFLINE_TOKEN(hardware_end, "a hardware field or '}'", lit('}'))
 #undef ROOFLINE_TOKEN
 
@@ -113,6 +115,14 @@ struct let_class : annotate_position {};
 struct sweep_class : annotate_position {};
 struct matmul_class : annotate_position {};
 struct layer_class : annotate_position {};
+struct role_class;
+struct elementwise_class : annotate_position {};
+struct resident_class : annotate_position {};
+struct tokens_class : annotate_position {};
+struct argument_class : annotate_position {};
+struct use_class : annotate_position {};
+struct parameter_class : annotate_position {};
+struct template_class : annotate_position {};
 
 x3::rule<identifier_class, ast::Identifier> const identifier = "a name";
 x3::rule<number_class, ast::Number> const number = "a number";
@@ -143,6 +153,14 @@ x3::rule<let_class, ast::LetStmt> const let_stmt = "a let statement";
 x3::rule<sweep_class, ast::SweepStmt> const sweep_stmt = "a sweep statement";
 x3::rule<matmul_class, ast::MatmulStmt> const matmul_stmt = "a matmul statement";
 x3::rule<layer_class, ast::LayerStmt> const layer_stmt = "a layer statement";
+x3::rule<role_class, std::string> const role = "'weight' or 'cache'";
+x3::rule<elementwise_class, ast::ElementwiseStmt> const elementwise_stmt = "an elementwise statement";
+x3::rule<resident_class, ast::ResidentStmt> const resident_stmt = "a resident statement";
+x3::rule<tokens_class, ast::TokensStmt> const tokens_stmt = "a tokens statement";
+x3::rule<argument_class, ast::Argument> const argument = "an argument like D = 4096";
+x3::rule<use_class, ast::UseStmt> const use_stmt = "a use statement";
+x3::rule<parameter_class, ast::Parameter> const parameter = "a parameter name";
+x3::rule<template_class, ast::TemplateStmt> const template_stmt = "a template statement";
 statement_type const statement = "a statement";
 
 // --- tokens -----------------------------------------------------------------
@@ -186,7 +204,11 @@ auto const field_value_def = string | quantity;
 auto const field_def = identifier >> -identifier >> equals > field_value;
 
 // --- matmul operands and sweeps --------------------------------------------
-auto const tensor_def = identifier > open_bracket > -(identifier % ',') > close_bracket;
+// A role word is one only before a dtype name: `weight int8[D, F]`, but a
+// dtype that happens to be called `weight` still reads `weight[D, F]`.
+auto const role_def = lexeme[(x3::string("weight") | x3::string("cache")) >> !ident_char >>
+                             !(*x3::ascii::space >> '[')];
+auto const tensor_def = -role >> identifier > open_bracket > -(identifier % ',') > close_bracket;
 auto const size_unit_def = lexeme[(x3::string("bits") | x3::string("bytes")) >> !ident_char];
 auto const step_kind_def = lexeme[(x3::string("step") | x3::string("times")) >> !ident_char];
 auto const sweep_step_def = step_kind > expression;
@@ -208,13 +230,31 @@ auto const matmul_stmt_def = keyword("matmul") > identifier > equals > tensor > 
                              tensor > arrow > tensor > -(keyword("compute") > identifier);
 auto const layer_stmt_def = keyword("layer") > identifier > -(keyword("x") > expression) >
                             open_brace > *statement > layer_end;
+auto const elementwise_stmt_def = keyword("elementwise") > identifier > equals >
+                                  (tensor % ',') > arrow > tensor >
+                                  -(keyword("flops") > expression) >
+                                  -(keyword("compute") > identifier);
+auto const resident_stmt_def = keyword("resident") > identifier > equals > tensor;
+auto const tokens_stmt_def = keyword("tokens") > equals > expression;
+auto const argument_def = identifier > equals > expression;
+auto const use_stmt_def = keyword("use") > identifier >
+                          -(lit('(') > -(argument % ',') > close_paren) >
+                          -(keyword("as") > identifier) > -(keyword("x") > expression);
+auto const parameter_def = identifier >> -(lit('=') > expression);
+auto const template_stmt_def = keyword("template") > identifier > open_paren >
+                               -(parameter % ',') > close_paren > open_brace > *statement >
+                               template_end;
 auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_stmt |
-                           target_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt;
+                           target_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt |
+                           elementwise_stmt | resident_stmt | tokens_stmt | use_stmt |
+                           template_stmt;
 
 BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     negation, unary, operation, unit, quantity, field_value, field,
                     tensor, size_unit, step_kind, sweep_step, sweep_range, sweep_list,
                     sweep_spec, scenario_stmt, include_stmt, dtype_stmt, hardware_stmt,
-                    target_stmt, let_stmt, sweep_stmt, matmul_stmt, layer_stmt, statement)
+                    target_stmt, let_stmt, sweep_stmt, matmul_stmt, layer_stmt, role,
+                    elementwise_stmt, resident_stmt, tokens_stmt, argument, use_stmt, parameter,
+                    template_stmt, statement)
 
 }  // namespace roofline::grammar

@@ -45,7 +45,12 @@ char const* statement_keyword(ast::Statement const& statement) {
         char const* operator()(ast::LetStmt const&) const { return "let"; }
         char const* operator()(ast::SweepStmt const&) const { return "sweep"; }
         char const* operator()(ast::MatmulStmt const&) const { return "matmul"; }
+        char const* operator()(ast::ElementwiseStmt const&) const { return "elementwise"; }
+        char const* operator()(ast::ResidentStmt const&) const { return "resident"; }
+        char const* operator()(ast::TokensStmt const&) const { return "tokens"; }
+        char const* operator()(ast::UseStmt const&) const { return "use"; }
         char const* operator()(ast::LayerStmt const&) const { return "layer"; }
+        char const* operator()(ast::TemplateStmt const&) const { return "template"; }
     };
     return boost::apply_visitor(Visitor{}, statement.get());
 }

@@ -92,16 +92,19 @@ void Checker::check_matmuls() {
                 out.axes.push_back(static_cast<int>(matmul.axes.size() - 1));
             }
         };
-        resolve_tensor(stmt.lhs, matmul.lhs, false);
-        resolve_tensor(stmt.rhs, matmul.rhs, false);
+        matmul.inputs.resize(2);
+        resolve_tensor(stmt.lhs, matmul.inputs[0], false);
+        resolve_tensor(stmt.rhs, matmul.inputs[1], false);
         resolve_tensor(stmt.out, matmul.out, true);
+        auto const& lhs_t = matmul.inputs[0];
+        auto const& rhs_t = matmul.inputs[1];
         if (stmt.compute) {
             matmul.compute_dtype = resolve_dtype(*stmt.compute);
-        } else if (matmul.lhs.dtype >= 0 && matmul.rhs.dtype >= 0) {
+        } else if (lhs_t.dtype >= 0 && rhs_t.dtype >= 0) {
             // The wider input; on a tie, the left one.
-            double lhs = scenario.dtypes[static_cast<std::size_t>(matmul.lhs.dtype)].bytes;
-            double rhs = scenario.dtypes[static_cast<std::size_t>(matmul.rhs.dtype)].bytes;
-            matmul.compute_dtype = rhs > lhs ? matmul.rhs.dtype : matmul.lhs.dtype;
+            double lhs = scenario.dtypes[static_cast<std::size_t>(lhs_t.dtype)].bytes;
+            double rhs = scenario.dtypes[static_cast<std::size_t>(rhs_t.dtype)].bytes;
+            matmul.compute_dtype = rhs > lhs ? rhs_t.dtype : lhs_t.dtype;
         }
         if (ok) scenario.matmuls.push_back(std::move(matmul));
     }

@@ -19,12 +19,13 @@ SummaryBuilder::SummaryBuilder(ReportContext const& context) : context_(context)
     summary_.op_targets.resize(grid.matmul_count * targets);
     summary_.t_lower_total.assign(grid.point_count * targets, 0.0);
     summary_.t_upper_total.assign(grid.point_count * targets, 0.0);
+    summary_.memory_t_lower_total.assign(grid.point_count * targets, 0.0);
     for (auto const& m : context.scenario.matmuls) {
         auto it = std::find(summary_.layers.begin(), summary_.layers.end(), m.layer);
         layer_of_matmul_.push_back(static_cast<std::size_t>(it - summary_.layers.begin()));
         if (it == summary_.layers.end()) summary_.layers.push_back(m.layer);
     }
-    summary_.layer_t_lower.assign(summary_.layers.size() * 2 * targets, 0.0);
+    summary_.layer_t_lower.assign(grid.point_count * summary_.layers.size() * targets, 0.0);
 }
 
 void SummaryBuilder::add(engine::Case const& c) {
@@ -45,11 +46,37 @@ void SummaryBuilder::add(engine::Case const& c) {
         return;
     }
     double count = context_.scenario.matmuls[c.matmul].count;
-    summary_.t_lower_total[c.point * targets + c.target] += count * m.t_lower;
-    summary_.t_upper_total[c.point * targets + c.target] += count * m.t_upper;
+    std::size_t at = c.point * targets + c.target;
+    summary_.t_lower_total[at] += count * m.t_lower;
+    summary_.t_upper_total[at] += count * m.t_upper;
+    if (m.bound == engine::Bound::memory) summary_.memory_t_lower_total[at] += count * m.t_lower;
     std::size_t layer = layer_of_matmul_[c.matmul];
-    if (first) summary_.layer_t_lower[(layer * 2 + 0) * targets + c.target] += count * m.t_lower;
-    if (last) summary_.layer_t_lower[(layer * 2 + 1) * targets + c.target] += count * m.t_lower;
+    summary_.layer_t_lower[(c.point * summary_.layers.size() + layer) * targets + c.target] +=
+        count * m.t_lower;
+}
+
+StepTotals step_totals(ReportContext const& context, Summary const& summary, std::size_t point,
+                       std::size_t target) {
+    auto const& grid = context.grid;
+    std::size_t at = point * grid.target_count + target;
+    StepTotals s;
+    s.t_lower = summary.t_lower_total[at];
+    s.t_upper = summary.t_upper_total[at];
+    s.memory_share = s.t_lower > 0 ? summary.memory_t_lower_total[at] / s.t_lower : 0;
+    auto const& facts = grid.point_facts[point];
+    s.weight_bytes = facts.weight_bytes;
+    s.cache_bytes = facts.cache_bytes;
+    s.resident_bytes = facts.resident_bytes();
+    if (auto capacity = context.target(target).hbm_capacity_bytes) {
+        s.capacity = *capacity;
+        if (s.resident_bytes > 0) s.min_chips = std::ceil(s.resident_bytes / *capacity);
+    }
+    if (grid.has_tokens) {
+        s.tokens = facts.tokens;
+        if (s.t_lower > 0) s.tokens_per_s = s.tokens / s.t_lower;
+        if (s.t_upper > 0) s.tokens_per_s_upper = s.tokens / s.t_upper;
+    }
+    return s;
 }
 
 }  // namespace roofline::report

@@ -146,8 +146,7 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
                 sum.layers[l].empty() ? fmt.note : nullptr);
             str(ws, r, 1, ctx.target(t).id);
             for (std::size_t i = 0; i < at_points.size(); ++i)
-                num(ws, r, 2 + i, sum.layer_t_lower[(l * 2 + (i == 0 ? 0 : 1)) * targets + t],
-                    fmt.time);
+                num(ws, r, 2 + i, sum.layer_time(at_points[i], l, t, targets), fmt.time);
         }
     }
 

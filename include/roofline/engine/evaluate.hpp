@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -26,8 +27,18 @@ struct Case {
     Metrics metrics;
 };
 
-// Everything about the cases except the cases themselves: the sweep points
-// and the critical values. Cases come for each point (the first sweep varying
+// What one sweep point holds in memory and processes, whatever the target:
+// resident bytes (weight and cache operands and `resident` declarations, each
+// times its layer repeat count) and the `tokens` of one step.
+struct PointFacts {
+    double weight_bytes = 0;
+    double cache_bytes = 0;
+    double tokens = std::numeric_limits<double>::quiet_NaN();  // NaN: no tokens statement
+    double resident_bytes() const { return weight_bytes + cache_bytes; }
+};
+
+// Everything about the cases except the cases themselves: the sweep points,
+// the critical values and the facts of each point. Cases come for each point (the first sweep varying
 // slowest), each matmul, each target.
 struct CaseGrid {
     std::size_t sweep_count = 0;
@@ -41,6 +52,10 @@ struct CaseGrid {
     // The reduced point is the point's index with sweep v's digit removed, so
     // the table holds each answer once, not once per value of v.
     std::vector<std::vector<double>> critical;
+
+    std::vector<PointFacts> point_facts;  // per point
+    bool has_tokens = false;              // the scenario has a `tokens` statement
+    bool has_resident = false;            // some operand or declaration is resident
 
     std::size_t case_count() const { return point_count * matmul_count * target_count; }
     double sweep_value(std::size_t point, std::size_t sweep) const {

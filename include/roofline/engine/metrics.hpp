@@ -17,8 +17,8 @@ enum class Bound : std::uint8_t { memory, compute, unsupported };
 std::string_view bound_name(Bound bound);
 
 struct Counts {
-    double flops;          // 2 x product of all distinct axis sizes
-    double bytes_read;     // size(lhs) * bytes(lhs) + size(rhs) * bytes(rhs)
+    double flops;          // flops_per_point (2 for a matmul) x product of all distinct axis sizes
+    double bytes_read;     // sum over inputs of size(input) * bytes(input dtype)
     double bytes_written;  // size(out) * bytes(out)
 };
 
@@ -26,6 +26,10 @@ struct Counts {
 // double (64-bit mantissa) and rounded once, so counts are exact up to 2^64.
 Counts count_matmul(model::Matmul const& matmul, std::span<double const> axis_sizes,
                     std::span<model::Dtype const> dtypes);
+
+// Elements of `tensor` x bytes per element; `axis_sizes` indexed like its axes.
+long double tensor_bytes(model::Tensor const& tensor, std::span<double const> axis_sizes,
+                         std::span<model::Dtype const> dtypes);
 
 struct Metrics {
     Counts counts;

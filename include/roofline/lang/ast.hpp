@@ -135,8 +135,9 @@ struct SweepStmt : x3::position_tagged {
     SweepSpec spec;
 };
 
-// `bf16[B, D]`
+// `bf16[B, D]`, `weight int8[D, F]`, `cache bf16[B, S, K, H]`
 struct Tensor : x3::position_tagged {
+    std::optional<std::string> role;  // "weight" or "cache"; none: an activation
     Identifier dtype;
     std::vector<Identifier> axes;
 };
@@ -149,11 +150,46 @@ struct MatmulStmt : x3::position_tagged {
     std::optional<Identifier> compute;
 };
 
+// `elementwise act = bf16[T, F], bf16[T, F] -> bf16[T, F] flops 4`
+struct ElementwiseStmt : x3::position_tagged {
+    Identifier name;
+    std::vector<Tensor> inputs;
+    Tensor out;
+    std::optional<Expression> flops;  // per output element; default 1
+    std::optional<Identifier> compute;
+};
+
+// `resident experts = weight bf16[E, D, F]`
+struct ResidentStmt : x3::position_tagged {
+    Identifier name;
+    Tensor tensor;
+};
+
+// `tokens = B * S`
+struct TokensStmt : x3::position_tagged {
+    Expression value;
+};
+
+// `use decoder(D = 4096, W = int8) as block x 32`
+struct Argument : x3::position_tagged {
+    Identifier name;
+    Expression value;
+};
+
+struct UseStmt : x3::position_tagged {
+    Identifier name;
+    std::vector<Argument> arguments;
+    std::optional<Identifier> alias;
+    std::optional<Expression> count;
+};
+
 struct LayerStmt;
+struct TemplateStmt;
 
 struct Statement
     : x3::variant<ScenarioStmt, IncludeStmt, DtypeStmt, HardwareStmt, TargetStmt, LetStmt,
-                  SweepStmt, MatmulStmt, x3::forward_ast<LayerStmt>> {
+                  SweepStmt, MatmulStmt, ElementwiseStmt, ResidentStmt, TokensStmt, UseStmt,
+                  x3::forward_ast<LayerStmt>, x3::forward_ast<TemplateStmt>> {
     using base_type::base_type;
     using base_type::operator=;
 };
@@ -161,6 +197,19 @@ struct Statement
 struct LayerStmt : x3::position_tagged {
     Identifier name;
     std::optional<Expression> count;
+    std::vector<Statement> body;
+};
+
+// `template decoder(D, F, W = bf16) { ... }`: a parameter's default is an
+// expression, or a dtype name for a dtype parameter.
+struct Parameter : x3::position_tagged {
+    Identifier name;
+    std::optional<Expression> default_value;
+};
+
+struct TemplateStmt : x3::position_tagged {
+    Identifier name;
+    std::vector<Parameter> parameters;
     std::vector<Statement> body;
 };
 

@@ -59,10 +59,15 @@ struct Sweep {
     Span span;
 };
 
+// What an operand holds. Weights and caches stay in memory between steps and
+// make up the resident bytes; activations are transient.
+enum class Role : std::uint8_t { activation, weight, cache };
+
 struct Tensor {
     int dtype;
-    std::vector<int> axes;  // indices into Matmul::axes
+    std::vector<int> axes;  // indices into Matmul::axes (Resident::axes)
     Span span;
+    Role role = Role::activation;
 };
 
 struct Axis {
@@ -71,14 +76,36 @@ struct Axis {
     Span span;  // first occurrence
 };
 
+enum class OpKind : std::uint8_t { matmul, elementwise };
+
+// One operation of the scenario: a `matmul` or an `elementwise` op (the name
+// is historical; both are cases of the report alike). FLOPs are
+// flops_per_point x the product of all distinct axis sizes: 2 for a matmul
+// (a multiply and an add per point of the contraction), K for an elementwise
+// op, whose every input axis is an output axis.
 struct Matmul {
     std::string name;
     std::string layer;  // "decoder", "model/decoder", or "" at top level
     double count = 1;   // product of the enclosing layer repeat counts
-    std::vector<Axis> axes;  // every distinct axis of lhs, rhs and out, first-seen order
-    Tensor lhs, rhs, out;
+    OpKind kind = OpKind::matmul;
+    std::vector<Axis> axes;  // every distinct axis of the operands, first-seen order
+    std::vector<Tensor> inputs;  // a matmul: lhs and rhs; elementwise: one or more
+    Tensor out;
+    double flops_per_point = 2;
     int compute_dtype;
     Span span;  // the name
+};
+
+// `resident NAME = weight DTYPE[AXES]`: memory held for the whole step that
+// no operand covers in full (the experts of a mixture of experts, of which a
+// step reads only those that receive tokens).
+struct Resident {
+    std::string name;
+    std::string layer;
+    double count = 1;
+    std::vector<Axis> axes;
+    Tensor tensor;
+    Span span;
 };
 
 struct Scenario {
@@ -90,6 +117,8 @@ struct Scenario {
     std::vector<int> let_order;  // lets in dependency order (sweep-dependent ones only)
     std::vector<Sweep> sweeps;   // cartesian product in this order, the last varying fastest
     std::vector<Matmul> matmuls;
+    std::vector<Resident> residents;
+    int tokens_slot = -1;  // `tokens = EXPR`: a slot that cannot be named, or -1
 
     std::size_t point_count() const;
     int find_hardware(std::string_view id) const;

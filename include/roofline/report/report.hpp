@@ -47,15 +47,35 @@ struct Summary {
 
     // Whole-scenario totals per sweep point and target, over supported cases,
     // each case weighted by its layer repeat count: [point * targets + target].
-    std::vector<double> t_lower_total, t_upper_total;
+    // memory_t_lower_total is the part of t_lower_total from memory-bound cases.
+    std::vector<double> t_lower_total, t_upper_total, memory_t_lower_total;
 
-    // Per layer path ("" is the top level), at the first and last sweep point:
-    // [(layer * 2 + (0 first | 1 last)) * targets + target].
+    // Per layer path ("" is the top level), in first-use order, per sweep
+    // point: [(point * layers.size() + layer) * targets + target].
     std::vector<std::string> layers;
     std::vector<double> layer_t_lower;
+    double layer_time(std::size_t point, std::size_t layer, std::size_t target,
+                      std::size_t targets) const {
+        return layer_t_lower[(point * layers.size() + layer) * targets + target];
+    }
 
     std::size_t case_count = 0, unsupported_count = 0;
 };
+
+// The step of one target at one sweep point: what a capacity planner reads
+// first. Times assume one chip runs the whole step; min_chips is a memory
+// figure only (how many chips' HBM the resident bytes need).
+struct StepTotals {
+    double t_lower = 0, t_upper = 0;  // sum of count x t_lower (t_upper), supported cases
+    double memory_share = 0;          // share of t_lower spent in memory-bound cases
+    double weight_bytes = 0, cache_bytes = 0, resident_bytes = 0;
+    double capacity = engine::not_available;   // hbm_capacity; NaN when not given
+    double min_chips = engine::not_available;  // ceil(resident / capacity); NaN when unknown or nothing resident
+    double tokens = engine::not_available;     // per step; NaN without a tokens statement
+    double tokens_per_s = engine::not_available, tokens_per_s_upper = engine::not_available;
+};
+StepTotals step_totals(ReportContext const& context, Summary const& summary, std::size_t point,
+                       std::size_t target);
 
 class SummaryBuilder {
 public:
