@@ -1,10 +1,20 @@
 #include "roofline/lang/diagnostics.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace roofline {
 
 Diagnostic& Diagnostics::add(Severity severity, Span span, std::string message) {
+    if (span.file) {
+        std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(span.file)) + ":" +
+                          std::to_string(span.offset) + ":" + std::to_string(span.length) + ":" +
+                          message;
+        if (!seen_.insert(std::move(key)).second) {
+            overflow_ = Diagnostic{};
+            return overflow_;
+        }
+    }
     if (severity == Severity::error) {
         ++error_count_;
         if (error_count_ > max_errors) {
@@ -13,6 +23,7 @@ Diagnostic& Diagnostics::add(Severity severity, Span span, std::string message) 
         }
     }
     list_.push_back(Diagnostic{severity, span, std::move(message), {}});
+    if (context_) list_.back().notes.push_back(*context_);
     return list_.back();
 }
 

@@ -78,28 +78,35 @@ void Checker::collect_statement(ParsedFile const& file, ast::Statement const& st
         }
     }
     if (auto const* s = boost::get<ast::LetStmt>(&node)) {
-        Span span = file.span_of(s->name);
-        auto& values = scopes[static_cast<std::size_t>(scope)].values;
-        if (auto it = values.find(s->name.name); it != values.end()) {
-            diagnostics.error(span, "redefinition of '" + s->name.name + "'")
-                .notes.push_back(Diagnostics::note(
-                    scenario.slots[static_cast<std::size_t>(it->second)].span,
-                    "previous definition is here"));
-            return;
-        }
-        int slot = static_cast<int>(scenario.slots.size());
-        scenario.slots.push_back(Slot{s->name.name, span, -1, {}, 0, 0});
-        values.emplace(s->name.name, slot);
-        lets.push_back({&file, s, scope});
-        let_slots.push_back(slot);
+        if (!define_value(scope, s->name.name, file.span_of(s->name))) return;
+        lets.push_back({&file, &s->value, scope});
+        let_slots.push_back(scopes[static_cast<std::size_t>(scope)].values.at(s->name.name));
         return;
     }
     if (auto const* s = boost::get<ast::MatmulStmt>(&node)) {
         define(scopes[static_cast<std::size_t>(scope)].matmuls, s->name, file.span_of(s->name),
                "matmul");
-        matmuls.push_back({&file, s, scope});
+        ops.push_back({&file, s, nullptr, scope});
         return;
     }
+    if (auto const* s = boost::get<ast::ElementwiseStmt>(&node)) {
+        define(scopes[static_cast<std::size_t>(scope)].matmuls, s->name, file.span_of(s->name),
+               "elementwise op");
+        ops.push_back({&file, nullptr, s, scope});
+        return;
+    }
+    if (auto const* s = boost::get<ast::ResidentStmt>(&node)) {
+        define(scopes[static_cast<std::size_t>(scope)].matmuls, s->name, file.span_of(s->name),
+               "resident");
+        residents.push_back({&file, s, scope});
+        return;
+    }
+    if (auto const* s = boost::get<ast::UseStmt>(&node)) {
+        instantiate(file, *s, scope);
+        return;
+    }
+    if (top && boost::get<boost::spirit::x3::forward_ast<ast::TemplateStmt>>(&node))
+        return;  // collected first, by collect_templates
     if (auto const* f = boost::get<boost::spirit::x3::forward_ast<ast::LayerStmt>>(&node)) {
         ast::LayerStmt const& layer = f->get();
         define(scopes[static_cast<std::size_t>(scope)].layers, layer.name,
@@ -110,8 +117,7 @@ void Checker::collect_statement(ParsedFile const& file, ast::Statement const& st
         inner.path = outer_path.empty() ? layer.name.name : outer_path + "/" + layer.name.name;
         scopes.push_back(std::move(inner));
         int inner_scope = static_cast<int>(scopes.size() - 1);
-        layers.push_back({&file, &layer, scope});
-        layer_scopes.push_back(inner_scope);
+        layers.push_back({&file, layer.count ? &*layer.count : nullptr, scope, inner_scope});
         collect_in_layer(file, layer.body, inner_scope);
         return;
     }
@@ -128,7 +134,7 @@ void Checker::collect_statement(ParsedFile const& file, ast::Statement const& st
             node));
         span.length = static_cast<std::uint32_t>(std::string_view(statement_keyword(statement)).size());
         diagnostics.error(span, std::string("'") + statement_keyword(statement) +
-                                    "' is not allowed inside a layer");
+                                    "' is not allowed inside a layer or template");
         return;
     }
     if (auto const* s = boost::get<ast::ScenarioStmt>(&node)) {
@@ -156,6 +162,23 @@ void Checker::collect_statement(ParsedFile const& file, ast::Statement const& st
         if (sweep_index < 64) scenario.slots.back().depends_on = std::uint64_t{1} << sweep_index;
         values.emplace(s->name.name, slot);
         sweeps.push_back({&file, s, scope});
+    } else if (auto const* s = boost::get<ast::TokensStmt>(&node)) {
+        Span span = file.span_of(*s);
+        span.length = 6;  // the keyword
+        if (tokens.node) {
+            Span previous = tokens.file->span_of(*tokens.node);
+            previous.length = 6;
+            diagnostics.error(span, "the scenario already says how many tokens a step processes")
+                .notes.push_back(Diagnostics::note(previous, "previous tokens statement is here"));
+            return;
+        }
+        tokens = {&file, s, 0};
+        int slot = static_cast<int>(scenario.slots.size());
+        // A slot no expression can name: `tokens` is a keyword.
+        scenario.slots.push_back(Slot{"tokens", span, -1, {}, 0, 0});
+        scenario.tokens_slot = slot;
+        lets.push_back({&file, &s->value, 0});
+        let_slots.push_back(slot);
     } else if (auto const* s = boost::get<ast::DtypeStmt>(&node)) {
         dtypes.push_back({&file, s, scope});
     } else if (auto const* s = boost::get<ast::HardwareStmt>(&node)) {
@@ -171,8 +194,23 @@ void Checker::collect_in_layer(ParsedFile const& file, std::vector<ast::Statemen
     for (auto const& statement : body) collect_statement(file, statement, scope);
 }
 
+bool Checker::define_value(int scope, std::string const& name, Span span) {
+    auto& values = scopes[static_cast<std::size_t>(scope)].values;
+    if (auto it = values.find(name); it != values.end()) {
+        diagnostics.error(span, "redefinition of '" + name + "'")
+            .notes.push_back(Diagnostics::note(
+                scenario.slots[static_cast<std::size_t>(it->second)].span,
+                "previous definition is here"));
+        return false;
+    }
+    values.emplace(name, static_cast<int>(scenario.slots.size()));
+    scenario.slots.push_back(Slot{name, span, -1, {}, 0, 0});
+    return true;
+}
+
 void Checker::collect(std::vector<StatementRef> const& statements) {
     scopes.emplace_back();
+    collect_templates(statements);
     override_used.assign(options.overrides.size(), false);
     for (auto const& ref : statements) collect_statement(*ref.file, *ref.statement, 0);
     for (std::size_t i = 0; i < options.overrides.size(); ++i) {
@@ -193,13 +231,17 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
         checker.scenario.title =
             std::filesystem::path(program.files.front()->source->path).filename().string();
     checker.collect(program.statements);
+    checker.check_value_arguments();
     checker.check_lets();
     checker.check_dtypes();
+    checker.check_dtype_arguments();
     checker.check_sweeps();
     checker.check_layer_counts();
     checker.check_hardware();
     checker.check_targets();
-    checker.check_matmuls();
+    checker.check_ops();
+    checker.check_residents();
+    checker.check_tokens();
     if (!diagnostics.has_errors()) checker.warn_unsupported();
     return std::move(checker.scenario);
 }

@@ -1,5 +1,6 @@
-// Matmuls: dtypes, named axes resolved in the matmul's scope, the contraction
-// rules of the language, the compute dtype, constant axis sizes.
+// Ops: matmuls, elementwise ops and resident declarations. Dtypes (through
+// the dtype parameters of template instances), named axes resolved in the
+// op's scope, the rules of each kind, the compute dtype, constant axis sizes.
 #include "checker.hpp"
 
 #include <algorithm>
@@ -10,104 +11,209 @@ namespace {
 
 bool is_positive_integer(double value) { return value >= 1 && value == std::floor(value); }
 
-}  // namespace
+// Resolves the operands of one op into its axis list.
+struct OperandResolver {
+    Checker& checker;
+    ParsedFile const& file;
+    int scope;
+    std::vector<Axis>& axes;
+    bool ok = true;
 
-void Checker::check_matmuls() {
-    for (auto const& pending : matmuls) {
-        auto const& stmt = *pending.node;
-        auto const& file = *pending.file;
-        auto const& scope = scopes[static_cast<std::size_t>(pending.scope)];
-        Matmul matmul;
-        matmul.name = stmt.name.name;
-        matmul.layer = scope.path;
-        matmul.count = scope.count;
-        matmul.span = file.span_of(stmt.name);
-        bool ok = true;
+    int dtype(ast::Identifier const& id) {
+        int dtype = checker.lookup_dtype(scope, id.name);
+        if (dtype == -2) {
+            ok = false;  // a dtype argument already reported
+        } else if (dtype < 0) {
+            checker.diagnostics.error(file.span_of(id),
+                                      checker.lookup_value(scope, id.name) >= 0
+                                          ? "'" + id.name + "' is a value, not a dtype"
+                                          : "unknown dtype '" + id.name + "'" +
+                                                did_you_mean(id.name, checker.dtype_names()));
+            ok = false;
+        }
+        return dtype;
+    }
 
-        auto resolve_dtype = [&](ast::Identifier const& id) {
-            int dtype = lookup_dtype(id.name);
-            if (dtype < 0) {
-                diagnostics.error(file.span_of(id), "unknown dtype '" + id.name + "'" +
-                                                        did_you_mean(id.name, dtype_names()));
-                ok = false;
+    // An axis not seen in an earlier operand is looked up, or, when `unseen`
+    // is given, an error: `unseen` with {} standing for the axis name.
+    void tensor(ast::Tensor const& t, Tensor& out, std::string_view unseen = {}) {
+        out.span = file.span_of(t);
+        out.dtype = dtype(t.dtype);
+        if (t.role) out.role = *t.role == "weight" ? Role::weight : Role::cache;
+        for (std::size_t i = 0; i < t.axes.size(); ++i) {
+            auto const& id = t.axes[i];
+            Span span = file.span_of(id);
+            for (std::size_t k = 0; k < i; ++k) {
+                if (t.axes[k].name == id.name) {
+                    checker.diagnostics.error(span, "axis '" + id.name + "' appears twice in one operand");
+                    ok = false;
+                }
             }
-            return dtype;
-        };
-        auto resolve_tensor = [&](ast::Tensor const& t, Tensor& out, bool is_output) {
-            out.span = file.span_of(t);
-            out.dtype = resolve_dtype(t.dtype);
-            for (std::size_t i = 0; i < t.axes.size(); ++i) {
-                auto const& id = t.axes[i];
-                Span span = file.span_of(id);
-                for (std::size_t k = 0; k < i; ++k) {
-                    if (t.axes[k].name == id.name) {
-                        diagnostics.error(span, "axis '" + id.name + "' appears twice in one operand");
-                        ok = false;
-                    }
-                }
-                auto existing = std::find_if(matmul.axes.begin(), matmul.axes.end(),
-                                             [&](Axis const& a) { return a.name == id.name; });
-                if (existing != matmul.axes.end()) {
-                    out.axes.push_back(static_cast<int>(existing - matmul.axes.begin()));
-                    continue;
-                }
-                if (is_output) {
-                    diagnostics.error(span, "output axis '" + id.name +
-                                                "' appears in neither input");
-                    ok = false;
-                    continue;
-                }
-                int slot = lookup_value(pending.scope, id.name);
-                if (slot < 0) {
-                    diagnostics.error(span, "unknown axis '" + id.name + "'" +
-                                                did_you_mean(id.name, visible_values(pending.scope)));
-                    ok = false;
-                    // Still an axis of the matmul, so that the output does not
-                    // repeat the error as "appears in neither input".
-                    matmul.axes.push_back(Axis{id.name, -1, span});
-                    out.axes.push_back(static_cast<int>(matmul.axes.size() - 1));
-                    continue;
-                }
-                auto const& value = scenario.slots[static_cast<std::size_t>(slot)];
-                if (!bad_slot[static_cast<std::size_t>(slot)]) {
-                    if (value.depends_on == 0 && !is_positive_integer(value.constant)) {
-                        diagnostics.error(span, "axis '" + id.name +
-                                                    "' must be a positive integer, but " +
-                                                    value.name + " = " +
-                                                    format_number(value.constant));
-                        ok = false;
-                    } else if (value.sweep >= 0) {
-                        for (double v : scenario.sweeps[static_cast<std::size_t>(value.sweep)].values) {
-                            if (is_positive_integer(v)) continue;
-                            diagnostics.error(span, "axis '" + id.name +
+            auto existing = std::find_if(axes.begin(), axes.end(),
+                                         [&](Axis const& a) { return a.name == id.name; });
+            if (existing != axes.end()) {
+                out.axes.push_back(static_cast<int>(existing - axes.begin()));
+                continue;
+            }
+            if (!unseen.empty()) {
+                auto at = unseen.find("{}");
+                checker.diagnostics.error(span, std::string(unseen.substr(0, at)) + id.name +
+                                                    std::string(unseen.substr(at + 2)));
+                ok = false;
+                continue;
+            }
+            axes.push_back(axis(id, span));
+            out.axes.push_back(static_cast<int>(axes.size() - 1));
+        }
+    }
+
+    Axis axis(ast::Identifier const& id, Span span) {
+        int slot = checker.lookup_value(scope, id.name);
+        if (slot < 0) {
+            checker.diagnostics.error(span, "unknown axis '" + id.name + "'" +
+                                                did_you_mean(id.name, checker.visible_values(scope)));
+            ok = false;
+            // Still an axis of the op, so that the output does not repeat the
+            // error as "appears in neither input".
+            return Axis{id.name, -1, span};
+        }
+        auto const& value = checker.scenario.slots[static_cast<std::size_t>(slot)];
+        if (!checker.bad_slot[static_cast<std::size_t>(slot)]) {
+            if (value.depends_on == 0 && !is_positive_integer(value.constant)) {
+                checker.diagnostics.error(span, "axis '" + id.name + "' must be a positive integer, but " +
+                                                    value.name + " = " + format_number(value.constant));
+                ok = false;
+            } else if (value.sweep >= 0) {
+                for (double v : checker.scenario.sweeps[static_cast<std::size_t>(value.sweep)].values) {
+                    if (is_positive_integer(v)) continue;
+                    checker.diagnostics.error(span, "axis '" + id.name +
                                                         "' must be a positive integer, but sweep " +
                                                         value.name + " takes the value " +
                                                         format_number(v));
-                            ok = false;
-                            break;
-                        }
-                    }
+                    ok = false;
+                    break;
                 }
-                matmul.axes.push_back(Axis{id.name, slot, span});
-                out.axes.push_back(static_cast<int>(matmul.axes.size() - 1));
             }
-        };
-        matmul.inputs.resize(2);
-        resolve_tensor(stmt.lhs, matmul.inputs[0], false);
-        resolve_tensor(stmt.rhs, matmul.inputs[1], false);
-        resolve_tensor(stmt.out, matmul.out, true);
-        auto const& lhs_t = matmul.inputs[0];
-        auto const& rhs_t = matmul.inputs[1];
-        if (stmt.compute) {
-            matmul.compute_dtype = resolve_dtype(*stmt.compute);
-        } else if (lhs_t.dtype >= 0 && rhs_t.dtype >= 0) {
-            // The wider input; on a tie, the left one.
-            double lhs = scenario.dtypes[static_cast<std::size_t>(lhs_t.dtype)].bytes;
-            double rhs = scenario.dtypes[static_cast<std::size_t>(rhs_t.dtype)].bytes;
-            matmul.compute_dtype = rhs > lhs ? rhs_t.dtype : lhs_t.dtype;
         }
-        if (ok) scenario.matmuls.push_back(std::move(matmul));
+        return Axis{id.name, slot, span};
     }
+
+    // Weights and caches are read, never produced by an op of the step.
+    void no_role(ast::Tensor const& t) {
+        if (!t.role) return;
+        Span span = file.span_of(t);
+        span.length = static_cast<std::uint32_t>(t.role->size());
+        checker.diagnostics.error(span, "an output cannot be marked '" + *t.role +
+                                            "'; mark the operand that reads it");
+        ok = false;
+    }
+};
+
+Matmul new_op(Checker::Scope const& scope, ast::Identifier const& name, ParsedFile const& file) {
+    Matmul op;
+    op.name = name.name;
+    op.layer = scope.path;
+    op.count = scope.count;
+    op.span = file.span_of(name);
+    return op;
+}
+
+}  // namespace
+
+void Checker::check_ops() {
+    for (auto const& pending : ops) {
+        diagnostics.set_context(instance_note(pending.scope));
+        if (pending.matmul) check_matmul(pending);
+        else check_elementwise(pending);
+    }
+    diagnostics.set_context(std::nullopt);
+}
+
+void Checker::check_matmul(PendingOp const& pending) {
+    auto const& stmt = *pending.matmul;
+    auto const& file = *pending.file;
+    Matmul matmul = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
+    OperandResolver resolve{*this, file, pending.scope, matmul.axes};
+    matmul.inputs.resize(2);
+    resolve.tensor(stmt.lhs, matmul.inputs[0]);
+    resolve.tensor(stmt.rhs, matmul.inputs[1]);
+    resolve.no_role(stmt.out);
+    resolve.tensor(stmt.out, matmul.out, "output axis '{}' appears in neither input");
+    auto const& lhs_t = matmul.inputs[0];
+    auto const& rhs_t = matmul.inputs[1];
+    if (stmt.compute) {
+        matmul.compute_dtype = resolve.dtype(*stmt.compute);
+    } else if (lhs_t.dtype >= 0 && rhs_t.dtype >= 0) {
+        // The wider input; on a tie, the left one.
+        double lhs = scenario.dtypes[static_cast<std::size_t>(lhs_t.dtype)].bytes;
+        double rhs = scenario.dtypes[static_cast<std::size_t>(rhs_t.dtype)].bytes;
+        matmul.compute_dtype = rhs > lhs ? rhs_t.dtype : lhs_t.dtype;
+    }
+    if (resolve.ok) scenario.matmuls.push_back(std::move(matmul));
+}
+
+void Checker::check_elementwise(PendingOp const& pending) {
+    auto const& stmt = *pending.elementwise;
+    auto const& file = *pending.file;
+    Matmul op = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
+    op.kind = OpKind::elementwise;
+    op.flops_per_point = 1;
+    OperandResolver resolve{*this, file, pending.scope, op.axes};
+    // The output first, so that the op's axes are the output's axes (the
+    // FLOPs are K per output element); an input axis must be one of them.
+    resolve.no_role(stmt.out);
+    resolve.tensor(stmt.out, op.out);
+    op.inputs.resize(stmt.inputs.size());
+    for (std::size_t i = 0; i < stmt.inputs.size(); ++i)
+        resolve.tensor(stmt.inputs[i], op.inputs[i],
+                       "axis '{}' is not an axis of the output; an elementwise op reads "
+                       "its inputs element by element");
+    if (stmt.flops) {
+        auto k = constant(file, *stmt.flops, pending.scope, "the FLOPs per element");
+        if (k && !(*k >= 0)) {
+            diagnostics.error(file.span_of(*stmt.flops),
+                              "the FLOPs per element must be 0 or more, not " + format_number(*k));
+            resolve.ok = false;
+        } else if (k) {
+            op.flops_per_point = *k;
+        } else {
+            resolve.ok = false;
+        }
+    }
+    op.compute_dtype = stmt.compute ? resolve.dtype(*stmt.compute) : op.out.dtype;
+    if (resolve.ok) scenario.matmuls.push_back(std::move(op));
+}
+
+void Checker::check_residents() {
+    for (auto const& pending : residents) {
+        diagnostics.set_context(instance_note(pending.scope));
+        auto const& stmt = *pending.node;
+        auto const& file = *pending.file;
+        auto const& scope = scopes[static_cast<std::size_t>(pending.scope)];
+        Resident r{stmt.name.name, scope.path, scope.count, {}, {}, file.span_of(stmt.name)};
+        OperandResolver resolve{*this, file, pending.scope, r.axes};
+        if (!stmt.tensor.role) {
+            diagnostics.error(file.span_of(stmt.tensor),
+                              "a resident tensor is a weight or a cache: write 'weight " +
+                                  stmt.tensor.dtype.name + "[...]' or 'cache " +
+                                  stmt.tensor.dtype.name + "[...]'");
+            resolve.ok = false;
+        }
+        resolve.tensor(stmt.tensor, r.tensor);
+        if (resolve.ok) scenario.residents.push_back(std::move(r));
+    }
+    diagnostics.set_context(std::nullopt);
+}
+
+void Checker::check_tokens() {
+    // The value is a let like any other (check_lets); it must be positive at
+    // every sweep point, which the engine checks point by point.
+    if (!tokens.node || scenario.tokens_slot < 0) return;
+    auto slot = static_cast<std::size_t>(scenario.tokens_slot);
+    auto const& value = scenario.slots[slot];
+    if (!bad_slot[slot] && value.depends_on == 0 && !(value.constant > 0))
+        diagnostics.error(tokens.file->span_of(tokens.node->value),
+                          "tokens must be positive, not " + format_number(value.constant));
 }
 
 void Checker::warn_unsupported() {

@@ -55,8 +55,11 @@ struct Compiler {
         Span span = file.span_of(id);
         int slot = checker.lookup_value(scope, id.name);
         if (slot < 0) {
-            checker.diagnostics.error(span, "unknown name '" + id.name + "'" +
-                                                did_you_mean(id.name, checker.visible_values(scope)));
+            if (checker.is_dtype_name(id.name) || checker.is_dtype_parameter(scope, id.name))
+                checker.diagnostics.error(span, "'" + id.name + "' is a dtype, not a value");
+            else
+                checker.diagnostics.error(span, "unknown name '" + id.name + "'" +
+                                                    did_you_mean(id.name, checker.visible_values(scope)));
             ok = false;
         }
         emit(OpCode::slot, span, 0, slot);
@@ -173,17 +176,21 @@ void Checker::check_lets() {
     for (std::size_t i = 0; i < let_slots.size(); ++i)
         let_of_slot[static_cast<std::size_t>(let_slots[i])] = static_cast<int>(i);
 
+    for (int slot : bad_arguments) bad_slot[static_cast<std::size_t>(slot)] = true;
     std::vector<std::vector<int>> deps(slots.size());
     for (std::size_t i = 0; i < lets.size(); ++i) {
         auto slot = static_cast<std::size_t>(let_slots[i]);
         auto const& pending = lets[i];
-        if (!compile(*pending.file, pending.node->value, pending.scope, slots[slot].expr)) {
+        if (bad_slot[slot]) continue;
+        diagnostics.set_context(instance_note(pending.scope));
+        if (!compile(*pending.file, *pending.value, pending.scope, slots[slot].expr)) {
             bad_slot[slot] = true;
             continue;
         }
         for (auto const& in : slots[slot].expr.code)
             if (in.op == OpCode::slot) deps[slot].push_back(in.slot);
     }
+    diagnostics.set_context(std::nullopt);
 
     // Depth-first order with cycle detection, iterative so that a chain of
     // 100,000 lets cannot overflow the stack.
@@ -242,7 +249,9 @@ void Checker::check_lets() {
         }
         auto result = evaluate(slots[slot].expr, values);
         if (auto const* error = std::get_if<EvalError>(&result)) {
+            diagnostics.set_context(instance_note(lets[static_cast<std::size_t>(let_of_slot[slot])].scope));
             diagnostics.error(error->span, error->message);
+            diagnostics.set_context(std::nullopt);
             bad_slot[slot] = true;
             continue;
         }
@@ -315,15 +324,15 @@ void Checker::check_sweeps() {
 }
 
 void Checker::check_layer_counts() {
-    for (std::size_t i = 0; i < layers.size(); ++i) {
-        auto const& pending = layers[i];
-        auto& scope = scopes[static_cast<std::size_t>(layer_scopes[i])];
+    for (auto const& pending : layers) {
+        auto& scope = scopes[static_cast<std::size_t>(pending.inner_scope)];
         double count = 1;
-        if (pending.node->count) {
-            auto value = constant(*pending.file, *pending.node->count, pending.scope,
+        diagnostics.set_context(instance_note(pending.outer_scope));
+        if (pending.count) {
+            auto value = constant(*pending.file, *pending.count, pending.outer_scope,
                                   "a layer count");
             if (value && (*value < 1 || *value != std::floor(*value))) {
-                diagnostics.error(pending.file->span_of(*pending.node->count),
+                diagnostics.error(pending.file->span_of(*pending.count),
                                   "layer count must be a positive integer, not " +
                                       format_number(*value));
             } else if (value) {
@@ -333,6 +342,7 @@ void Checker::check_layer_counts() {
         // Parents are collected before their children, so this is final.
         scope.count = scopes[static_cast<std::size_t>(scope.parent)].count * count;
     }
+    diagnostics.set_context(std::nullopt);
 }
 
 }  // namespace roofline::model

@@ -5,6 +5,7 @@
 #include "roofline/model/check.hpp"
 
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <string>
 #include <vector>
@@ -20,14 +21,29 @@ struct Checker {
     Diagnostics& diagnostics;
     Scenario scenario;
 
-    // A name scope: the top level or a layer body.
+    // A dtype parameter of a template instance: the dtype named by `name`
+    // where the argument (or default) was written. `ok` is false once the
+    // argument has been reported as not a dtype, so that its uses stay quiet.
+    struct DtypeAlias {
+        std::string name;
+        int scope;
+        bool ok = true;
+    };
+
+    // A name scope: the top level, a layer body or a template instance.
     struct Scope {
         int parent = -1;
         std::string path;  // layer path, "" at top level
         double count = 1;  // product of the repeat counts down to here
-        std::unordered_map<std::string, int> values;  // let/sweep name -> slot
-        std::map<std::string, Span> matmuls, layers;
+        std::unordered_map<std::string, int> values;  // let/sweep/parameter name -> slot
+        std::unordered_map<std::string, DtypeAlias> dtype_aliases;  // dtype parameters
+        std::map<std::string, Span> matmuls, layers;  // ops (matmul, elementwise, resident)
+        Span use;  // of a template instance: the `use` that made it
+        std::string template_name;
     };
+    // "in layer 'a', an instance of template 'mlp'", at the innermost use
+    // enclosing `scope`; nothing outside templates. See Diagnostics::set_context.
+    std::optional<Diagnostic> instance_note(int scope) const;
     std::vector<Scope> scopes;
     Span title_span;  // of the `scenario` statement, once seen
     std::vector<bool> override_used;  // parallel to options.overrides
@@ -38,15 +54,76 @@ struct Checker {
         Node const* node;
         int scope;
     };
-    std::vector<Pending<ast::LetStmt>> lets;   // parallel to the let slots
+    // A value to compile in `scope`: a let, a value parameter of a template
+    // instance (its argument, compiled at the use site, or its default), or
+    // the tokens expression. Parallel to let_slots.
+    struct LetSource {
+        ParsedFile const* file;
+        ast::Expression const* value;
+        int scope;
+    };
+    std::vector<LetSource> lets;
     std::vector<int> let_slots;
     std::vector<Pending<ast::SweepStmt>> sweeps;
     std::vector<Pending<ast::DtypeStmt>> dtypes;
     std::vector<Pending<ast::HardwareStmt>> hardware;
     std::vector<Pending<ast::TargetStmt>> targets;
-    std::vector<Pending<ast::MatmulStmt>> matmuls;
-    std::vector<Pending<ast::LayerStmt>> layers;  // parallel to layer_scopes
-    std::vector<int> layer_scopes;
+    // Matmuls and elementwise ops in the order written: the order of the cases.
+    struct PendingOp {
+        ParsedFile const* file;
+        ast::MatmulStmt const* matmul;            // one of the two
+        ast::ElementwiseStmt const* elementwise;
+        int scope;
+    };
+    std::vector<PendingOp> ops;
+    std::vector<Pending<ast::ResidentStmt>> residents;
+    Pending<ast::TokensStmt> tokens{nullptr, nullptr, 0};
+
+    // A layer body or a template instance and its repeat count (none: 1),
+    // evaluated in the enclosing scope. Parents come before their children.
+    struct LayerCount {
+        ParsedFile const* file;
+        ast::Expression const* count;
+        int outer_scope, inner_scope;
+    };
+    std::vector<LayerCount> layers;
+
+    // Templates by name, collected before anything else so that a use may
+    // come before its template. Parameter kinds are inferred on first use.
+    enum class ParamKind : char { value, dtype };
+    struct Template {
+        ParsedFile const* file;
+        ast::TemplateStmt const* node;
+        std::vector<ParamKind> kinds;
+        int kinds_state = 0;  // 0: not inferred, 1: being inferred, 2: done
+    };
+    std::map<std::string, Template> templates;
+    std::vector<std::string> instantiating;  // the uses being expanded, outermost first
+    std::size_t instance_count = 0;
+    static constexpr std::size_t max_instances = 100'000;
+
+    // A dtype argument (or default), validated once the dtypes are known.
+    struct DtypeArgument {
+        ParsedFile const* file;  // of the argument or default
+        ast::Expression const* value;
+        int scope;               // where the dtype name is resolved
+        Template const* templ;
+        std::size_t parameter;
+        int instance_scope;      // whose dtype_aliases hold the parameter
+    };
+    std::vector<DtypeArgument> dtype_arguments;
+    std::set<std::string> declared_dtypes;  // names of every `dtype` statement
+    // A value argument that is a single name, checked for being a dtype.
+    struct ValueArgument {
+        ParsedFile const* file;
+        ast::Identifier const* id;
+        int scope;
+        Template const* templ;
+        std::size_t parameter;
+        int slot;
+    };
+    std::vector<ValueArgument> value_arguments;
+    std::vector<int> bad_arguments;  // value parameters given a dtype: slots left uncompiled
     std::vector<bool> bad_slot;  // a slot whose value could not be computed
     std::vector<double> constant_values;  // per slot: the constant, once check_lets has run
 
@@ -57,6 +134,17 @@ struct Checker {
     void collect_statement(ParsedFile const& file, ast::Statement const& statement, int scope);
     void define(std::map<std::string, Span>& names, ast::Identifier const& id, Span span,
                 char const* what);
+    bool define_value(int scope, std::string const& name, Span span);
+
+    // check_templates.cpp
+    void collect_templates(std::vector<StatementRef> const& statements);
+    void instantiate(ParsedFile const& file, ast::UseStmt const& use, int scope);
+    std::vector<ParamKind> const& parameter_kinds(Template& templ);
+    void check_value_arguments();
+    void check_dtype_arguments();
+    Diagnostic note_at_parameter(Template const& templ, std::size_t parameter) const;
+    bool is_dtype_name(std::string const& name) const;  // built in or declared, before check_dtypes
+    bool is_dtype_parameter(int scope, std::string const& name) const;
 
     // check_values.cpp
     bool compile(ParsedFile const& file, ast::Expression const& expr, int scope, Expr& out);
@@ -73,10 +161,17 @@ struct Checker {
     void check_hardware();
     void check_targets();
     int lookup_dtype(std::string const& name) const;
+    // In a scope: through the dtype parameters of enclosing instances. -2: a
+    // dtype argument already reported as wrong.
+    int lookup_dtype(int scope, std::string const& name) const;
     std::vector<std::string_view> dtype_names() const;
 
     // check_matmuls.cpp
-    void check_matmuls();
+    void check_ops();
+    void check_matmul(PendingOp const& pending);
+    void check_elementwise(PendingOp const& pending);
+    void check_residents();
+    void check_tokens();
     void warn_unsupported();
 };
 

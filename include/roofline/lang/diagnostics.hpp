@@ -8,7 +8,9 @@
 #include "roofline/lang/source.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace roofline {
@@ -32,6 +34,10 @@ public:
     Diagnostic& warning(Span span, std::string message);
     static Diagnostic note(Span span, std::string message);
 
+    // A note added to every error and warning until cleared: where the text
+    // being checked was instantiated ("in layer 'a', an instance of ...").
+    void set_context(std::optional<Diagnostic> note) { context_ = std::move(note); }
+
     // A phase that stops early because full() records that more errors were
     // left unreported, so that the output says so.
     void mark_truncated() { truncated_ = true; }
@@ -45,6 +51,10 @@ public:
 private:
     Diagnostic& add(Severity severity, Span span, std::string message);
     std::vector<Diagnostic> list_;
+    // An error at one place with one message is reported once, however many
+    // template instances contain that place.
+    std::unordered_set<std::string> seen_;
+    std::optional<Diagnostic> context_;
     Diagnostic overflow_;
     std::size_t error_count_ = 0;
     bool truncated_ = false;

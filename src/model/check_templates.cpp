@@ -1,0 +1,304 @@
+// Templates and their uses. A `use` expands the template's body in a new
+// scope, the instance, whose parent is the scope of the use: parameters are
+// bound in the instance (values as lets, dtypes as aliases), and every other
+// name the body mentions resolves at the use site. The instance is a layer
+// named by `as` (default: the template's name) with the use's repeat count.
+#include "checker.hpp"
+
+#include "roofline/model/dtypes.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace roofline::model {
+namespace x3 = boost::spirit::x3;
+
+namespace {
+
+// `bf16`, `W`, `D`: an expression that is one name and nothing else.
+ast::Identifier const* bare_identifier(ast::Expression const& e) {
+    if (!e.rest.empty()) return nullptr;
+    return boost::get<ast::Identifier>(&e.first.get());
+}
+
+}  // namespace
+
+void Checker::collect_templates(std::vector<StatementRef> const& statements) {
+    for (auto const& ref : statements) {
+        auto const& node = ref.statement->get();
+        if (auto const* d = boost::get<ast::DtypeStmt>(&node)) declared_dtypes.insert(d->name.name);
+        auto const* f = boost::get<x3::forward_ast<ast::TemplateStmt>>(&node);
+        if (!f) continue;
+        ast::TemplateStmt const& templ = f->get();
+        Span span = ref.file->span_of(templ.name);
+        auto [it, inserted] = templates.emplace(templ.name.name, Template{ref.file, &templ, {}, 0});
+        if (!inserted) {
+            diagnostics.error(span, "redefinition of template '" + templ.name.name + "'")
+                .notes.push_back(Diagnostics::note(
+                    it->second.file->span_of(it->second.node->name), "previous definition is here"));
+            continue;
+        }
+        auto const& params = templ.parameters;
+        for (std::size_t i = 0; i < params.size(); ++i) {
+            for (std::size_t k = 0; k < i; ++k) {
+                if (params[k].name.name != params[i].name.name) continue;
+                diagnostics.error(ref.file->span_of(params[i].name),
+                                  "parameter '" + params[i].name.name + "' appears twice")
+                    .notes.push_back(Diagnostics::note(ref.file->span_of(params[k].name),
+                                                       "previous definition is here"));
+                break;
+            }
+        }
+    }
+}
+
+bool Checker::is_dtype_name(std::string const& name) const {
+    for (auto const& builtin : builtin_dtypes())
+        if (builtin.name == name) return true;
+    return declared_dtypes.count(name) > 0;
+}
+
+std::optional<Diagnostic> Checker::instance_note(int scope) const {
+    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent) {
+        auto const& sc = scopes[static_cast<std::size_t>(s)];
+        if (!sc.use.file) continue;
+        return Diagnostics::note(sc.use, "in layer '" + sc.path + "', an instance of template '" +
+                                             sc.template_name + "'");
+    }
+    return std::nullopt;
+}
+
+bool Checker::is_dtype_parameter(int scope, std::string const& name) const {
+    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent)
+        if (scopes[static_cast<std::size_t>(s)].dtype_aliases.count(name)) return true;
+    return false;
+}
+
+Diagnostic Checker::note_at_parameter(Template const& templ, std::size_t parameter) const {
+    auto const& p = templ.node->parameters[parameter];
+    return Diagnostics::note(templ.file->span_of(p.name),
+                             "parameter '" + p.name.name + "' of template '" +
+                                 templ.node->name.name + "' is declared here");
+}
+
+// A parameter is a dtype parameter when the body writes it where a dtype goes
+// (an operand's dtype, `compute`, a dtype argument of a nested use) or when
+// its default is a dtype name; otherwise it is a value parameter.
+std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& templ) {
+    if (templ.kinds_state != 0) return templ.kinds;  // done, or a cycle (reported on use)
+    templ.kinds_state = 1;
+    auto const& params = templ.node->parameters;
+    templ.kinds.assign(params.size(), ParamKind::value);
+    auto mark = [&](std::string const& name) {
+        for (std::size_t i = 0; i < params.size(); ++i)
+            if (params[i].name.name == name) templ.kinds[i] = ParamKind::dtype;
+    };
+    for (auto const& p : params)
+        if (p.default_value)
+            if (auto const* id = bare_identifier(*p.default_value); id && is_dtype_name(id->name))
+                mark(p.name.name);
+    auto tensor = [&](ast::Tensor const& t) { mark(t.dtype.name); };
+    std::function<void(std::vector<ast::Statement> const&)> walk =
+        [&](std::vector<ast::Statement> const& body) {
+            for (auto const& statement : body) {
+                auto const& node = statement.get();
+                if (auto const* m = boost::get<ast::MatmulStmt>(&node)) {
+                    for (auto const* t : {&m->lhs, &m->rhs, &m->out}) tensor(*t);
+                    if (m->compute) mark(m->compute->name);
+                } else if (auto const* e = boost::get<ast::ElementwiseStmt>(&node)) {
+                    for (auto const& t : e->inputs) tensor(t);
+                    tensor(e->out);
+                    if (e->compute) mark(e->compute->name);
+                } else if (auto const* r = boost::get<ast::ResidentStmt>(&node)) {
+                    tensor(r->tensor);
+                } else if (auto const* l = boost::get<x3::forward_ast<ast::LayerStmt>>(&node)) {
+                    walk(l->get().body);
+                } else if (auto const* u = boost::get<ast::UseStmt>(&node)) {
+                    auto callee = templates.find(u->name.name);
+                    if (callee == templates.end()) continue;
+                    auto const& kinds = parameter_kinds(callee->second);
+                    auto const& callee_params = callee->second.node->parameters;
+                    for (auto const& arg : u->arguments) {
+                        auto const* id = bare_identifier(arg.value);
+                        if (!id) continue;
+                        for (std::size_t i = 0; i < callee_params.size() && i < kinds.size(); ++i)
+                            if (callee_params[i].name.name == arg.name.name &&
+                                kinds[i] == ParamKind::dtype)
+                                mark(id->name);
+                    }
+                }
+            }
+        };
+    walk(templ.node->body);
+    templ.kinds_state = 2;
+    return templ.kinds;
+}
+
+void Checker::instantiate(ParsedFile const& file, ast::UseStmt const& use, int scope) {
+    Span use_span = file.span_of(use.name);
+    auto const& name = use.name.name;
+    auto found = templates.find(name);
+    if (found == templates.end()) {
+        std::vector<std::string_view> names;
+        for (auto const& [n, t] : templates) names.push_back(n);
+        diagnostics.error(use_span, "unknown template '" + name + "'" + did_you_mean(name, names));
+        return;
+    }
+    Template& templ = found->second;
+    Span template_span = templ.file->span_of(templ.node->name);
+    if (std::find(instantiating.begin(), instantiating.end(), name) != instantiating.end()) {
+        std::string chain;
+        auto first = std::find(instantiating.begin(), instantiating.end(), name);
+        for (auto it = first; it != instantiating.end(); ++it) chain += *it + " -> ";
+        diagnostics.error(use_span, "template '" + name + "' uses itself: " + chain + name);
+        return;
+    }
+    if (++instance_count > max_instances) {
+        if (instance_count == max_instances + 1)
+            diagnostics.error(use_span, "more than " + std::to_string(max_instances) +
+                                            " template instances; is a template used in a loop?");
+        return;
+    }
+
+    auto const& kinds = parameter_kinds(templ);
+    auto const& params = templ.node->parameters;
+    std::vector<ast::Argument const*> given(params.size(), nullptr);
+    bool ok = true;
+    for (auto const& arg : use.arguments) {
+        auto const& arg_name = arg.name.name;
+        auto p = std::find_if(params.begin(), params.end(),
+                              [&](ast::Parameter const& q) { return q.name.name == arg_name; });
+        Span span = file.span_of(arg.name);
+        if (p == params.end()) {
+            std::vector<std::string_view> names;
+            for (auto const& q : params) names.push_back(q.name.name);
+            diagnostics.error(span, "template '" + name + "' has no parameter '" + arg_name + "'" +
+                                        did_you_mean(arg_name, names))
+                .notes.push_back(Diagnostics::note(template_span,
+                                                   "template '" + name + "' is defined here"));
+            ok = false;
+            continue;
+        }
+        auto i = static_cast<std::size_t>(p - params.begin());
+        if (given[i]) {
+            diagnostics.error(span, "argument '" + arg_name + "' is given twice")
+                .notes.push_back(Diagnostics::note(file.span_of(given[i]->name),
+                                                   "previous argument is here"));
+            ok = false;
+            continue;
+        }
+        given[i] = &arg;
+    }
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        if (given[i] || params[i].default_value) continue;
+        diagnostics.error(use_span, "missing argument '" + params[i].name.name + "' for template '" +
+                                        name + "'")
+            .notes.push_back(note_at_parameter(templ, i));
+        ok = false;
+    }
+    if (!ok) return;  // an instance with unknown arguments would only repeat errors
+
+    ast::Identifier const& layer_name = use.alias ? *use.alias : use.name;
+    define(scopes[static_cast<std::size_t>(scope)].layers, layer_name, file.span_of(layer_name),
+           "layer");
+    Scope inner;
+    inner.parent = scope;
+    auto const& outer_path = scopes[static_cast<std::size_t>(scope)].path;
+    inner.path = outer_path.empty() ? layer_name.name : outer_path + "/" + layer_name.name;
+    inner.use = use_span;
+    inner.template_name = name;
+    scopes.push_back(std::move(inner));
+    int instance = static_cast<int>(scopes.size() - 1);
+    layers.push_back({&file, use.count ? &*use.count : nullptr, scope, instance});
+
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        auto const& param = params[i];
+        ParsedFile const* source = given[i] ? &file : templ.file;
+        ast::Expression const& value = given[i] ? given[i]->value : *param.default_value;
+        int where = given[i] ? scope : instance;  // defaults may use earlier parameters
+        auto const* id = bare_identifier(value);
+        if (kinds[i] == ParamKind::dtype) {
+            scopes[static_cast<std::size_t>(instance)].dtype_aliases[param.name.name] =
+                DtypeAlias{id ? id->name : std::string(), where, id != nullptr};
+            dtype_arguments.push_back({source, &value, where, &templ, i, instance});
+            continue;
+        }
+        Span param_span = templ.file->span_of(param.name);
+        if (!define_value(instance, param.name.name, param_span)) continue;
+        int slot = scopes[static_cast<std::size_t>(instance)].values.at(param.name.name);
+        lets.push_back({source, &value, where});
+        let_slots.push_back(slot);
+        if (id) value_arguments.push_back({source, id, where, &templ, i, slot});
+    }
+
+    instantiating.push_back(name);
+    collect_in_layer(*templ.file, templ.node->body, instance);
+    instantiating.pop_back();
+}
+
+// Run once every name is collected: a value argument that names a dtype
+// (and no value) is the wrong kind of argument, not an unknown name.
+void Checker::check_value_arguments() {
+    for (auto const& arg : value_arguments) {
+        auto const& name = arg.id->name;
+        if (lookup_value(arg.scope, name) >= 0) continue;
+        if (!is_dtype_name(name) && !is_dtype_parameter(arg.scope, name)) continue;
+        auto const& param = arg.templ->node->parameters[arg.parameter];
+        diagnostics.error(arg.file->span_of(*arg.id),
+                          "parameter '" + param.name.name + "' of template '" +
+                              arg.templ->node->name.name + "' takes a value, but '" + name +
+                              "' is a dtype")
+            .notes.push_back(note_at_parameter(*arg.templ, arg.parameter));
+        bad_arguments.push_back(arg.slot);
+    }
+}
+
+void Checker::check_dtype_arguments() {
+    for (auto const& arg : dtype_arguments) {
+        auto const& param = arg.templ->node->parameters[arg.parameter];
+        auto& alias =
+            scopes[static_cast<std::size_t>(arg.instance_scope)].dtype_aliases.at(param.name.name);
+        auto const* id = bare_identifier(*arg.value);
+        auto what = "parameter '" + param.name.name + "' of template '" +
+                    arg.templ->node->name.name + "' takes a dtype";
+        if (!id) {
+            diagnostics.error(arg.file->span_of(*arg.value), what + ", not an expression")
+                .notes.push_back(note_at_parameter(*arg.templ, arg.parameter));
+            alias.ok = false;
+            continue;
+        }
+        int dtype = lookup_dtype(arg.scope, id->name);
+        if (dtype >= 0 || dtype == -2) {
+            alias.ok = dtype >= 0;
+            continue;
+        }
+        std::string message = lookup_value(arg.scope, id->name) >= 0
+                                  ? what + ", but '" + id->name + "' is a value"
+                                  : "unknown dtype '" + id->name + "'" +
+                                        did_you_mean(id->name, dtype_names());
+        diagnostics.error(arg.file->span_of(*id), message)
+            .notes.push_back(note_at_parameter(*arg.templ, arg.parameter));
+        alias.ok = false;
+    }
+}
+
+int Checker::lookup_dtype(int scope, std::string const& name) const {
+    // A default like `W = W` would chase itself; no real chain is this deep.
+    std::string current = name;
+    for (int depth = 0; depth < 10'000; ++depth) {
+        bool found = false;
+        for (int s = scope; s >= 0 && !found; s = scopes[static_cast<std::size_t>(s)].parent) {
+            auto const& aliases = scopes[static_cast<std::size_t>(s)].dtype_aliases;
+            auto it = aliases.find(current);
+            if (it == aliases.end()) continue;
+            if (!it->second.ok) return -2;
+            scope = it->second.scope;
+            current = it->second.name;
+            found = true;
+        }
+        if (!found) return lookup_dtype(current);
+    }
+    return -1;
+}
+
+}  // namespace roofline::model
