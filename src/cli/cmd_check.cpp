@@ -40,8 +40,13 @@ int cmd_check(std::vector<std::string> const& args) {
         }
         auto const& s = checked.scenario;
         std::size_t cases = s.point_count() * s.matmuls.size() * s.targets.size();
-        std::cout << path << ": ok: " << s.matmuls.size() << " matmul"
-                  << (s.matmuls.size() == 1 ? "" : "s") << " x " << s.targets.size() << " target"
+        std::size_t elementwise = 0;
+        for (auto const& op : s.matmuls) elementwise += op.kind == model::OpKind::elementwise;
+        std::size_t matmuls = s.matmuls.size() - elementwise;
+        std::cout << path << ": ok: " << matmuls << " matmul" << (matmuls == 1 ? "" : "s");
+        if (elementwise)
+            std::cout << " + " << elementwise << " elementwise op" << (elementwise == 1 ? "" : "s");
+        std::cout << " x " << s.targets.size() << " target"
                   << (s.targets.size() == 1 ? "" : "s") << " x " << s.point_count()
                   << " sweep point" << (s.point_count() == 1 ? "" : "s") << " = " << cases
                   << " case" << (cases == 1 ? "" : "s") << "\n";
