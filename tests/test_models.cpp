@@ -1,0 +1,491 @@
+// The shipped model templates (templates/layers/) and scenarios
+// (scenarios/llama3-*.roof, scenarios/mixtral-*.roof) against numbers worked
+// out by hand from the published shapes and the formulas of reports.md:
+// FLOPs = 2 x the product of a matmul's distinct axes (K x the output's
+// elements for an elementwise op); bytes = elements x bytes per element;
+// resident bytes = every `weight`/`cache` operand and `resident` declaration
+// x its layer count. Hardware numbers from templates/hardware/:
+// H100 SXM 3.35e12 B/s, 80 GB (80e9 B); H200 141 GB; MI300X 192 GB.
+//
+// Shapes (config.json of each model):
+//   Llama 3 8B   L 32, D 4096, H 32, KV 8, Hd 128, F 14336, V 128256
+//   Llama 3 70B  L 80, D 8192, H 64, KV 8, Hd 128, F 28672, V 128256
+//   Mixtral 8x7B L 32, D 4096, H 32, KV 8, Hd 128, F 14336, E 8, top-2, V 32000
+#include "helpers.hpp"
+
+#include "roofline/lang/file_system.hpp"
+#include "roofline/report/report.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace roofline;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+// Parameter counts, by hand.
+//
+// Llama 3 8B, per decoder layer:
+//   q  D x H x Hd   = 4096 x 4096  =  16,777,216
+//   k  D x KV x Hd  = 4096 x 1024  =   4,194,304
+//   v                                   4,194,304
+//   o  H x Hd x D                  =  16,777,216
+//   gate, up, down  3 x 4096 x 14336 = 176,160,768
+//   two RMSNorm gains  2 x 4096   =       8,192
+//   layer total                      218,112,000  (matmuls alone: 218,103,808)
+// x 32 layers = 6,979,584,000; embedding 128256 x 4096 = 525,336,576 and the
+// untied LM head as much: 1,050,673,152; final norm 4,096.
+// Total 6,979,584,000 + 1,050,673,152 + 4,096 = 8,030,261,248.
+constexpr double llama8b_params = 8'030'261'248.0;
+constexpr double llama8b_norm_params = 266'240.0;    // (2 x 32 + 1) x 4096
+constexpr double llama8b_table_bytes = 1'050'673'152.0;  // embedding 525,336,576 x 2 B
+// KV cache: K and V, 32 layers x 8 heads x 128 x 2 B = 131,072 B per token;
+// x 8192 positions = 1,073,741,824 B per sequence.
+constexpr double llama8b_kv_per_sequence = 1'073'741'824.0;
+
+// Llama 3 70B, per decoder layer:
+//   q, o  2 x 8192 x 8192 = 134,217,728;  k, v  2 x 8192 x 1024 = 16,777,216
+//   gate, up, down 3 x 8192 x 28672 = 704,643,072;  norms 2 x 8192 = 16,384
+//   layer total 855,654,400;  x 80 = 68,452,352,000
+// embedding + LM head 2 x 128256 x 8192 = 2,101,346,304; final norm 8,192.
+// Total 70,553,706,496 parameters: 141,107,412,992 B in bf16 (141.1 GB).
+constexpr double llama70b_params = 70'553'706'496.0;
+constexpr double llama70b_norm_params = 1'318'912.0;  // (2 x 80 + 1) x 8192
+// KV cache: 2 x 80 x 8 x 128 x 2 B = 327,680 B per token; x 8192 = 2,684,354,560.
+constexpr double llama70b_kv_per_sequence = 2'684'354'560.0;
+
+// Mixtral 8x7B, per decoder layer:
+//   attention as Llama 3 8B: 41,943,040
+//   experts 8 x 3 x 4096 x 14336 = 8 x 176,160,768 = 1,409,286,144
+//   router 4096 x 8 = 32,768;  norms 8,192
+//   layer total 1,451,270,144;  x 32 = 46,440,644,608
+// embedding + LM head 2 x 32000 x 4096 = 262,144,000; final norm 4,096.
+// Total 46,702,792,704 parameters (the published 46.7B).
+constexpr double mixtral_params = 46'702'792'704.0;
+constexpr double mixtral_norm_params = 266'240.0;  // (2 x 32 + 1) x 4096
+
+// A checked, evaluated scenario with its summary, as `roofline run` builds it.
+struct ModelRun {
+    Diagnostics diagnostics;
+    Program program;
+    model::Scenario scenario;
+    engine::Evaluation evaluation;
+    report::ReportInfo info;
+    std::unique_ptr<report::ReportContext> context;
+    std::unique_ptr<report::SummaryBuilder> builder;
+
+    std::size_t target(std::string const& id) const {
+        for (std::size_t t = 0; t < scenario.targets.size(); ++t)
+            if (scenario.hardware[static_cast<std::size_t>(scenario.targets[t])].id == id) return t;
+        FAIL("no target " << id);
+        return 0;
+    }
+    // The point where the first sweep (B in every model scenario) is `value`.
+    std::size_t point(double value) const {
+        for (std::size_t p = 0; p < evaluation.point_count; ++p)
+            if (evaluation.sweep_value(p, 0) == value) return p;
+        FAIL("no point with the first sweep at " << value);
+        return 0;
+    }
+    engine::Case const& find(std::string const& op, std::string const& layer, std::size_t point,
+                             std::size_t target) const {
+        for (auto const& c : evaluation.cases) {
+            auto const& m = scenario.matmuls[c.matmul];
+            if (m.name == op && m.layer == layer && c.point == point && c.target == target)
+                return c;
+        }
+        FAIL("no case " << layer << "/" << op);
+        throw;
+    }
+    std::string compute_dtype(std::string const& op, std::string const& layer) const {
+        for (auto const& m : scenario.matmuls)
+            if (m.name == op && m.layer == layer)
+                return scenario.dtypes[static_cast<std::size_t>(m.compute_dtype)].name;
+        FAIL("no op " << layer << "/" << op);
+        return {};
+    }
+    // FLOPs of one instance of the ops under layer path `prefix` (the layer
+    // itself and the layers nested in it), not multiplied by the counts.
+    double flops_under(std::string const& prefix, std::size_t point, std::size_t target) const {
+        double sum = 0;
+        for (auto const& c : evaluation.cases) {
+            auto const& layer = scenario.matmuls[c.matmul].layer;
+            bool under = layer == prefix || layer.rfind(prefix + "/", 0) == 0;
+            if (under && c.point == point && c.target == target) sum += c.metrics.counts.flops;
+        }
+        return sum;
+    }
+    report::StepTotals step(std::size_t point, std::size_t target) const {
+        return report::step_totals(*context, builder->summary(), point, target);
+    }
+    double bandwidth(std::size_t target) const {
+        return scenario.hardware[static_cast<std::size_t>(scenario.targets[target])]
+            .hbm_bytes_per_s;
+    }
+};
+
+std::unique_ptr<ModelRun> finish(std::unique_ptr<ModelRun> r) {
+    r->scenario = model::check(r->program, {}, r->diagnostics);
+    INFO(format(r->diagnostics));
+    REQUIRE_FALSE(r->diagnostics.has_errors());
+    auto evaluation = engine::evaluate(r->scenario, r->diagnostics);
+    INFO(format(r->diagnostics));
+    REQUIRE(evaluation);
+    r->evaluation = std::move(*evaluation);
+    r->context = std::make_unique<report::ReportContext>(
+        report::ReportContext{r->scenario, r->evaluation, r->info});
+    r->builder = std::make_unique<report::SummaryBuilder>(*r->context);
+    for (auto const& c : r->evaluation.cases) r->builder->add(c);
+    return r;
+}
+
+LoadOptions templates_path() { return LoadOptions{{std::string(ROOFLINE_SOURCE_DIR) + "/templates"}}; }
+
+// A shipped scenario, read from disk with the shipped templates.
+std::unique_ptr<ModelRun> run_scenario(std::string const& name) {
+    auto r = std::make_unique<ModelRun>();
+    DiskFileSystem disk;
+    r->program = load_program(std::string(ROOFLINE_SOURCE_DIR) + "/scenarios/" + name, disk,
+                              templates_path(), r->diagnostics);
+    return finish(std::move(r));
+}
+
+// A scenario text that uses the shipped templates.
+std::unique_ptr<ModelRun> run_text(std::string const& text) {
+    auto r = std::make_unique<ModelRun>();
+    DiskFileSystem disk;
+    r->program = load_program_text("test.roof", text, disk, templates_path(), r->diagnostics);
+    return finish(std::move(r));
+}
+
+char const* const model_scenarios[] = {
+    "llama3-8b-decode.roof",      "llama3-8b-decode-fp8.roof",
+    "llama3-8b-prefill.roof",     "llama3-8b-prefill-fp8.roof",
+    "llama3-70b-decode.roof",     "llama3-70b-decode-fp8.roof",
+    "llama3-70b-prefill.roof",    "llama3-70b-prefill-fp8.roof",
+    "mixtral-8x7b-decode.roof",   "mixtral-8x7b-decode-fp8.roof",
+    "mixtral-8x7b-prefill.roof",  "mixtral-8x7b-prefill-fp8.roof",
+};
+
+}  // namespace
+
+TEST_CASE("every shipped model scenario checks without warnings and evaluates", "[models]") {
+    for (auto const* name : model_scenarios) {
+        INFO(name);
+        auto r = run_scenario(name);
+        std::size_t warnings = 0;
+        for (auto const& d : r->diagnostics.all())
+            if (d.severity == Severity::warning) ++warnings;
+        INFO(format(r->diagnostics));
+        CHECK(warnings == 0);
+        CHECK(r->evaluation.has_tokens);
+        CHECK(r->evaluation.has_resident);
+        CHECK(r->scenario.targets.size() == 4);
+        // Every case is supported: each target has a peak for bf16 and fp8.
+        CHECK(r->builder->summary().unsupported_count == 0);
+    }
+}
+
+TEST_CASE("the layer templates are closed: every name they use is a parameter or a let",
+          "[models]") {
+    // Names a template body does not bind resolve at the use site. With no
+    // top-level values at all, any such name is an error here, so a template
+    // cannot pick up a scenario's `let` by accident.
+    auto r = run_text(R"(
+        include "layers/dense.roof"
+        include "layers/moe.roof"
+        include "layers/lm_head.roof"
+        hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  peak fp8 = 2e15 FLOP/s }
+        target chip
+        use embedding(N = 3, D = 16, V = 100)
+        use attention(B = 3, T = 2, S = 5, D = 16, H = 4, KV = 2, Hd = 4)
+        use gated_mlp(N = 3, D = 16, F = 24)
+        use dense_decode(B = 3, S = 5, D = 16, H = 4, KV = 2, Hd = 4, F = 24)
+        use dense_prefill(B = 3, T = 5, D = 16, H = 4, KV = 2, Hd = 4, F = 24,
+                          wdt = fp8, mdt = fp8)
+        use moe_mlp(T = 3, D = 16, F = 24, E = 4, k = 2)
+        use moe_decode(B = 3, S = 5, D = 16, H = 4, KV = 2, Hd = 4, F = 24, E = 4, k = 2)
+        use moe_prefill(B = 3, T = 5, D = 16, H = 4, KV = 2, Hd = 4, F = 24, E = 4, k = 2,
+                        wdt = fp8, adt = bf16, mdt = fp8, kvdt = fp8)
+        use lm_head(N = 3, D = 16, V = 100))");
+    CHECK(r->builder->summary().unsupported_count == 0);
+    // moe_mlp at T = 3, k = 2: A = min(4, 6) = 4 experts, C = ceil(6 / 4) = 2.
+    // gate: 2 x 4 x 2 x 16 x 24 = 6,144 FLOPs.
+    CHECK(r->find("gate", "moe_mlp", 0, 0).metrics.counts.flops == 6'144.0);
+}
+
+TEST_CASE("one dense decoder layer: FLOPs, bytes and resident bytes by hand", "[models]") {
+    // Llama 3 8B shapes; one decode layer (B tokens, S = 8192 cached
+    // positions) and one prefill layer (1 prompt of T = 2048 tokens).
+    auto r = run_text(R"(
+        include "layers/dense.roof"
+        hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }
+        target chip
+        sweep B = [1, 4]
+        use dense_decode(B = B, S = 8192, D = 4096, H = 32, KV = 8, Hd = 128, F = 14336) as dec
+        use dense_prefill(B = 1, T = 2048, D = 4096, H = 32, KV = 8, Hd = 128, F = 14336) as pre
+        tokens = B)");
+    std::size_t chip = r->target("chip");
+
+    // Decode, per token (B tokens in a step):
+    //   matmuls 2 x 218,103,808 parameters                  = 436,207,616
+    //   scores 2 x H x S x Hd = 2 x 32 x 8192 x 128         =  67,108,864
+    //   values, the same                                     =  67,108,864
+    //   elementwise, FLOPs per element x elements per token:
+    //     attn_norm 4 x 4096 = 16,384   rope_q 3 x 32 x 128 = 12,288
+    //     rope_k 3 x 8 x 128 = 3,072    softmax 5 x 32 x 8192 = 1,310,720
+    //     attn_residual 4,096           mlp_norm 16,384
+    //     silu_mul 5 x 14336 = 71,680   mlp_residual 4,096   sum 1,438,720
+    //   total 436,207,616 + 134,217,728 + 1,438,720 = 571,864,064 per token.
+    for (double b : {1.0, 4.0}) {
+        INFO("B = " << b);
+        CHECK(r->flops_under("dec", r->point(b), chip) == 571'864'064.0 * b);
+    }
+
+    // Prefill, N = B x T = 2048 tokens, attention over T x T (mask not halved):
+    //   matmuls 2 x 2048 x 218,103,808                       = 893,353,197,568
+    //   scores + values 2 x 2 x 2048 x 32 x 2048 x 128       =  68,719,476,736
+    //   elementwise per token as above but softmax 5 x 32 x 2048 = 327,680:
+    //     1,438,720 - 1,310,720 + 327,680 = 455,680; x 2048 =    933,232,640
+    //   total                                                  963,005,906,944
+    CHECK(r->flops_under("pre", r->point(1), chip) == 963'005'906'944.0);
+
+    // The decode scores at B = 4 against the K cache:
+    //   flops 2 x 4 x 32 x 8192 x 128 = 268,435,456
+    //   read  q 4 x 4096 x 2 = 32,768  +  K cache 4 x 8192 x 8 x 128 x 2 = 67,108,864
+    //   write 4 x 32 x 8192 x 2 = 2,097,152
+    auto const& scores = r->find("scores", "dec/attention", r->point(4), chip).metrics;
+    CHECK(scores.counts.flops == 268'435'456.0);
+    CHECK(scores.counts.bytes_read == 32'768.0 + 67'108'864.0);
+    CHECK(scores.counts.bytes_written == 2'097'152.0);
+
+    // Resident at B = 4: weights of both layers, 2 x 218,112,000 x 2 B each;
+    // caches K and V: decode 2 x 4 x 8192 x 1024 x 2 = 134,217,728,
+    // prefill 2 x 1 x 2048 x 1024 x 2 = 8,388,608.
+    auto const& facts = r->evaluation.point_facts[r->point(4)];
+    CHECK(facts.weight_bytes == 2 * 436'224'000.0);
+    CHECK(facts.cache_bytes == 134'217'728.0 + 8'388'608.0);
+    CHECK(facts.tokens == 4);
+}
+
+TEST_CASE("Llama 3 8B and 70B: resident weight and cache bytes from the parameter counts",
+          "[models]") {
+    SECTION("8B bf16: 2 bytes x 8,030,261,248 = 16,060,522,496 B") {
+        auto r = run_scenario("llama3-8b-decode.roof");
+        for (double b : {1.0, 8.0, 256.0}) {
+            INFO("B = " << b);
+            auto const& facts = r->evaluation.point_facts[r->point(b)];
+            CHECK(facts.weight_bytes == 2 * llama8b_params);
+            CHECK(facts.weight_bytes == 16'060'522'496.0);
+            CHECK(facts.cache_bytes == b * llama8b_kv_per_sequence);
+            CHECK(facts.tokens == b);
+        }
+    }
+    SECTION("8B fp8: the matmul weights halve, the 266,240 norm gains stay bf16") {
+        // 1 x (8,030,261,248 - 266,240) + 2 x 266,240 = 8,030,527,488 B:
+        // half of the bf16 bytes plus the gains' 266,240 B.
+        auto r = run_scenario("llama3-8b-decode-fp8.roof");
+        auto const& facts = r->evaluation.point_facts[r->point(1)];
+        CHECK(facts.weight_bytes == llama8b_params + llama8b_norm_params);
+        CHECK(facts.weight_bytes == 8'030'527'488.0);
+        CHECK(facts.weight_bytes == 2 * llama8b_params / 2 + llama8b_norm_params);
+        CHECK(facts.cache_bytes == llama8b_kv_per_sequence);  // the KV cache stays bf16
+    }
+    SECTION("70B bf16 and fp8") {
+        auto bf16 = run_scenario("llama3-70b-decode.roof");
+        auto fp8 = run_scenario("llama3-70b-decode-fp8.roof");
+        auto const& a = bf16->evaluation.point_facts[bf16->point(1)];
+        auto const& b = fp8->evaluation.point_facts[fp8->point(1)];
+        CHECK(a.weight_bytes == 141'107'412'992.0);  // 2 x 70,553,706,496
+        CHECK(a.weight_bytes == 2 * llama70b_params);
+        // 70,553,706,496 + 1,318,912 (the gains' second byte) = 70,555,025,408
+        CHECK(b.weight_bytes == llama70b_params + llama70b_norm_params);
+        CHECK(a.cache_bytes == llama70b_kv_per_sequence);
+        CHECK(b.cache_bytes == llama70b_kv_per_sequence);
+    }
+    SECTION("8B prefill: the cache written by B prompts of 2048 tokens") {
+        // 131,072 B per token x 2048 = 268,435,456 B per prompt; tokens = B x 2048.
+        auto r = run_scenario("llama3-8b-prefill.roof");
+        for (double b : {1.0, 8.0}) {
+            auto const& facts = r->evaluation.point_facts[r->point(b)];
+            CHECK(facts.weight_bytes == 2 * llama8b_params);
+            CHECK(facts.cache_bytes == b * 268'435'456.0);
+            CHECK(facts.tokens == b * 2048);
+        }
+    }
+}
+
+TEST_CASE("decode at batch 1 is memory-bound: a step reads the weights and the KV cache once",
+          "[models]") {
+    SECTION("Llama 3 8B bf16, exact bytes on every target") {
+        auto r = run_scenario("llama3-8b-decode.roof");
+        std::size_t p = r->point(1);
+        // What a step must read: every weight once, except the embedding
+        // table (only the token's row), and the whole KV cache:
+        //   16,060,522,496 - 1,050,673,152 + 1,073,741,824 = 16,083,591,168 B.
+        double must_read = 2 * llama8b_params - llama8b_table_bytes + llama8b_kv_per_sequence;
+        CHECK(must_read == 16'083'591'168.0);
+        // On top of it, by hand, per decoder layer at B = 1, S = 8192 (bf16):
+        //   norms 2 x 16,384; q 16,384; k, v 10,240 each; rope_q 16,896;
+        //   rope_k 4,608; scores 8,192 + 524,288 (scores written);
+        //   softmax 2 x 524,288; values 524,288 + 8,192; o 16,384;
+        //   residuals 2 x 24,576; gate, up, down 36,864 each;
+        //   silu_mul 86,016: 2,466,816 B;  x 32 = 78,938,112
+        // the ends: gather 16,384; final norm 16,384; logits 8,192 +
+        //   256,512: 297,472.   Extra 79,235,584 B (0.49 %).
+        double total = must_read + 79'235'584.0;
+        CHECK(total == 16'162'826'752.0);
+        for (auto const* hw : {"h100_sxm", "h200", "mi300x", "tpu_v5p"}) {
+            INFO(hw);
+            std::size_t t = r->target(hw);
+            for (auto const& c : r->evaluation.cases)
+                if (c.point == p && c.target == t) CHECK(c.metrics.bound == engine::Bound::memory);
+            auto step = r->step(p, t);
+            CHECK(step.memory_share == 1.0);
+            double bw = r->bandwidth(t);
+            // Memory-bound everywhere, so t_lower = bytes / bandwidth (summed
+            // op by op: a relative rounding error of a few ulp).
+            CHECK_THAT(step.t_lower, WithinRel(total / bw, 1e-12));
+            // Within 1 % of what must be read: activations, scores and
+            // logits add 0.49 %.
+            CHECK(step.t_lower >= must_read / bw);
+            CHECK(step.t_lower <= 1.01 * must_read / bw);
+            CHECK_THAT(step.tokens_per_s, WithinRel(1 / step.t_lower, 1e-15));
+        }
+    }
+    SECTION("Llama 3 70B bf16 on H100") {
+        auto r = run_scenario("llama3-70b-decode.roof");
+        std::size_t p = r->point(1), t = r->target("h100_sxm");
+        // 141,107,412,992 - 2,101,346,304 (embedding table) + 2,684,354,560
+        //   = 141,690,421,248 B. The scores of 64 heads x 8192 positions add
+        //   about 4 x 1 MB per layer (0.24 %): 1 % is the tolerance.
+        double must_read = 141'690'421'248.0;
+        CHECK(must_read == 2 * llama70b_params - 2 * 128256.0 * 8192 + llama70b_kv_per_sequence);
+        auto step = r->step(p, t);
+        CHECK(step.memory_share == 1.0);
+        CHECK(step.t_lower >= must_read / 3.35e12);   // 42.3 ms
+        CHECK(step.t_lower <= 1.01 * must_read / 3.35e12);
+    }
+    SECTION("fp8 weights: a step reads about half as much") {
+        auto r = run_scenario("llama3-8b-decode-fp8.roof");
+        std::size_t p = r->point(1), t = r->target("h100_sxm");
+        // 8,030,527,488 - 525,336,576 (fp8 table) + 1,073,741,824 (bf16 cache)
+        //   = 8,578,932,736 B, 53 % of the bf16 step's 16,162,826,752.
+        double must_read = 8'578'932'736.0;
+        auto step = r->step(p, t);
+        CHECK(step.memory_share == 1.0);
+        CHECK(step.t_lower >= must_read / 3.35e12);
+        CHECK(step.t_lower <= 1.01 * must_read / 3.35e12);
+        CHECK(r->compute_dtype("q_proj", "decoder/attention") == "fp8");
+        CHECK(r->compute_dtype("down", "decoder/mlp") == "fp8");
+        CHECK(r->compute_dtype("logits", "lm_head") == "fp8");
+        CHECK(r->compute_dtype("scores", "decoder/attention") == "bf16");  // bf16 q, bf16 cache
+        CHECK(r->compute_dtype("mlp_norm", "decoder") == "bf16");  // `compute adt`
+    }
+}
+
+TEST_CASE("Llama 3 70B bf16 needs two 80 GB chips", "[models]") {
+    auto r = run_scenario("llama3-70b-decode.roof");
+    std::size_t h100 = r->target("h100_sxm");
+    // B = 1: 141,107,412,992 + 2,684,354,560 = 143,791,767,552 B;
+    //        / 80e9 = 1.80 -> 2 chips.
+    auto one = r->step(r->point(1), h100);
+    CHECK(one.resident_bytes == 143'791'767'552.0);
+    CHECK(one.capacity == 80e9);
+    CHECK(one.min_chips == 2);
+    // B = 4: + 4 x 2,684,354,560 = 151,844,831,232 B -> 1.90 -> still 2.
+    CHECK(r->step(r->point(4), h100).min_chips == 2);
+    // B = 8: 141,107,412,992 + 21,474,836,480 = 162,582,249,472 B -> 2.03 -> 3.
+    CHECK(r->step(r->point(8), h100).resident_bytes == 162'582'249'472.0);
+    CHECK(r->step(r->point(8), h100).min_chips == 3);
+    // H200, 141 GB: 143.8 / 141 = 1.02 -> 2.  MI300X, 192 GB: 1.
+    CHECK(r->step(r->point(1), r->target("h200")).min_chips == 2);
+    CHECK(r->step(r->point(1), r->target("mi300x")).min_chips == 1);
+
+    // fp8 weights fit one H100 at B = 1: 70,555,025,408 + 2,684,354,560 =
+    // 73,239,379,968 B < 80e9.
+    auto fp8 = run_scenario("llama3-70b-decode-fp8.roof");
+    auto step = fp8->step(fp8->point(1), fp8->target("h100_sxm"));
+    CHECK(step.resident_bytes == 73'239'379'968.0);
+    CHECK(step.min_chips == 1);
+}
+
+TEST_CASE("Mixtral 8x7B: all 8 experts resident, a batch-1 step reads 2", "[models]") {
+    auto r = run_scenario("mixtral-8x7b-decode.roof");
+    std::size_t h100 = r->target("h100_sxm");
+
+    // Resident weights: 2 B x 46,702,792,704 = 93,405,585,408 at every batch.
+    for (double b : {1.0, 4.0, 256.0}) {
+        INFO("B = " << b);
+        auto const& facts = r->evaluation.point_facts[r->point(b)];
+        CHECK(facts.weight_bytes == 2 * mixtral_params);
+        CHECK(facts.weight_bytes == 93'405'585'408.0);
+        CHECK(facts.cache_bytes == b * llama8b_kv_per_sequence);  // same attention shapes
+    }
+
+    // One expert matrix: 4096 x 14336 = 58,720,256 parameters, 117,440,512 B.
+    // B = 1: T k = 2 (token, expert) pairs -> A = min(8, 2) = 2 experts,
+    // C = ceil(2 / 2) = 1 token each. gate reads 2 experts' matrices and the
+    // token twice: 2 x 117,440,512 + 2 x 1 x 4096 x 2 = 234,897,408 B;
+    // 2 x 2 x 1 x 4096 x 14336 = 234,881,024 FLOPs.
+    auto const& gate1 = r->find("gate", "decoder/moe", r->point(1), h100).metrics;
+    CHECK(gate1.counts.bytes_read == 234'897'408.0);
+    CHECK(gate1.counts.flops == 234'881'024.0);
+    // B = 4: 8 pairs -> A = 8, C = 1: every expert is read.
+    // 8 x 117,440,512 + 8 x 4096 x 2 = 939,589,632 B.
+    CHECK(r->find("gate", "decoder/moe", r->point(4), h100).metrics.counts.bytes_read ==
+          939'589'632.0);
+    // B = 256: 512 pairs -> A = 8, C = 64: 2 x 8 x 64 x 4096 x 14336 =
+    // 60,129,542,144 FLOPs; 939,524,096 + 8 x 64 x 4096 x 2 = 943,718,400 B.
+    auto const& gate256 = r->find("gate", "decoder/moe", r->point(256), h100).metrics;
+    CHECK(gate256.counts.flops == 60'129'542'144.0);
+    CHECK(gate256.counts.bytes_read == 943'718'400.0);
+
+    // The batch-1 step reads 2 of 8 experts: of the 32 x 3 x 8 x 117,440,512 =
+    // 90,194,313,216 B of experts, 6/8 (67,645,734,912 B) stay unread, and so
+    // does the embedding table (32000 x 4096 x 2 = 262,144,000 B):
+    //   93,405,585,408 - 67,645,734,912 - 262,144,000 = 25,497,706,496 B of
+    //   weights, + 1,073,741,824 B of KV cache = 26,571,448,320 B, against a
+    //   resident 94,479,327,232 B.
+    double must_read = 26'571'448'320.0;
+    auto step = r->step(r->point(1), h100);
+    CHECK(step.resident_bytes == 93'405'585'408.0 + 1'073'741'824.0);
+    CHECK(step.memory_share == 1.0);
+    CHECK(step.t_lower >= must_read / 3.35e12);
+    CHECK(step.t_lower <= 1.01 * must_read / 3.35e12);  // activations: about 0.3 %
+    // Resident 94.5 GB: 2 H100s, 1 H200.
+    CHECK(step.min_chips == 2);
+    CHECK(r->step(r->point(1), r->target("h200")).min_chips == 1);
+
+    // fp8: (46,702,792,704 - 266,240) x 1 + 266,240 x 2 = 46,703,058,944 B.
+    auto fp8 = run_scenario("mixtral-8x7b-decode-fp8.roof");
+    CHECK(fp8->evaluation.point_facts[fp8->point(1)].weight_bytes ==
+          mixtral_params + mixtral_norm_params);
+    CHECK(fp8->compute_dtype("gate", "decoder/moe") == "fp8");
+}
+
+TEST_CASE("prefill: the large matmuls are compute-bound and tokens count B x T", "[models]") {
+    auto r = run_scenario("llama3-8b-prefill.roof");
+    std::size_t h100 = r->target("h100_sxm"), p = r->point(1);
+    // gate at 2048 tokens: 2 x 2048 x 4096 x 14336 = 240,518,168,576 FLOPs over
+    // 2048 x 4096 x 2 + 4096 x 14336 x 2 + 2048 x 14336 x 2 = 192,937,984 B:
+    // 1246.6 FLOP/B, above the H100's bf16 ridge 9.89e14 / 3.35e12 = 295.2.
+    auto const& gate = r->find("gate", "decoder/mlp", p, h100).metrics;
+    CHECK(gate.counts.flops == 240'518'168'576.0);
+    CHECK(gate.counts.bytes_read + gate.counts.bytes_written == 192'937'984.0);
+    CHECK(gate.bound == engine::Bound::compute);
+    CHECK_THAT(gate.t_lower, WithinRel(240'518'168'576.0 / 9.89e14, 1e-15));
+    auto step = r->step(p, h100);
+    CHECK(step.tokens == 2048);
+    // Mostly compute: the matmuls take about 2 x 2048 x 7.0e9 / 9.89e14 = 29 ms;
+    // the materialized 2048 x 2048 scores (268 MB per layer, written, read
+    // and written by the softmax, read again) about 32 x 1.07 GB / 3.35e12 =
+    // 10 ms, memory-bound.
+    CHECK_THAT(step.tokens_per_s, WithinRel(2048 / step.t_lower, 1e-15));
+    CHECK(step.memory_share < 0.5);
+}
