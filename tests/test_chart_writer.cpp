@@ -5,6 +5,7 @@
 #include "roofline/report/chart_writer.hpp"
 
 #include "helpers.hpp"
+#include "step_scenario.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -54,10 +55,14 @@ void render(test::Checked& checked, fs::path const& folder, Rendered* out = null
     info.name = "charts_test";
     report::ReportContext context{checked.scenario, *grid, info};
     report::ChartData data(context);
+    report::SummaryBuilder summary(context);
     REQUIRE(engine::stream_cases(checked.scenario, *grid, checked.diagnostics,
-                                 [&](engine::Case const& c) { data.add(c); }));
+                                 [&](engine::Case const& c) {
+                                     data.add(c);
+                                     summary.add(c);
+                                 }));
     fs::remove_all(folder);
-    report::render_charts(folder.string(), context, data);
+    report::render_charts(folder.string(), context, data, summary.summary());
     if (out) {
         out->folder = folder;
         for (auto const& entry : fs::directory_iterator(folder))
@@ -72,16 +77,28 @@ Rendered render_text(std::string const& text, std::string const& name) {
     return r;
 }
 
-// Every file the spec promises for these targets and sweeps, and no other.
+// Every file the spec promises for these targets and sweeps, and no other:
+// `steps` are the sweeps with more than one value, `step_hardware` the
+// targets with a peak for some matmul (the step charts' conditions).
 std::set<std::string> expected_files(std::vector<std::string> const& hardware,
-                                     std::vector<std::string> const& sweeps) {
+                                     std::vector<std::string> const& sweeps,
+                                     std::vector<std::string> const& steps,
+                                     std::vector<std::string> const& step_hardware) {
     std::set<std::string> files;
     for (auto const& hw : hardware)
         for (char const* ext : {".svg", ".png"}) {
             files.insert("roofline-" + hw + ext);
             for (auto const& v : sweeps) files.insert("sweep-" + v + "-" + hw + ext);
         }
+    for (auto const& hw : step_hardware)
+        for (char const* ext : {".svg", ".png"})
+            for (auto const& v : steps) files.insert("step-" + v + "-" + hw + ext);
     return files;
+}
+// Every sweep with several values, every target with a peak for a matmul.
+std::set<std::string> expected_files(std::vector<std::string> const& hardware,
+                                     std::vector<std::string> const& sweeps) {
+    return expected_files(hardware, sweeps, sweeps, hardware);
 }
 
 // Well-formed XML (xmllint, from libxml2-utils, which make deps installs) whose
@@ -180,6 +197,46 @@ TEST_CASE("charts: the exercises scenario marks the chapter's critical batch siz
     auto roof = slurp(r.folder / "roofline-v5e_book.svg");
     CHECK(contains(roof, "ridge 480 FLOP/B"));
     CHECK(contains(roof, "ridge 240 FLOP/B"));
+    fs::remove_all(r.folder);
+}
+
+TEST_CASE("charts: a stacked step chart per sweep and target, the layers named in the key",
+          "[charts][steps]") {
+    // step_scenario.hpp: attn x 2 and mlp x 3 on fast and half; the top-level
+    // q is int8, which neither chip has a peak for.
+    auto r = render_text(test::step::scenario, "steps");
+    CHECK(r.files == expected_files({"fast", "half"}, {"B"}));
+    check_files(r);
+    auto svg = slurp(r.folder / "step-B-fast.svg");
+    CHECK(contains(svg, "Step by hand"));
+    CHECK(contains(svg, "against B on Fast chip [fast]"));
+    // Bands bottom up in the order the layers first appear, a key entry each.
+    auto attn = svg.find(">attn<"), mlp = svg.find(">mlp<");
+    CHECK(attn != std::string::npos);
+    CHECK(mlp != std::string::npos);
+    CHECK(attn < mlp);
+    CHECK(contains(svg, "(top level): no time, none of its matmuls has a peak on this chip"));
+    // The largest step is 2.8e-4 s (B = 1000, by hand): the axis is in µs.
+    CHECK(contains(svg, "step time (\u00b5s)"));
+    CHECK(contains(slurp(r.folder / "step-B-half.svg"), "against B on half"));
+    fs::remove_all(r.folder);
+}
+
+TEST_CASE("charts: no step chart for a sweep of one value, nor on a chip with no peak to use",
+          "[charts][steps]") {
+    auto r = render_text(std::string(chips) + R"roof(
+        hardware int8_only { hbm_bandwidth = 1e12 B/s  peak int8 = 1e14 OP/s }
+        target v5e, int8_only
+        sweep B = [1, 64, 512]
+        sweep S = [2048]
+        let D = 1024
+        layer l x 4 {
+            matmul m = bf16[B, S, D] * bf16[D, D2] -> bf16[B, S, D2]
+        }
+        let D2 = 1024)roof",
+                         "no_steps");
+    CHECK(r.files == expected_files({"v5e", "int8_only"}, {"B", "S"}, {"B"}, {"v5e"}));
+    check_files(r);
     fs::remove_all(r.folder);
 }
 
@@ -297,14 +354,19 @@ TEST_CASE("charts: errors are ChartError", "[charts]") {
     report::ReportInfo info;
     report::ReportContext context{checked->scenario, *grid, info};
     report::ChartData data(context);
+    report::SummaryBuilder summary(context);
     REQUIRE(engine::stream_cases(checked->scenario, *grid, checked->diagnostics,
-                                 [&](engine::Case const& c) { data.add(c); }));
+                                 [&](engine::Case const& c) {
+                                     data.add(c);
+                                     summary.add(c);
+                                 }));
 
     // A folder that cannot be made: its parent is a file.
     auto file = temp_folder("a_file");
     std::ofstream(file) << "x";
-    CHECK_THROWS_AS(report::render_charts((file / "charts").string(), context, data),
-                    report::ChartError);
+    CHECK_THROWS_AS(
+        report::render_charts((file / "charts").string(), context, data, summary.summary()),
+        report::ChartError);
     fs::remove(file);
 
     // No gnuplot on PATH.
@@ -318,7 +380,7 @@ TEST_CASE("charts: errors are ChartError", "[charts]") {
         PathGuard no_gnuplot;
         CHECK_FALSE(report::gnuplot_available());
         try {
-            report::render_charts(folder.string(), context, data);
+            report::render_charts(folder.string(), context, data, summary.summary());
             FAIL("no ChartError");
         } catch (report::ChartError const& e) {
             CHECK(contains(e.what(), "gnuplot not found"));

@@ -2,6 +2,8 @@
 // byte-identical outputs, and failures that leave nothing behind.
 #include "roofline/report/sha256.hpp"
 
+#include "step_scenario.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -112,6 +114,37 @@ TEST_CASE("run: publishes v1 with every part, then says up to date", "[run]") {
     INFO(narrowed.err);
     CHECK(narrowed.exit_code == 0);
     CHECK(narrowed.out.find("v3: 128 cases") != std::string::npos);  // 8 x 2 x 8
+}
+
+TEST_CASE("run: prints the step of each target after publishing", "[run][steps]") {
+    Sandbox box;
+    box.write("steps.roof", roofline::test::step::scenario);
+    auto r = box.roofline("run steps.roof");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    // step_scenario.hpp by hand: on fast 2.8038e-5, 3.376e-5 and 2.8e-4 s,
+    // the t_upper 2.8318e-5, 6.616e-5 and 3.46e-4 s, 14.69% memory-bound at
+    // B = 120; on half 5.6076e-5, 6.512e-5 and 2.8e-4 s.
+    std::string const expected = "published out/steps/v1: 18 cases in ";
+    REQUIRE(r.out.rfind(expected, 0) == 0);
+    auto tail = r.out.substr(r.out.find('\n') + 1);
+    CHECK(tail ==
+          "step = sum of count x t_lower over the supported cases, one chip:\n"
+          "Fast chip [fast]\n"
+          "     B     step  t_upper  memory\n"
+          "     1    28 \u00b5s  28.3 \u00b5s    100%\n"
+          "   120  33.8 \u00b5s  66.2 \u00b5s   14.7%\n"
+          "  1000   280 \u00b5s   346 \u00b5s      0%\n"
+          "half\n"
+          "     B     step  t_upper  memory\n"
+          "     1  56.1 \u00b5s  56.4 \u00b5s    100%\n"
+          "   120  65.1 \u00b5s  98.7 \u00b5s    100%\n"
+          "  1000   280 \u00b5s   412 \u00b5s      0%\n");
+    auto v1 = box.dir / "out" / "steps" / "v1";
+    for (auto const* part : {"charts/step-B-fast.svg", "charts/step-B-fast.png",
+                             "charts/step-B-half.svg", "charts/step-B-half.png"})
+        CHECK(fs::exists(v1 / part));
+    check_complete(v1);  // the manifest lists the step charts with their hashes
 }
 
 TEST_CASE("run: identical inputs give byte-identical cases.csv and report.xlsx", "[run]") {

@@ -3,9 +3,7 @@
 // recalculated (tests/xlsx/xlsx_tool.py). Expected numbers come from the
 // formulas of reports.md worked out here, on hardware chosen so that the
 // bound flips where predicted when a bandwidth is edited.
-#include "helpers.hpp"
-#include "roofline/report/report.hpp"
-#include "roofline/report/xlsx_writer.hpp"
+#include "xlsx_support.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -21,6 +19,7 @@
 #include <unistd.h>
 
 using namespace roofline;
+using namespace roofline::test::xlsx;
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
@@ -67,94 +66,6 @@ Hand by_hand(std::size_t matmul, std::size_t target, double B) {
     if (matmul == 0)  // bf16, 2 bytes an element
         return {2 * B * D * F, 2 * (B * D + D * F), 2 * B * F, target == 0 ? 1e14 : 1.97e14, bw};
     return {2 * B * D * F, B * D + D * F, B * F, target == 0 ? nan : 3.94e14, bw};  // int8
-}
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("roofline-xlsx-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-std::string slurp(fs::path const& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-// A scenario checked, its grid, its cases (kept for comparison) and summary.
-struct Report {
-    std::unique_ptr<test::Checked> checked;
-    engine::CaseGrid grid;
-    report::ReportInfo info{"xlsx-test", 2, "2026-11-30T02:51:47Z", std::string(64, 'c'), "9.9.9"};
-    std::vector<engine::Case> cases;
-
-    explicit Report(std::string const& text,
-                    std::function<void(model::Scenario&)> const& edit = {}) {
-        checked = test::check_text(text);
-        INFO(checked->errors());
-        REQUIRE_FALSE(checked->diagnostics.has_errors());
-        if (edit) edit(checked->scenario);
-        auto g = engine::prepare(checked->scenario, checked->diagnostics);
-        REQUIRE(g);
-        grid = std::move(*g);
-    }
-    model::Scenario const& scenario() const { return checked->scenario; }
-
-    // Streams the cases into a SummaryBuilder and the writer, as `run` does.
-    void write(fs::path const& path, report::XlsxOptions const& options = {}) {
-        report::ReportContext context{checked->scenario, grid, info};
-        report::SummaryBuilder summary(context);
-        report::XlsxWriter writer(path.string(), context, options);
-        cases.clear();
-        REQUIRE(engine::stream_cases(checked->scenario, grid, checked->diagnostics,
-                                     [&](engine::Case const& c) {
-                                         cases.push_back(c);
-                                         summary.add(c);
-                                         writer.add(c);
-                                     }));
-        writer.finish(summary.summary());
-    }
-    std::string const& target_id(std::size_t t) const {
-        auto const& s = scenario();
-        return s.hardware[static_cast<std::size_t>(s.targets[t])].id;
-    }
-};
-
-// tests/xlsx/xlsx_tool.py through the system's Python (Debian's python3-openpyxl).
-json run_tool(std::string const& args, fs::path const& dir) {
-    std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-    auto out = dir / "tool.out", err = dir / "tool.err";
-    std::string command = python + " '" + ROOFLINE_TESTS_DIR + "/xlsx/xlsx_tool.py' " + args +
-                          " >'" + out.string() + "' 2>'" + err.string() + "'";
-    int status = std::system(command.c_str());
-    INFO(command << "\n" << slurp(err));
-    REQUIRE(WIFEXITED(status));
-    REQUIRE(WEXITSTATUS(status) == 0);
-    std::string text = slurp(out);
-    return text.empty() ? json() : json::parse(text);
-}
-
-std::string quoted(fs::path const& p) { return "'" + p.string() + "'"; }
-
-json const& cell(json const& dump, std::string const& sheet, std::size_t row, std::size_t col) {
-    static json const none;
-    auto const& rows = dump.at("cells").at(sheet);
-    if (row >= rows.size() || col >= rows[row].size()) return none;
-    return rows[row][col];
-}
-
-bool close(double a, double b, double rel) {
-    return a == b || std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b));
 }
 
 std::string excel_col(std::size_t col) {
@@ -331,7 +242,7 @@ TEST_CASE("xlsx: cached values are the engine's, formulas reference the Hardware
     r.write(path);
     auto dump = run_tool("dump " + quoted(path), dir.path);
 
-    CHECK(dump.at("sheets") == json({"Summary", "Hardware", "Cases", "Charts"}));
+    CHECK(dump.at("sheets") == json({"Summary", "Steps", "Hardware", "Cases", "Charts"}));
     for (std::size_t c = 0; c < columns; ++c) CHECK(cell(dump, "Cases", 0, c).at("v") == cases_header[c]);
     REQUIRE(r.cases.size() == 12);  // 3 points x 2 matmuls x 2 targets
     check_cases_rows(r, dump, data_rows(dump));
@@ -555,7 +466,7 @@ TEST_CASE("xlsx: Cases continue on 'Cases (2)', 'Cases (3)' past the row limit",
         r.write(path, options);
         auto dump = run_tool("dump " + quoted(path), dir.path);
         CHECK(dump.at("sheets") ==
-              json({"Summary", "Hardware", "Cases", "Cases (2)", "Cases (3)", "Charts"}));
+              json({"Summary", "Steps", "Hardware", "Cases", "Cases (2)", "Cases (3)", "Charts"}));
         auto rows = data_rows(dump);
         REQUIRE(rows.size() == 12);  // 5 + 5 + 2: nothing dropped
         CHECK(rows[4] == std::pair<std::string, std::size_t>("Cases", 5));

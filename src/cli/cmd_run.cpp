@@ -4,6 +4,7 @@
 #include "options.hpp"
 #include "progress.hpp"
 
+#include "roofline/cli/format.hpp"
 #include "roofline/report/chart_writer.hpp"
 #include "roofline/report/manifest.hpp"
 #include "roofline/report/publish.hpp"
@@ -107,9 +108,10 @@ int cmd_run(std::vector<std::string> const& args) {
     fs::path folder = publisher.temp_dir();
     report::ReportContext context{checked.scenario, *grid, info};
     std::vector<std::string> written;
+    report::Summary summary;
     {
         ProgressBar progress(grid->case_count());
-        report::WriteOptions write_options{charts, &progress.counter()};
+        report::WriteOptions write_options{charts, &progress.counter(), &summary};
         if (!report::write_report(folder.string(), context, write_options, diagnostics, written)) {
             print_diagnostics(diagnostics);
             return invalid_input;  // the publisher's destructor removes the temporary folder
@@ -134,6 +136,7 @@ int cmd_run(std::vector<std::string> const& args) {
     std::snprintf(elapsed, sizeof elapsed, "%.2f s", seconds);
     std::cout << "published " << published << ": " << grid->case_count() << " cases in " << elapsed
               << "\n";
+    std::cout << step_summary(context, summary);
     return ok;
 }
 

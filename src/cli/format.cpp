@@ -1,5 +1,6 @@
 #include "roofline/cli/format.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -118,6 +119,76 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
         rows.push_back(std::move(row));
     }
     return render_table(rows, right);
+}
+
+namespace {
+
+// A step of a large model on one chip takes hours: minutes from 10 minutes,
+// hours from 2 hours (as the step charts do), format_seconds below.
+std::string format_step(double seconds) {
+    if (seconds >= 7200) return printf_string("%.3g h", seconds / 3600);
+    if (seconds >= 600) return printf_string("%.3g min", seconds / 60);
+    return format_seconds(seconds);
+}
+
+// 0% and 100% only when exact: a step that is nearly all memory-bound is not all.
+std::string format_share(double share) {
+    if (std::isnan(share)) return "-";
+    if (share <= 0) return "0%";
+    if (share >= 1) return "100%";
+    if (share < 0.001) return "<0.1%";
+    if (share > 0.999) return ">99.9%";
+    return printf_string("%.1f%%", share * 100);
+}
+
+}  // namespace
+
+std::string step_summary(report::ReportContext const& context, report::Summary const& summary) {
+    auto const& grid = context.grid;
+    auto const& scenario = context.scenario;
+    auto const points = report::step_points(grid.point_count);
+    std::string out = "step = sum of count x t_lower over the supported cases, one chip:\n";
+    for (std::size_t t = 0; t < grid.target_count; ++t) {
+        auto const& hw = context.target(t);
+        bool named = !hw.display_name.empty() && hw.display_name != hw.id;
+        out += named ? hw.display_name + " [" + hw.id + "]\n" : hw.id + "\n";
+        bool const usable = std::any_of(
+            scenario.matmuls.begin(), scenario.matmuls.end(),
+            [&](model::Matmul const& m) { return hw.peak_for(m.compute_dtype).has_value(); });
+        if (!usable) {
+            out += "  no step: no matmul's compute dtype has a peak on this chip\n";
+            continue;
+        }
+        bool const chips = grid.has_resident && hw.hbm_capacity_bytes.has_value();
+        std::vector<std::string> header;
+        for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);
+        for (char const* h : {"step", "t_upper", "memory"}) header.push_back(h);
+        if (grid.has_tokens) header.push_back("tokens/s");
+        if (grid.has_resident) header.push_back("resident (GB)");
+        if (chips) header.push_back("min chips");
+        std::vector<bool> right(header.size(), true);
+        std::vector<std::vector<std::string>> rows = {std::move(header)};
+        for (std::size_t p : points) {
+            auto const step = report::step_totals(context, summary, p, t);
+            std::vector<std::string> row;
+            for (std::size_t v = 0; v < grid.sweep_count; ++v)
+                row.push_back(format_count(grid.sweep_value(p, v)));
+            row.push_back(format_step(step.t_lower));
+            row.push_back(format_step(step.t_upper));
+            row.push_back(format_share(step.memory_share));
+            if (grid.has_tokens) row.push_back(format_general(step.tokens_per_s));
+            if (grid.has_resident) row.push_back(format_general(step.resident_bytes / 1e9));
+            if (chips) row.push_back(format_count(step.min_chips));
+            rows.push_back(std::move(row));
+        }
+        std::string table = render_table(rows, right);
+        for (std::size_t at = 0; at < table.size();) {
+            std::size_t end = table.find('\n', at);
+            out += "  " + table.substr(at, end - at + 1);
+            at = end + 1;
+        }
+    }
+    return out;
 }
 
 }  // namespace roofline::cli

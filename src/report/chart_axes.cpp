@@ -2,7 +2,9 @@
 
 #include "gnuplot_text.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 namespace roofline::report::chart_detail {
@@ -59,6 +61,45 @@ Ticks linear_ticks(double lo, double hi, std::string (*text)(double)) {
 
 std::string flops_tick(double v) {
     return eng(v);
+}
+
+bool is_geometric(std::vector<double> const& values) {
+    if (values.size() < 3 || values[0] <= 0) return false;
+    double ratio = values[1] / values[0];
+    if (std::fabs(ratio - 1) < 1e-9) return false;
+    for (std::size_t i = 1; i < values.size(); ++i)
+        if (values[i] <= 0 || std::fabs(values[i] / values[i - 1] / ratio - 1) > 1e-9) return false;
+    return true;
+}
+
+Axis sweep_axis(std::string label, std::vector<double> const& values) {
+    Axis x;
+    x.label = std::move(label);
+    if (values.empty()) return x;
+    auto const [lo_it, hi_it] = std::minmax_element(values.begin(), values.end());
+    double x_lo = *lo_it, x_hi = *hi_it;
+    bool geometric = is_geometric(values);
+    x.log = x_lo > 0 && (geometric || x_hi / x_lo > 100);
+    if (x_lo == x_hi) {
+        x_lo = x.log ? x_lo / 2 : x_lo - std::max(1.0, std::fabs(x_lo) / 2);
+        x_hi = x.log ? x_hi * 2 : x_hi + std::max(1.0, std::fabs(x_hi) / 2);
+    } else if (values.size() <= 40) {
+        // Few values are drawn as points: keep them off the frame.
+        if (x.log) {
+            double pad = std::pow(x_hi / x_lo, 0.02);
+            x_lo /= pad, x_hi *= pad;
+        } else {
+            double pad = (x_hi - x_lo) * 0.02;
+            x_lo -= pad, x_hi += pad;
+        }
+    }
+    x.lo = x_lo, x.hi = x_hi;
+    if (x.log && geometric && values.size() <= 12) {
+        for (double value : values) x.ticks.push_back({value, value_text(value)});
+    } else {
+        x.ticks = x.log ? log_ticks(x_lo, x_hi, value_text) : linear_ticks(x_lo, x_hi, value_text);
+    }
+    return x;
 }
 
 double fraction(Axis const& axis, double v) {

@@ -86,7 +86,12 @@ void draw(Gnuplot& gp, Chart const& chart) {
         gp << "set encoding utf8\nset terminal " << f.terminal << "\n";
         gp << "set output " << literal(chart.stem + f.extension) << "\n";
         gp << settings << plot;
-        for (auto const& s : chart.series) gp.send1d(s.points);
+        for (auto const& s : chart.series) {
+            if (s.band.empty())
+                gp.send1d(s.points);
+            else
+                gp.send1d(s.band);
+        }
         gp << "unset output\n";
     }
     gp.flush();

@@ -5,6 +5,7 @@
 //   chart_axes.cpp      axis ranges and ticks
 //   roofline_chart.cpp  roofline-<HW>
 //   sweep_chart.cpp     sweep-<V>-<HW>
+//   step_chart.cpp      step-<V>-<HW>
 // chart_commands.cpp turns a Chart into gnuplot commands. Private to
 // src/report.
 
@@ -14,12 +15,14 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 namespace roofline::report::chart_detail {
 
 using Points = std::vector<std::pair<double, double>>;
+using Band = std::vector<std::tuple<double, double, double>>;  // x, y low, y high
 using Ticks = std::vector<std::pair<double, std::string>>;
 
 struct Axis {
@@ -34,6 +37,7 @@ struct Series {
     std::string style;  // gnuplot code, ours
     Points points;
     std::string key_style;  // when set, the key shows this style instead of `style`
+    Band band{};            // when set, sent instead of `points` (for filledcurves)
 };
 
 struct Chart {
@@ -88,5 +92,13 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
 // sweep-<V>-<HW> for sweep v and target t (sweep_chart.cpp).
 Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size_t v,
                   std::size_t t);
+
+// Whether step-<V>-<HW> is drawn: sweep v has more than one value and some
+// matmul has a peak on target t (step_chart.cpp).
+bool has_step_chart(ReportContext const& context, std::size_t v, std::size_t t);
+// step-<V>-<HW>: the step time (sum of count x t_lower) against sweep v, the
+// other sweeps at their first value, one stacked band per layer path.
+Chart step_chart(ReportContext const& context, Summary const& summary, std::size_t v,
+                 std::size_t t);
 
 }  // namespace roofline::report::chart_detail

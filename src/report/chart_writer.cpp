@@ -16,17 +16,23 @@ namespace roofline::report {
 using chart_detail::Chart;
 using chart_detail::draw;
 using chart_detail::GnuplotProcess;
+using chart_detail::has_step_chart;
 using chart_detail::roofline_chart;
 using chart_detail::Script;
+using chart_detail::step_chart;
 using chart_detail::sweep_chart;
 
 namespace {
 
 // An empty series ('-' with no points) makes gnuplot warn and drop its key
-// entry; give it one point outside the range instead.
+// entry; give it one point outside the range instead. A chart without any
+// series (a chip with no peak for any compute dtype used: no roof, no
+// curve, only key notes) gets such a point too, since gnuplot cannot plot
+// key entries alone.
 void fill_empty(Chart& chart) {
+    if (chart.series.empty()) chart.series.push_back({"", "with points ps 0", {}, ""});
     for (auto& s : chart.series)
-        if (s.points.empty())
+        if (s.points.empty() && s.band.empty())
             s.points.push_back(
                 {chart.x.log ? chart.x.lo / 1e3 : chart.x.lo - (chart.x.hi - chart.x.lo),
                  chart.y.log ? chart.y.lo / 1e3 : chart.y.lo - (chart.y.hi - chart.y.lo)});
@@ -47,7 +53,8 @@ std::string first_lines(std::string const& text, std::size_t lines) {
 
 }  // namespace
 
-void render_charts(std::string const& folder, ReportContext const& context, ChartData const& data) {
+void render_charts(std::string const& folder, ReportContext const& context, ChartData const& data,
+                   Summary const& summary) {
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
     if (ec || !std::filesystem::is_directory(folder))
@@ -61,6 +68,8 @@ void render_charts(std::string const& folder, ReportContext const& context, Char
         charts.push_back(roofline_chart(context, data, t));
         for (std::size_t v = 0; v < context.grid.sweep_count; ++v)
             charts.push_back(sweep_chart(context, data, v, t));
+        for (std::size_t v = 0; v < context.grid.sweep_count; ++v)
+            if (has_step_chart(context, v, t)) charts.push_back(step_chart(context, summary, v, t));
     }
     for (auto& chart : charts) fill_empty(chart);
 

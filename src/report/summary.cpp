@@ -79,4 +79,22 @@ StepTotals step_totals(ReportContext const& context, Summary const& summary, std
     return s;
 }
 
+std::vector<std::size_t> step_points(std::size_t point_count, std::size_t between) {
+    std::vector<std::size_t> points;
+    if (point_count <= between + 2) {
+        for (std::size_t p = 0; p < point_count; ++p) points.push_back(p);
+        return points;
+    }
+    points.push_back(0);
+    double const n = static_cast<double>(point_count);
+    for (std::size_t k = 1; k <= between; ++k) {
+        double at = std::pow(n, static_cast<double>(k) / static_cast<double>(between + 1));
+        auto p = static_cast<std::size_t>(std::llround(at)) - 1;
+        p = std::min(p, point_count - 1);
+        if (p > points.back()) points.push_back(p);
+    }
+    if (points.back() != point_count - 1) points.push_back(point_count - 1);
+    return points;
+}
+
 }  // namespace roofline::report

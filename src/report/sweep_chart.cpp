@@ -90,15 +90,6 @@ std::size_t place_labels(std::vector<Label>& labels) {
     return rows;
 }
 
-bool is_geometric(std::vector<double> const& values) {
-    if (values.size() < 3 || values[0] <= 0) return false;
-    double ratio = values[1] / values[0];
-    if (std::fabs(ratio - 1) < 1e-9) return false;
-    for (std::size_t i = 1; i < values.size(); ++i)
-        if (values[i] <= 0 || std::fabs(values[i] / values[i - 1] / ratio - 1) > 1e-9) return false;
-    return true;
-}
-
 }  // namespace
 
 Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size_t v,
@@ -119,33 +110,10 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
             fixed += (fixed.empty() ? "" : ", ") + scenario.sweeps[w].name + " = " +
                      value_text(scenario.sweeps[w].values.front());
     if (!fixed.empty()) chart.subtitle += " (" + fixed + ")";
-    chart.x.label = sweep.name;
     chart.y.label = "attained (FLOP/s)";
 
     auto const [lo_it, hi_it] = std::minmax_element(sweep.values.begin(), sweep.values.end());
-    double x_lo = *lo_it, x_hi = *hi_it;
-    bool geometric = is_geometric(sweep.values);
-    chart.x.log = x_lo > 0 && (geometric || x_hi / x_lo > 100);
-    if (x_lo == x_hi) {
-        x_lo = chart.x.log ? x_lo / 2 : x_lo - std::max(1.0, std::fabs(x_lo) / 2);
-        x_hi = chart.x.log ? x_hi * 2 : x_hi + std::max(1.0, std::fabs(x_hi) / 2);
-    } else if (sweep.values.size() <= 40) {
-        // Few values are drawn as points: keep them off the frame.
-        if (chart.x.log) {
-            double pad = std::pow(x_hi / x_lo, 0.02);
-            x_lo /= pad, x_hi *= pad;
-        } else {
-            double pad = (x_hi - x_lo) * 0.02;
-            x_lo -= pad, x_hi += pad;
-        }
-    }
-    chart.x.lo = x_lo, chart.x.hi = x_hi;
-    if (chart.x.log && geometric && sweep.values.size() <= 12) {
-        for (double value : sweep.values) chart.x.ticks.push_back({value, value_text(value)});
-    } else {
-        chart.x.ticks =
-            chart.x.log ? log_ticks(x_lo, x_hi, value_text) : linear_ticks(x_lo, x_hi, value_text);
-    }
+    chart.x = sweep_axis(sweep.name, sweep.values);
     chart.y.log = chart.x.log;
 
     // The curves, with the critical value as a point of the curve: there the

@@ -55,17 +55,22 @@ bool write_report(std::string const& folder, ReportContext const& context,
                                    });
     if (!ok) return false;
 
+    // The summary is complete once the pass is: from here on both cores only
+    // read it.
+    Summary const& totals = summary.summary();
+
     // Closing the workbook (deflating its XML) is the long, single-threaded
     // part of a run. The other core meanwhile renders the charts and writes
     // cases.csv from a second pass over the cases: evaluating again costs a
     // fraction of formatting the rows, and keeping them would cost memory.
     auto other_core = std::async(std::launch::async, [&] {
-        if (chart_data) render_charts((fs::path(folder) / "charts").string(), context, *chart_data);
+        if (chart_data)
+            render_charts((fs::path(folder) / "charts").string(), context, *chart_data, totals);
         write_csv(folder, context);
     });
     std::exception_ptr xlsx_error;
     try {
-        xlsx.finish(summary.summary());
+        xlsx.finish(totals);
     } catch (...) {
         xlsx_error = std::current_exception();
     }
@@ -81,6 +86,7 @@ bool write_report(std::string const& folder, ReportContext const& context,
         written.insert(written.end(), chart_files.begin(), chart_files.end());
     }
     if (options.progress) options.progress->store(context.grid.case_count());
+    if (options.summary) *options.summary = totals;
     return true;
 }
 

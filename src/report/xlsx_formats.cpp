@@ -16,6 +16,11 @@ constexpr char const* time_format = "[<1]##0.00E+0\" s\";#,##0.000\" s\"";
 constexpr char const* sci_format = "0.00E+00";          // FLOPs, bytes, FLOP/s, B/s
 constexpr char const* ratio_format = "#,##0.00";        // FLOP/byte
 constexpr char const* fraction_format = "0.0%";         // attained / peak
+// Bytes in GB (10^9: each trailing comma divides by 1000), as hbm_capacity is
+// usually quoted.
+constexpr char const* bytes_format = "#,##0.00,,,\" GB\"";
+constexpr char const* whole_format = "#,##0";   // chips, tokens
+constexpr char const* rate_format = "#,##0.0";  // tokens/s
 
 // Colours: blue for compute-bound, orange for memory-bound (tell apart also
 // for the common colour-vision deficiencies), grey for unsupported.
@@ -48,6 +53,9 @@ void XlsxWriter::State::make_formats() {
     F.ratio = number_format(ratio_format);
     F.time = number_format(time_format);
     F.fraction = number_format(fraction_format);
+    F.bytes = number_format(bytes_format);
+    F.whole = number_format(whole_format);
+    F.rate = number_format(rate_format);
     F.indent = add_format();  // text right after a right-aligned number
     format_set_indent(F.indent, 1);
     F.center = add_format();

@@ -5,7 +5,8 @@
 //   xlsx_hardware_sheet.cpp  the Hardware sheet
 //   xlsx_cases_sheet.cpp     the Cases headers and each case's row of formulas
 //   xlsx_case_rows.cpp       Cases cells: through the API or as direct XML
-//   xlsx_summary_sheet.cpp   the Summary sheet
+//   xlsx_summary_sheet.cpp   the Summary sheet (with its Step section)
+//   xlsx_steps_sheet.cpp     the Steps sheet: the step per sweep point and target
 //   xlsx_charts_sheet.cpp    the chart samples and the Charts sheet
 // Private to src/report.
 
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -56,6 +58,7 @@ struct XlsxWriter::State {
     bool finished = false;
 
     lxw_worksheet* summary = nullptr;
+    lxw_worksheet* steps = nullptr;
     lxw_worksheet* hardware = nullptr;
     lxw_worksheet* charts = nullptr;
     std::vector<lxw_worksheet*> cases;
@@ -63,7 +66,7 @@ struct XlsxWriter::State {
 
     struct Formats {
         lxw_format *title, *label, *header, *section, *note, *sci, *ratio, *time, *fraction,
-            *center, *indent, *compute, *memory, *unsupported, *never;
+            *center, *indent, *compute, *memory, *unsupported, *never, *bytes, *whole, *rate;
         lxw_format *cf_compute_row, *cf_memory_row, *cf_unsupported_row;
         lxw_format *cf_compute_cell, *cf_memory_cell, *cf_unsupported_cell;
     } fmt{};
@@ -93,6 +96,28 @@ struct XlsxWriter::State {
 
     // Hardware sheet columns.
     std::size_t hw_peak0 = 5, hw_ridge0 = 0, hw_extends = 0, hw_source = 0;
+    std::vector<std::string> capacity_ref;  // per target: Hardware!$D$2, "" without hbm_capacity
+
+    // The Steps sheet (xlsx_steps_sheet.cpp): a note, a header, then one row
+    // per target and sweep point, target by target. The optional column
+    // groups are left out when the whole scenario has nothing for them.
+    struct StepCols {
+        bool tokens = false;  // tokens, tokens/s: the scenario has a tokens statement
+        bool bytes = false;   // weights, cache, resident: something is resident
+        bool chips = false;   // min chips: bytes, and some target has hbm_capacity
+        std::size_t hardware = 0, sweep0 = 1, t_lower = 0, t_upper = 0, memory = 0, tokens_col = 0,
+                    rate = 0, weights = 0, cache = 0, resident = 0, min_chips = 0, last = 0;
+        std::size_t rows = 0;    // data rows (points x targets, at most a sheet's worth)
+        bool formulas = false;   // step times as SUMPRODUCT formulas over Cases
+        std::string values_why;  // else why not
+    } step;
+    static constexpr std::size_t steps_first_row = 2;
+    // The Steps row (0-based) of a target and sweep point; none past the rows written.
+    std::optional<std::size_t> steps_row(std::size_t point, std::size_t target) const {
+        std::size_t index = target * points + point;
+        if (index >= step.rows) return std::nullopt;
+        return steps_first_row + index;
+    }
 
     // Streaming state: the row being written.
     std::size_t next_case = 0;
@@ -147,6 +172,17 @@ struct XlsxWriter::State {
         check(worksheet_write_number(ws, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col),
                                      v, format),
               ws, row, col);
+    }
+    void formula_text(lxw_worksheet* ws, std::size_t row, std::size_t col, std::string const& text,
+                      std::string const& result, lxw_format* format = nullptr) {
+        check(worksheet_write_formula_str(ws, static_cast<lxw_row_t>(row),
+                                          static_cast<lxw_col_t>(col), text.c_str(), format,
+                                          result.c_str()),
+              ws, row, col);
+    }
+    void formula(lxw_worksheet* ws, std::size_t row, std::size_t col, std::string const& text,
+                 double v, lxw_format* format) {
+        formula(ws, row, col, text.c_str(), v, format);
     }
     void formula(lxw_worksheet* ws, std::size_t row, std::size_t col, char const* text, double v,
                  lxw_format* format) {
@@ -211,6 +247,11 @@ struct XlsxWriter::State {
     // xlsx_summary_sheet.cpp
     void write_summary_head();
     void write_summary_tables(Summary const& summary);
+    std::size_t write_summary_steps(Summary const& summary, std::size_t row);
+    std::vector<std::string> summary_step_headers() const;
+    // xlsx_steps_sheet.cpp
+    void layout_steps();
+    void write_steps(Summary const& summary);
     // xlsx_charts_sheet.cpp
     void sample(engine::Case const& c);
     void write_charts();

@@ -7,6 +7,7 @@
 
 namespace roofline::report {
 
+using xlsx_detail::column_letters;
 using xlsx_detail::shortest;
 using xlsx_detail::text_width;
 
@@ -66,10 +67,16 @@ void XlsxWriter::State::write_summary_head() {
     }
     double label = 12;
     if (points > 0) label = std::max(label, text_width("t_lower at " + point_label(ctx, 0)) + 2);
-    width(ws, 0, std::min(a, 60.0));
-    width(ws, 1, std::min(b, 60.0));
-    width(ws, 2, std::min(std::max(hw, label), 60.0));
-    for (std::size_t i = 3; i < 6 + 2 * sweeps; ++i) width(ws, i, std::min(label, 60.0));
+    // The Step section comes first: its headers widen its columns (times need
+    // 12 characters, "28.04E-6 s").
+    auto const step_headers = summary_step_headers();
+    std::vector<double> widths(std::max<std::size_t>(6 + 2 * sweeps, step_headers.size()), label);
+    widths[0] = a;
+    widths[1] = b;
+    widths[2] = std::max(hw, label);
+    for (std::size_t i = 0; i < step_headers.size(); ++i)
+        widths[i] = std::max({widths[i], text_width(step_headers[i]) + 2, i > sweeps ? 12.0 : 0.0});
+    for (std::size_t i = 0; i < widths.size(); ++i) width(ws, i, std::min(widths[i], 60.0));
     worksheet_set_landscape(ws);
     worksheet_fit_to_pages(ws, 1, 0);
 }
@@ -84,6 +91,8 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
         str(ws, r++, 2, "no peak for the compute dtype: no times, shown as \"unsupported\"",
             fmt.note);
     }
+    r = write_summary_steps(sum, r);
+
     std::vector<std::size_t> at_points;
     if (points > 0) at_points.push_back(0);
     if (points > 1) at_points.push_back(points - 1);
@@ -167,6 +176,101 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
         }
     }
     summary_row = r;
+}
+
+std::vector<std::string> XlsxWriter::State::summary_step_headers() const {
+    std::vector<std::string> headers = {"hardware"};
+    for (auto const& sw : ctx.scenario.sweeps) headers.push_back(sw.name);
+    for (char const* h : {"step t_lower", "step t_upper", "memory-bound share"})
+        headers.push_back(h);
+    if (step.tokens) headers.push_back("tokens/s");
+    if (step.bytes)
+        for (char const* h : {"weights", "cache", "resident"}) headers.push_back(h);
+    if (step.chips)
+        for (char const* h : {"hbm_capacity", "min chips", "fits on one chip"})
+            headers.push_back(h);
+    return headers;
+}
+
+// The Step section, the first table of the sheet: per target, the step at a
+// few sweep points (step_points), read from the Steps sheet; the memory
+// columns as formulas over the row and the target's Hardware cells.
+std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size_t r) {
+    lxw_worksheet* ws = summary;
+    auto const& st = step;
+    bool const chips = st.chips;  // hbm_capacity, min chips, fits on one chip
+    ++r;
+    str(ws, r++, 0, "Step: sum of count x time over the supported cases, one chip", fmt.section);
+    std::string note = "Every sweep point is on the Steps sheet.";
+    if (st.bytes)
+        note +=
+            " resident = weights + cache; min chips counts HBM capacity only: "
+            "ceil(resident / hbm_capacity).";
+    str(ws, r++, 0, note, fmt.note);
+
+    // The columns of summary_step_headers.
+    std::size_t const lower = 1 + sweeps;
+    std::size_t const rate = lower + 3;
+    std::size_t const weights = rate + (st.tokens ? 1 : 0);
+    std::size_t const capacity = weights + (st.bytes ? 3 : 0);
+    auto const headers = summary_step_headers();
+    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    ++r;
+
+    auto steps_cell = [&](std::size_t row, std::size_t column) {
+        return "Steps!$" + column_letters(column) + "$" + std::to_string(row + 1);
+    };
+    auto const selected = step_points(points);
+    for (std::size_t t = 0; t < targets; ++t) {
+        for (std::size_t p : selected) {
+            StepTotals const totals = step_totals(ctx, sum, p, t);
+            auto steps_at = steps_row(p, t);
+            std::string const n = std::to_string(r + 1);
+            auto here = [&](std::size_t column) { return column_letters(column) + n; };
+            str(ws, r, 0, ctx.target(t).id, fmt.indent);
+            for (std::size_t v = 0; v < sweeps; ++v) num(ws, r, 1 + v, ctx.grid.sweep_value(p, v));
+            // The step times from the Steps row, so that they follow an
+            // edited Hardware sheet as the Steps formulas do.
+            auto from_steps = [&](std::size_t column, std::size_t steps_column, double value,
+                                  lxw_format* format) {
+                if (steps_at)
+                    formula(ws, r, column, "=" + steps_cell(*steps_at, steps_column), value,
+                            format);
+                else
+                    num(ws, r, column, value, format);
+            };
+            from_steps(lower, st.t_lower, totals.t_lower, fmt.time);
+            from_steps(lower + 1, st.t_upper, totals.t_upper, fmt.time);
+            from_steps(lower + 2, st.memory, totals.memory_share, fmt.fraction);
+            if (st.tokens && std::isfinite(totals.tokens_per_s)) {
+                if (steps_at)
+                    formula(ws, r, rate,
+                            "=" + steps_cell(*steps_at, st.tokens_col) + "/" + here(lower),
+                            totals.tokens_per_s, fmt.rate);
+                else
+                    num(ws, r, rate, totals.tokens_per_s, fmt.rate);
+            }
+            if (st.bytes) {
+                num(ws, r, weights, totals.weight_bytes, fmt.bytes);
+                num(ws, r, weights + 1, totals.cache_bytes, fmt.bytes);
+                formula(ws, r, weights + 2, "=" + here(weights) + "+" + here(weights + 1),
+                        totals.resident_bytes, fmt.bytes);
+            }
+            if (chips && !capacity_ref[t].empty()) {
+                std::string const& cap = capacity_ref[t];
+                formula(ws, r, capacity, "=" + cap, totals.capacity, fmt.bytes);
+                if (std::isfinite(totals.min_chips))
+                    formula(ws, r, capacity + 1,
+                            "=CEILING(" + here(weights + 2) + "/" + cap + ",1)", totals.min_chips,
+                            fmt.whole);
+                formula_text(ws, r, capacity + 2,
+                             "=IF(" + here(weights + 2) + "<=" + cap + ",\"yes\",\"no\")",
+                             totals.resident_bytes <= totals.capacity ? "yes" : "no", fmt.center);
+            }
+            ++r;
+        }
+    }
+    return r;
 }
 
 }  // namespace roofline::report

@@ -70,9 +70,10 @@ void XlsxWriter::State::open() {
     make_formats();
     layout();
 
-    // Sheet order: Summary, Hardware, Cases..., Charts. Every Cases sheet is
+    // Sheet order: Summary, Steps, Hardware, Cases..., Charts. Every Cases sheet is
     // created now (the case count is known) so that Charts comes last.
     summary = add_sheet("Summary");
+    steps = add_sheet("Steps");
     hardware = add_sheet("Hardware");
     std::size_t per_sheet = options.rows_per_cases_sheet;
     std::size_t sheets = std::max<std::size_t>(1, (total_cases + per_sheet - 1) / per_sheet);
@@ -133,6 +134,7 @@ void XlsxWriter::State::layout() {
                                    ? "Hardware!$" + column_letters(hw_peak0 + k) + "$" + row
                                    : std::string());
         hw_text.emplace_back(hw.id);
+        capacity_ref.push_back(hw.hbm_capacity_bytes ? "Hardware!$D$" + row : std::string());
     }
     for (auto const& m : s.matmuls) {
         op_text.emplace_back(m.name);
@@ -140,6 +142,7 @@ void XlsxWriter::State::layout() {
     }
     for (auto const& d : dtype_names) dtype_text.emplace_back(d);
     row_spans = "\" spans=\"1:" + std::to_string(c.last + 1) + "\">";
+    layout_steps();
 
     direct = direct_rows_supported && options.direct_rows;
     if (direct) xml.resize(1 << 20);
@@ -159,7 +162,7 @@ void XlsxWriter::State::close() {
     finish_rows();
     // libxlsxwriter does not check its writes to the temporary files of
     // constant-memory mode: a full disk would silently truncate a sheet.
-    std::vector<lxw_worksheet*> sheets = {summary, hardware, charts};
+    std::vector<lxw_worksheet*> sheets = {summary, steps, hardware, charts};
     sheets.insert(sheets.end(), cases.begin(), cases.end());
     for (lxw_worksheet* ws : sheets)
         if (ws->optimize_tmpfile &&
@@ -198,6 +201,7 @@ void XlsxWriter::finish(Summary const& summary) {
         throw std::logic_error("XlsxWriter::finish: " + std::to_string(state_->next_case) + " of " +
                                std::to_string(state_->total_cases) + " cases written");
     state_->write_summary_tables(summary);
+    state_->write_steps(summary);
     state_->write_charts();
     state_->close();
 }

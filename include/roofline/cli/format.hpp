@@ -4,6 +4,7 @@
 
 #include "roofline/engine/evaluate.hpp"
 #include "roofline/model/scenario.hpp"
+#include "roofline/report/report.hpp"
 
 #include <string>
 #include <vector>
@@ -22,5 +23,12 @@ std::string render_table(std::vector<std::vector<std::string>> const& rows,
 
 // Every case of an evaluation, one row each, with every column of reports.md.
 std::string case_table(model::Scenario const& scenario, engine::Evaluation const& evaluation);
+
+// What `roofline run` prints after "published": per target, a small table of
+// the step at the sweep points report::step_points picks: the sweep values,
+// step (the sum of count x t_lower), t_upper, the memory-bound share, and,
+// when the scenario has them, tokens/s, the resident GB and the minimum chips
+// (when the target has an hbm_capacity).
+std::string step_summary(report::ReportContext const& context, report::Summary const& summary);
 
 }  // namespace roofline::cli

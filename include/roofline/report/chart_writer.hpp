@@ -7,6 +7,11 @@
 //   sweep-<V>-<HW>  attained FLOP/s against sweep variable V for every matmul
 //                   (the other sweeps at their first value), the peak(s) as
 //                   horizontal lines, each matmul's critical V marked.
+//   step-<V>-<HW>   the step time (sum of count x t_lower over the supported
+//                   cases) against sweep variable V (the other sweeps at their
+//                   first value), one filled band per layer path, stacked in
+//                   Summary::layers order; for each sweep with more than one
+//                   value, on each target that has a peak for some matmul.
 // <HW> is the hardware id and <V> the sweep name, both identifiers; any other
 // byte would become '_'.
 //
@@ -66,11 +71,13 @@ private:
 };
 
 // Renders every chart into `folder` (created if missing): roofline-<HW> for
-// each target, sweep-<V>-<HW> for each sweep and target, each .svg and .png.
+// each target, sweep-<V>-<HW> for each sweep and target, step-<V>-<HW> (from
+// the complete `summary`) as above, each .svg and .png.
 // Runs gnuplot as child processes, on all cores but one at most; changes no
 // process-wide state (no chdir, no signal handlers), so it may run on a
 // thread of its own beside the other writers. Throws ChartError.
-void render_charts(std::string const& folder, ReportContext const& context, ChartData const& data);
+void render_charts(std::string const& folder, ReportContext const& context, ChartData const& data,
+                   Summary const& summary);
 
 // True when a gnuplot with the svg and pngcairo terminals is on PATH (for a
 // clear error before any work is done).

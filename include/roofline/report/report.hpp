@@ -77,6 +77,13 @@ struct StepTotals {
 StepTotals step_totals(ReportContext const& context, Summary const& summary, std::size_t point,
                        std::size_t target);
 
+// The sweep points at which the first screens (the Summary sheet's Step
+// section, the terminal summary of `run`) show the step: every point when
+// there are at most `between` + 2 of them, else the first, the last and
+// `between` points picked evenly in log space of the point index (index + 1
+// = count^(k / (between + 1))), without repeats. In increasing order.
+std::vector<std::size_t> step_points(std::size_t point_count, std::size_t between = 6);
+
 class SummaryBuilder {
 public:
     explicit SummaryBuilder(ReportContext const& context);

@@ -16,6 +16,7 @@ namespace roofline::report {
 struct WriteOptions {
     bool charts = true;
     std::atomic<std::size_t>* progress = nullptr;  // cases written so far, if wanted
+    Summary* summary = nullptr;                    // receives the summary of the cases, if wanted
 };
 
 // Returns false when a case could not be evaluated (the error is in

@@ -1,0 +1,198 @@
+// The Steps sheet: the step of each target at each sweep point (reports.md,
+// "Steps"). Step times are SUMPRODUCT formulas over the Cases sheet, with the
+// engine's values cached, where a spreadsheet can afford them; the rest are
+// values, or small formulas over the row and the Hardware sheet.
+#include "xlsx_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace roofline::report {
+
+using xlsx_detail::column_letters;
+using xlsx_detail::text_width;
+
+namespace {
+
+// Rows x cases above which the step times are values: each SUMPRODUCT reads
+// every case, and a recalculation of 5e7 cells already takes seconds.
+constexpr double max_formula_cells = 5e7;
+constexpr std::size_t max_sheet_rows = 1'048'576;
+
+// libxlsxwriter writes numbers through the API with 16 significant digits:
+// a sweep value that needs 17 does not read back as the Cases sheet's value
+// (written with all of them), and an equality test would miss it.
+bool sixteen_digits_suffice(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.16G", v);
+    return std::strtod(buf, nullptr) == v;
+}
+
+}  // namespace
+
+void XlsxWriter::State::layout_steps() {
+    auto const& grid = ctx.grid;
+    auto& s = step;
+    s.tokens = grid.has_tokens;
+    s.bytes = grid.has_resident;
+    bool any_capacity = std::any_of(capacity_ref.begin(), capacity_ref.end(),
+                                    [](std::string const& ref) { return !ref.empty(); });
+    s.chips = s.bytes && any_capacity;
+    std::size_t n = s.sweep0 + sweeps;
+    s.t_lower = n++;
+    s.t_upper = n++;
+    s.memory = n++;
+    if (s.tokens) s.tokens_col = n++, s.rate = n++;
+    if (s.bytes) s.weights = n++, s.cache = n++, s.resident = n++;
+    if (s.chips) s.min_chips = n++;
+    s.last = n - 1;
+    s.rows = std::min(points * targets, max_sheet_rows - steps_first_row);
+
+    // The formulas read the one Cases sheet; past it they would need a sum
+    // per sheet, and the sizes where that happens are far past the limit.
+    double cells = static_cast<double>(s.rows) * static_cast<double>(total_cases);
+    bool exact_values = std::all_of(
+        ctx.scenario.sweeps.begin(), ctx.scenario.sweeps.end(), [](model::Sweep const& sw) {
+            return std::all_of(sw.values.begin(), sw.values.end(), sixteen_digits_suffice);
+        });
+    if (total_cases == 0)
+        s.values_why = "there are no cases";
+    else if (total_cases > options.rows_per_cases_sheet)
+        s.values_why = "the cases continue past the Cases sheet";
+    else if (cells > max_formula_cells)
+        s.values_why = std::to_string(s.rows) + " rows x " + std::to_string(total_cases) +
+                       " cases is more than a spreadsheet sums quickly (5e7)";
+    else if (!exact_values)
+        s.values_why = "a sweep value needs 17 significant digits, which a formula cannot match";
+    s.formulas = s.values_why.empty();
+}
+
+void XlsxWriter::State::write_steps(Summary const& summary) {
+    lxw_worksheet* ws = steps;
+    auto const& s = step;
+    auto const& sc = ctx.scenario;
+
+    std::string note =
+        "One row per target and sweep point. step t_lower (t_upper): the sum of count x "
+        "t_lower (t_upper) over the supported cases, one chip running the whole step";
+    if (s.formulas)
+        note +=
+            "; SUMPRODUCT formulas over the Cases sheet: edit the Hardware sheet and they "
+            "recalculate.";
+    else
+        note += ". The step times are values, not formulas: " + s.values_why + ".";
+    if (s.rows < points * targets)
+        note += " Only the first " + std::to_string(s.rows) + " of " +
+                std::to_string(points * targets) + " rows fit on the sheet.";
+    str(ws, 0, 0, note, fmt.note);
+
+    std::vector<std::string> headers(s.last + 1);
+    headers[s.hardware] = "hardware";
+    for (std::size_t v = 0; v < sweeps; ++v) headers[s.sweep0 + v] = sc.sweeps[v].name;
+    headers[s.t_lower] = "step t_lower";
+    headers[s.t_upper] = "step t_upper";
+    headers[s.memory] = "memory-bound share";
+    if (s.tokens) headers[s.tokens_col] = "tokens", headers[s.rate] = "tokens/s";
+    if (s.bytes)
+        headers[s.weights] = "weights", headers[s.cache] = "cache",
+        headers[s.resident] = "resident";
+    if (s.chips) headers[s.min_chips] = "min chips";
+    std::size_t const header_row = steps_first_row - 1;
+    std::vector<double> widths(headers.size());
+    for (std::size_t i = 0; i < headers.size(); ++i) {
+        str(ws, header_row, i, headers[i], fmt.header);
+        widths[i] = text_width(headers[i]) + 3;
+    }
+    for (std::size_t t = 0; t < targets; ++t)
+        widths[s.hardware] = std::max(widths[s.hardware], text_width(ctx.target(t).id) + 2);
+    for (std::size_t i : {s.t_lower, s.t_upper}) widths[i] = std::max(widths[i], 13.0);
+    if (s.bytes)
+        for (std::size_t i : {s.weights, s.cache, s.resident})
+            widths[i] = std::max(widths[i], 12.0);
+
+    // The Cases columns the formulas read, over every case.
+    std::string const last = std::to_string(total_cases + 1);
+    auto range = [&](std::size_t column) {
+        std::string l = column_letters(column);
+        return "Cases!$" + l + "$2:$" + l + "$" + last;
+    };
+    std::string const count_range = range(col.count), lower_range = range(col.t_lower),
+                      upper_range = range(col.t_upper), bound_range = range(col.bound),
+                      hardware_range = range(col.hardware);
+
+    for (std::size_t t = 0; t < targets; ++t) {
+        for (std::size_t p = 0; p < points; ++p) {
+            auto row = steps_row(p, t);
+            if (!row) break;
+            std::size_t r = *row;
+            std::string n = std::to_string(r + 1);
+            StepTotals const totals = step_totals(ctx, summary, p, t);
+            str(ws, r, s.hardware, ctx.target(t).id, fmt.indent);
+            for (std::size_t v = 0; v < sweeps; ++v)
+                num(ws, r, s.sweep0 + v, ctx.grid.sweep_value(p, v));
+            std::string const lower_cell = column_letters(s.t_lower) + n;
+            if (s.formulas) {
+                // The cases of this target (its hardware cell, never its id
+                // spliced in: names are data) at this point, weighted by count.
+                std::string match =
+                    "EXACT(" + hardware_range + ",$" + column_letters(s.hardware) + n + ")";
+                for (std::size_t v = 0; v < sweeps; ++v)
+                    match +=
+                        "*(" + range(col.sweep0 + v) + "=" + column_letters(s.sweep0 + v) + n + ")";
+                formula(ws, r, s.t_lower,
+                        "=SUMPRODUCT(" + match + "*" + count_range + "," + lower_range + ")",
+                        totals.t_lower, fmt.time);
+                formula(ws, r, s.t_upper,
+                        "=SUMPRODUCT(" + match + "*" + count_range + "," + upper_range + ")",
+                        totals.t_upper, fmt.time);
+                formula(ws, r, s.memory,
+                        "=IF(" + lower_cell + ">0,SUMPRODUCT(" + match + "*(" + bound_range +
+                            "=\"memory\")*" + count_range + "," + lower_range + ")/" + lower_cell +
+                            ",0)",
+                        totals.memory_share, fmt.fraction);
+            } else {
+                num(ws, r, s.t_lower, totals.t_lower, fmt.time);
+                num(ws, r, s.t_upper, totals.t_upper, fmt.time);
+                num(ws, r, s.memory, totals.memory_share, fmt.fraction);
+            }
+            if (s.tokens) {
+                num(ws, r, s.tokens_col, totals.tokens, fmt.whole);
+                if (std::isfinite(totals.tokens_per_s))
+                    formula(ws, r, s.rate,
+                            "=" + column_letters(s.tokens_col) + n + "/" + lower_cell,
+                            totals.tokens_per_s, fmt.rate);
+            }
+            if (s.bytes) {
+                num(ws, r, s.weights, totals.weight_bytes, fmt.bytes);
+                num(ws, r, s.cache, totals.cache_bytes, fmt.bytes);
+                formula(ws, r, s.resident,
+                        "=" + column_letters(s.weights) + n + "+" + column_letters(s.cache) + n,
+                        totals.resident_bytes, fmt.bytes);
+            }
+            if (s.chips && std::isfinite(totals.min_chips))
+                formula(
+                    ws, r, s.min_chips,
+                    "=CEILING(" + column_letters(s.resident) + n + "/" + capacity_ref[t] + ",1)",
+                    totals.min_chips, fmt.whole);
+        }
+    }
+
+    for (std::size_t i = 0; i < widths.size(); ++i) width(ws, i, std::min(widths[i], 60.0));
+    worksheet_freeze_panes(ws, static_cast<lxw_row_t>(steps_first_row), 0);
+    check(
+        worksheet_autofilter(ws, static_cast<lxw_row_t>(header_row), 0,
+                             static_cast<lxw_row_t>(header_row + std::max<std::size_t>(s.rows, 1)),
+                             static_cast<lxw_col_t>(s.last)),
+        "setting the autofilter of Steps");
+    check(worksheet_repeat_rows(ws, static_cast<lxw_row_t>(header_row),
+                                static_cast<lxw_row_t>(header_row)),
+          "repeating the header row of Steps");
+    worksheet_set_landscape(ws);
+    worksheet_fit_to_pages(ws, 1, 0);
+}
+
+}  // namespace roofline::report

@@ -1,0 +1,380 @@
+// The step of a target at a sweep point (report::step_totals) and where it is
+// shown: the Summary sheet's Step section, the Steps sheet (formulas that
+// LibreOffice recalculates) and the terminal summary of `run`. Expected
+// numbers are worked out by hand in step_scenario.hpp.
+#include "roofline/cli/format.hpp"
+
+#include "step_scenario.hpp"
+#include "xlsx_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace roofline;
+using namespace roofline::test::xlsx;
+namespace step = roofline::test::step;
+
+namespace {
+
+// The Summary built from every case, as `run` builds it.
+report::Summary summarize(Report& r) {
+    report::ReportContext context{r.checked->scenario, r.grid, r.info};
+    report::SummaryBuilder builder(context);
+    REQUIRE(engine::stream_cases(r.checked->scenario, r.grid, r.checked->diagnostics,
+                                 [&](engine::Case const& c) { builder.add(c); }));
+    return builder.summary();
+}
+
+// The words of a line, split at runs of spaces.
+std::vector<std::string> words(std::string const& line) {
+    std::istringstream in(line);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+// The lines of `text` from the line `first` up to (not including) the next
+// line that does not start with a space.
+std::vector<std::string> block(std::string const& text, std::string const& first) {
+    std::istringstream in(text);
+    std::vector<std::string> out;
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+        if (inside && (line.empty() || line[0] != ' ')) break;
+        if (inside) out.push_back(line);
+        if (line == first) inside = true;
+    }
+    return out;
+}
+
+// A number as LibreOffice's CSV export writes it (a percentage keeps its %).
+double number(json const& rows, std::size_t row, std::size_t col) {
+    std::string text = rows.at(row).at(col).get<std::string>();
+    INFO("row " << row + 1 << " column " << col + 1 << ": '" << text << "'");
+    REQUIRE_FALSE(text.empty());
+    return text.back() == '%' ? std::stod(text.substr(0, text.size() - 1)) / 100 : std::stod(text);
+}
+
+// The row (0-based) of a sheet dump whose first cell is `first`.
+std::size_t find_row(json const& rows, std::string const& first) {
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (!rows[i].empty() && rows[i][0].is_object() && rows[i][0].at("v") == first) return i;
+    FAIL("no row starting with " << first);
+    return 0;
+}
+
+std::vector<std::string> texts(json const& row) {
+    std::vector<std::string> out;
+    for (auto const& c : row)
+        if (c.is_object() && c.at("v").is_string()) out.push_back(c.at("v").get<std::string>());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("steps: the first screens show the first, the last and six points between, in log space",
+          "[steps]") {
+    // At most 8 points: all of them.
+    CHECK(report::step_points(1) == std::vector<std::size_t>{0});
+    CHECK(report::step_points(3) == std::vector<std::size_t>{0, 1, 2});
+    CHECK(report::step_points(8) == std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7});
+    // 512 points: index + 1 = 512^(k/7) = 2^(9k/7) = 2.44, 5.94, 14.5, 35.3, 86.1, 210.0,
+    // rounded 2, 6, 14, 35, 86, 210: indices 1, 5, 13, 34, 85, 209.
+    CHECK(report::step_points(512) == std::vector<std::size_t>{0, 1, 5, 13, 34, 85, 209, 511});
+    // 13 points (1 .. 4096 times 2): 13^(k/7) = 1.44, 2.08, 3.00, 4.33, 6.25, 9.01; the
+    // first rounds to 1, the first point again, and is not repeated.
+    CHECK(report::step_points(13) == std::vector<std::size_t>{0, 1, 2, 3, 5, 8, 12});
+}
+
+TEST_CASE("steps: step totals by hand, with resident bytes and tokens set on the grid", "[steps]") {
+    Report r(step::scenario);
+    auto summary = summarize(r);
+    report::ReportContext context{r.checked->scenario, r.grid, r.info};
+    REQUIRE(r.grid.point_count == 3);
+    CHECK(summary.layers == std::vector<std::string>{"attn", "mlp", ""});
+    for (std::size_t t = 0; t < 2; ++t)
+        for (std::size_t p = 0; p < 3; ++p) {
+            auto const& hand = step::steps[t][p];
+            INFO("target " << t << " at B = " << hand.B);
+            auto s = report::step_totals(context, summary, p, t);
+            CHECK_THAT(s.t_lower, Catch::Matchers::WithinRel(hand.lower, 1e-12));
+            CHECK_THAT(s.t_upper, Catch::Matchers::WithinRel(hand.upper, 1e-12));
+            CHECK_THAT(s.memory_share, Catch::Matchers::WithinAbs(hand.memory_share, 1e-12));
+            // Nothing resident and no tokens statement: not available.
+            CHECK(s.resident_bytes == 0);
+            CHECK(std::isnan(s.min_chips));
+            CHECK(std::isnan(s.tokens_per_s));
+            if (t == 0)
+                CHECK(s.capacity == step::capacity);
+            else
+                CHECK(std::isnan(s.capacity));
+        }
+    // The layers: at B = 120 on fast, attn 2 x 2.48e-6, mlp 3 x 9.6e-6, the top level 0.
+    CHECK_THAT(summary.layer_time(1, 0, 0, 2), Catch::Matchers::WithinRel(4.96e-6, 1e-12));
+    CHECK_THAT(summary.layer_time(1, 1, 0, 2), Catch::Matchers::WithinRel(2.88e-5, 1e-12));
+    CHECK(summary.layer_time(1, 2, 0, 2) == 0);
+
+    step::set_facts(r.grid);
+    for (std::size_t p = 0; p < 3; ++p) {
+        auto const& hand = step::steps[0][p];
+        INFO("fast at B = " << hand.B);
+        auto s = report::step_totals(context, summary, p, 0);
+        CHECK(s.weight_bytes == step::weights);
+        CHECK(s.cache_bytes == step::cache[p]);
+        CHECK(s.resident_bytes == step::weights + step::cache[p]);
+        CHECK(s.min_chips == step::min_chips[p]);  // 1.5e9 B on 1e9 B: 2 chips
+        CHECK(s.tokens == hand.B);
+        CHECK_THAT(s.tokens_per_s, Catch::Matchers::WithinRel(hand.B / hand.lower, 1e-12));
+        CHECK_THAT(s.tokens_per_s_upper, Catch::Matchers::WithinRel(hand.B / hand.upper, 1e-12));
+        auto h = report::step_totals(context, summary, p, 1);
+        CHECK(h.resident_bytes == step::weights + step::cache[p]);
+        CHECK(std::isnan(h.min_chips));  // half has no hbm_capacity
+    }
+}
+
+TEST_CASE("steps: the terminal summary of run, by hand", "[steps][cli]") {
+    Report r(step::scenario);
+    auto summary = summarize(r);
+    report::ReportContext context{r.checked->scenario, r.grid, r.info};
+
+    // Without resident bytes or tokens: the times and the share only.
+    std::string text = cli::step_summary(context, summary);
+    INFO(text);
+    auto fast = block(text, "Fast chip [fast]");
+    REQUIRE(fast.size() == 4);  // header + B = 1, 120, 1000
+    CHECK(words(fast[0]) == std::vector<std::string>{"B", "step", "t_upper", "memory"});
+    // 2.8038e-5 s = 28 µs (3 digits), 2.8318e-5 = 28.3 µs; 3.376e-5 = 33.8 µs,
+    // 6.616e-5 = 66.2 µs, share 14.69% = 14.7%; 2.8e-4 = 280 µs, 3.46e-4 = 346 µs.
+    CHECK(words(fast[1]) == std::vector<std::string>{"1", "28", "µs", "28.3", "µs", "100%"});
+    CHECK(words(fast[2]) == std::vector<std::string>{"120", "33.8", "µs", "66.2", "µs", "14.7%"});
+    CHECK(words(fast[3]) == std::vector<std::string>{"1000", "280", "µs", "346", "µs", "0%"});
+    auto half = block(text, "half");
+    REQUIRE(half.size() == 4);
+    // 5.6076e-5 = 56.1 µs, 6.512e-5 = 65.1 µs, 9.872e-5 = 98.7 µs, 4.12e-4 = 412 µs.
+    CHECK(words(half[2]) == std::vector<std::string>{"120", "65.1", "µs", "98.7", "µs", "100%"});
+    CHECK(words(half[3]) == std::vector<std::string>{"1000", "280", "µs", "412", "µs", "0%"});
+
+    // With them: tokens/s = B / step, resident in GB, min chips where the
+    // target has a capacity (fast, not half).
+    step::set_facts(r.grid);
+    text = cli::step_summary(context, summary);
+    fast = block(text, "Fast chip [fast]");
+    REQUIRE(fast.size() == 4);
+    CHECK(words(fast[0]) == std::vector<std::string>{"B", "step", "t_upper", "memory", "tokens/s",
+                                                     "resident", "(GB)", "min", "chips"});
+    // 1 / 2.8038e-5 = 35666 -> 3.567e+04; 120 / 3.376e-5 = 3554502 -> 3.555e+06;
+    // 1000 / 2.8e-4 = 3571429 -> 3.571e+06 (4 digits).
+    CHECK(words(fast[1]) ==
+          std::vector<std::string>{"1", "28", "µs", "28.3", "µs", "100%", "3.567e+04", "1.5", "2"});
+    CHECK(words(fast[2]) == std::vector<std::string>{"120", "33.8", "µs", "66.2", "µs", "14.7%",
+                                                     "3.555e+06", "1.7", "2"});
+    CHECK(words(fast[3]) == std::vector<std::string>{"1000", "280", "µs", "346", "µs", "0%",
+                                                     "3.571e+06", "2.1", "3"});
+    half = block(text, "half");
+    REQUIRE(half.size() == 4);
+    CHECK(words(half[0]).back() == "(GB)");  // no min chips without a capacity
+
+    // A chip with no peak for any matmul has no step (not a step of 0 s).
+    Report none(R"(
+hardware int8_only { hbm_bandwidth = 1e12 B/s  peak int8 = 1e14 OP/s }
+target int8_only
+sweep B = [1, 2]
+let D = 64
+matmul m = bf16[B, D] * bf16[D, E] -> bf16[B, E]
+let E = 64
+)");
+    auto none_summary = summarize(none);
+    report::ReportContext none_context{none.checked->scenario, none.grid, none.info};
+    CHECK(cli::step_summary(none_context, none_summary) ==
+          "step = sum of count x t_lower over the supported cases, one chip:\n"
+          "int8_only\n"
+          "  no step: no matmul's compute dtype has a peak on this chip\n");
+}
+
+TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and recalculated",
+          "[steps][xlsx][libreoffice]") {
+    TempDir dir;
+    Report r(step::scenario);
+    step::set_facts(r.grid);
+    auto path = dir.path / "report.xlsx";
+    r.write(path);
+    auto dump = run_tool("dump " + quoted(path), dir.path);
+    CHECK(dump.at("sheets") == json({"Summary", "Steps", "Hardware", "Cases", "Charts"}));
+
+    // Steps: a note, the header, then target by target, point by point.
+    // Cases columns: C count, D hardware, F B, O t_lower, P t_upper, Q bound;
+    // 18 cases in rows 2 .. 19.
+    auto const& steps = dump.at("cells").at("Steps");
+    std::vector<std::string> const header = {
+        "hardware", "B",       "step t_lower", "step t_upper", "memory-bound share", "tokens",
+        "tokens/s", "weights", "cache",        "resident",     "min chips"};
+    CHECK(texts(steps[1]) == header);
+    CHECK(texts(steps[0])[0].find("SUMPRODUCT formulas over the Cases sheet") != std::string::npos);
+    auto const& settings = dump.at("settings").at("Steps");
+    CHECK(settings.at("freeze_panes") == "A3");
+    CHECK(settings.at("auto_filter") == "A2:K8");
+    std::string const match = "EXACT(Cases!$D$2:$D$19,$A3)*(Cases!$F$2:$F$19=B3)";
+    CHECK(cell(dump, "Steps", 2, 2).at("f") ==
+          "=SUMPRODUCT(" + match + "*Cases!$C$2:$C$19,Cases!$O$2:$O$19)");
+    CHECK(cell(dump, "Steps", 2, 3).at("f") ==
+          "=SUMPRODUCT(" + match + "*Cases!$C$2:$C$19,Cases!$P$2:$P$19)");
+    CHECK(cell(dump, "Steps", 2, 4).at("f") ==
+          "=IF(C3>0,SUMPRODUCT(" + match +
+              "*(Cases!$Q$2:$Q$19=\"memory\")*Cases!$C$2:$C$19,Cases!$O$2:$O$19)/C3,0)");
+    CHECK(cell(dump, "Steps", 2, 6).at("f") == "=F3/C3");
+    CHECK(cell(dump, "Steps", 2, 9).at("f") == "=H3+I3");
+    CHECK(cell(dump, "Steps", 2, 10).at("f") == "=CEILING(J3/Hardware!$D$2,1)");
+    for (std::size_t t = 0; t < 2; ++t)
+        for (std::size_t p = 0; p < 3; ++p) {
+            auto const& hand = step::steps[t][p];
+            std::size_t row = 2 + t * 3 + p;
+            INFO("Steps row " << row + 1);
+            auto v = [&](std::size_t col) { return cell(dump, "Steps", row, col).at("v"); };
+            CHECK(v(0) == (t == 0 ? "fast" : "half"));
+            CHECK_FALSE(cell(dump, "Steps", row, 0).contains("f"));  // the id is text
+            CHECK(v(1).get<double>() == hand.B);
+            CHECK(close(v(2).get<double>(), hand.lower, 1e-12));
+            CHECK(close(v(3).get<double>(), hand.upper, 1e-12));
+            CHECK(std::fabs(v(4).get<double>() - hand.memory_share) < 1e-12);
+            CHECK(v(5).get<double>() == hand.B);
+            CHECK(close(v(6).get<double>(), hand.B / hand.lower, 1e-12));
+            CHECK(v(7).get<double>() == step::weights);
+            CHECK(v(8).get<double>() == step::cache[p]);
+            CHECK(v(9).get<double>() == step::weights + step::cache[p]);
+            if (t == 0)
+                CHECK(v(10).get<double>() == step::min_chips[p]);
+            else
+                CHECK(cell(dump, "Steps", row, 10).is_null());  // half: no capacity
+        }
+    CHECK(cell(dump, "Steps", 2, 2).at("fmt").get<std::string>().find("E+0\" s\"") !=
+          std::string::npos);
+    CHECK(cell(dump, "Steps", 2, 7).at("fmt").get<std::string>().find("GB") != std::string::npos);
+
+    // Summary: the Step section comes before the per-matmul tables.
+    auto const& summary = dump.at("cells").at("Summary");
+    std::size_t section =
+        find_row(summary, "Step: sum of count x time over the supported cases, one chip");
+    CHECK(section < find_row(summary, "Per target and matmul"));
+    std::size_t h = section + 2;
+    CHECK(texts(summary[h]) ==
+          std::vector<std::string>{"hardware", "B", "step t_lower", "step t_upper",
+                                   "memory-bound share", "tokens/s", "weights", "cache", "resident",
+                                   "hbm_capacity", "min chips", "fits on one chip"});
+    for (std::size_t t = 0; t < 2; ++t)
+        for (std::size_t p = 0; p < 3; ++p) {
+            auto const& hand = step::steps[t][p];
+            std::size_t row = h + 1 + t * 3 + p;
+            std::string const n = std::to_string(row + 1), s = std::to_string(3 + t * 3 + p);
+            INFO("Summary row " << n);
+            auto at = [&](std::size_t col) -> json const& {
+                return cell(dump, "Summary", row, col);
+            };
+            CHECK(at(0).at("v") == (t == 0 ? "fast" : "half"));
+            CHECK(at(1).at("v").get<double>() == hand.B);
+            CHECK(at(2).at("f") == "=Steps!$C$" + s);
+            CHECK(close(at(2).at("v").get<double>(), hand.lower, 1e-12));
+            CHECK(close(at(3).at("v").get<double>(), hand.upper, 1e-12));
+            CHECK(std::fabs(at(4).at("v").get<double>() - hand.memory_share) < 1e-12);
+            CHECK(at(5).at("f") == "=Steps!$F$" + s + "/C" + n);
+            CHECK(close(at(5).at("v").get<double>(), hand.B / hand.lower, 1e-12));
+            CHECK(at(8).at("f") == "=G" + n + "+H" + n);
+            CHECK(at(8).at("v").get<double>() == step::weights + step::cache[p]);
+            if (t == 0) {
+                CHECK(at(9).at("f") == "=Hardware!$D$2");
+                CHECK(at(9).at("v").get<double>() == step::capacity);
+                CHECK(at(10).at("f") == "=CEILING(I" + n + "/Hardware!$D$2,1)");
+                CHECK(at(10).at("v").get<double>() == step::min_chips[p]);
+                CHECK(at(11).at("f") == "=IF(I" + n + "<=Hardware!$D$2,\"yes\",\"no\")");
+                CHECK(at(11).at("v") == "no");  // 1.5e9 B and more on 1e9 B
+            } else {
+                for (std::size_t col : {9, 10, 11}) CHECK(at(col).is_null());
+            }
+        }
+
+    // LibreOffice, from cached results all zeroed: the hand numbers again.
+    auto poisoned = dir.path / "poisoned.xlsx";
+    run_tool("poison " + quoted(path) + " " + quoted(poisoned), dir.path);
+    auto recalculated =
+        run_tool("recalc " + quoted(poisoned) + " " + quoted(dir.path / "work"), dir.path);
+    auto const& rows = recalculated.at("sheets").at("Steps");
+    auto const& srows = recalculated.at("sheets").at("Summary");
+    for (std::size_t t = 0; t < 2; ++t)
+        for (std::size_t p = 0; p < 3; ++p) {
+            auto const& hand = step::steps[t][p];
+            std::size_t row = 2 + t * 3 + p, srow = h + 1 + t * 3 + p;
+            INFO("target " << t << " at B = " << hand.B);
+            CHECK(close(number(rows, row, 2), hand.lower, 1e-9));
+            CHECK(close(number(rows, row, 3), hand.upper, 1e-9));
+            CHECK(std::fabs(number(rows, row, 4) - hand.memory_share) < 1e-9);
+            CHECK(close(number(rows, row, 6), hand.B / hand.lower, 1e-9));
+            CHECK(number(rows, row, 9) == step::weights + step::cache[p]);
+            CHECK(close(number(srows, srow, 2), hand.lower, 1e-9));
+            CHECK(close(number(srows, srow, 5), hand.B / hand.lower, 1e-9));
+            if (t == 0) {
+                CHECK(number(rows, row, 10) == step::min_chips[p]);
+                CHECK(number(srows, srow, 10) == step::min_chips[p]);
+                CHECK(srows[srow][11] == "no");
+            }
+        }
+
+    // Edit fast into half (bandwidth 5e11) and its capacity to 2e9 B: the fast
+    // rows become the half rows by hand; 1.5e9 and 1.7e9 B now fit on one chip
+    // (min chips 1), 2.1e9 B needs 2.
+    auto edited = dir.path / "edited.xlsx", edited2 = dir.path / "edited2.xlsx";
+    run_tool("set " + quoted(path) + " Hardware C2 5e11 " + quoted(edited), dir.path);
+    run_tool("set " + quoted(edited) + " Hardware D2 2e9 " + quoted(edited2), dir.path);
+    auto after = run_tool("recalc " + quoted(edited2) + " " + quoted(dir.path / "work"), dir.path);
+    auto const& rows2 = after.at("sheets").at("Steps");
+    auto const& srows2 = after.at("sheets").at("Summary");
+    for (std::size_t p = 0; p < 3; ++p) {
+        auto const& hand = step::steps[1][p];
+        INFO("fast at 5e11 B/s, B = " << hand.B);
+        CHECK(close(number(rows2, 2 + p, 2), hand.lower, 1e-9));
+        CHECK(close(number(rows2, 2 + p, 3), hand.upper, 1e-9));
+        CHECK(std::fabs(number(rows2, 2 + p, 4) - hand.memory_share) < 1e-9);
+        CHECK(close(number(srows2, h + 1 + p, 2), hand.lower, 1e-9));
+        double chips = p < 2 ? 1 : 2;
+        CHECK(number(rows2, 2 + p, 10) == chips);
+        CHECK(number(srows2, h + 1 + p, 10) == chips);
+        CHECK(srows2[h + 1 + p][11] == (p < 2 ? "yes" : "no"));
+    }
+}
+
+TEST_CASE("steps: columns the scenario has nothing for are left out; past one Cases sheet, values",
+          "[steps][xlsx]") {
+    TempDir dir;
+    Report r(step::scenario);  // no resident bytes, no tokens
+    report::XlsxOptions options;
+    options.rows_per_cases_sheet = 10;  // 18 cases: Cases and Cases (2)
+    auto path = dir.path / "report.xlsx";
+    r.write(path, options);
+    auto dump = run_tool("dump " + quoted(path), dir.path);
+    auto const& steps = dump.at("cells").at("Steps");
+    CHECK(texts(steps[1]) == std::vector<std::string>{"hardware", "B", "step t_lower",
+                                                      "step t_upper", "memory-bound share"});
+    CHECK(
+        texts(steps[0])[0].find("values, not formulas: the cases continue past the Cases sheet") !=
+        std::string::npos);
+    for (std::size_t t = 0; t < 2; ++t)
+        for (std::size_t p = 0; p < 3; ++p) {
+            auto const& hand = step::steps[t][p];
+            std::size_t row = 2 + t * 3 + p;
+            INFO("Steps row " << row + 1);
+            for (std::size_t col : {2, 3, 4})
+                CHECK_FALSE(cell(dump, "Steps", row, col).contains("f"));
+            CHECK(close(cell(dump, "Steps", row, 2).at("v").get<double>(), hand.lower, 1e-12));
+            CHECK(close(cell(dump, "Steps", row, 3).at("v").get<double>(), hand.upper, 1e-12));
+        }
+    auto const& summary = dump.at("cells").at("Summary");
+    std::size_t h =
+        find_row(summary, "Step: sum of count x time over the supported cases, one chip") + 2;
+    CHECK(texts(summary[h]) == std::vector<std::string>{"hardware", "B", "step t_lower",
+                                                        "step t_upper", "memory-bound share"});
+    CHECK(close(cell(dump, "Summary", h + 2, 2).at("v").get<double>(), step::steps[0][1].lower,
+                1e-12));
+}
