@@ -79,10 +79,13 @@ std::vector<std::string> texts(json const& row) {
 
 TEST_CASE("steps: the first screens show the first, the last and six points between, in log space",
           "[steps]") {
-    // At most 8 points: all of them.
+    // At most 12 points: all of them.
     CHECK(report::step_points(1) == std::vector<std::size_t>{0});
     CHECK(report::step_points(3) == std::vector<std::size_t>{0, 1, 2});
     CHECK(report::step_points(8) == std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7});
+    // Up to a dozen points, all of them: 1 .. 256 times 2 shows every batch.
+    CHECK(report::step_points(9).size() == 9);
+    CHECK(report::step_points(12).size() == 12);
     // 512 points: index + 1 = 512^(k/7) = 2^(9k/7) = 2.44, 5.94, 14.5, 35.3, 86.1, 210.0,
     // rounded 2, 6, 14, 35, 86, 210: indices 1, 5, 13, 34, 85, 209.
     CHECK(report::step_points(512) == std::vector<std::size_t>{0, 1, 5, 13, 34, 85, 209, 511});
@@ -259,7 +262,7 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
     auto const& summary = dump.at("cells").at("Summary");
     std::size_t section =
         find_row(summary, "Step: sum of count x time over the supported cases, one chip");
-    CHECK(section < find_row(summary, "Per target and matmul"));
+    CHECK(section < find_row(summary, "Per target and op"));
     std::size_t h = section + 2;
     CHECK(texts(summary[h]) ==
           std::vector<std::string>{"hardware", "B", "step t_lower", "step t_upper",

@@ -81,7 +81,9 @@ StepTotals step_totals(ReportContext const& context, Summary const& summary, std
 
 std::vector<std::size_t> step_points(std::size_t point_count, std::size_t between) {
     std::vector<std::size_t> points;
-    if (point_count <= between + 2) {
+    // A dozen rows still read at a glance (B = 1 .. 2048 times 2 is 12
+    // points): show them all rather than drop some of a short sweep.
+    if (point_count <= std::max<std::size_t>(between + 2, 12)) {
         for (std::size_t p = 0; p < point_count; ++p) points.push_back(p);
         return points;
     }

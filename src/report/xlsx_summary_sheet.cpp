@@ -48,7 +48,14 @@ void XlsxWriter::State::write_summary_head() {
                                                      std::to_string(sw.values.size()) + " values)";
         pair(("sweep " + sw.name).c_str(), values);
     }
-    pair("cases", std::to_string(matmuls) + " matmuls x " + std::to_string(targets) +
+    std::size_t elementwise = 0;
+    for (auto const& op : s.matmuls) elementwise += op.kind == model::OpKind::elementwise;
+    std::string ops = elementwise == 0
+                          ? std::to_string(matmuls) + " matmuls"
+                          : std::to_string(matmuls) + " ops (" +
+                                std::to_string(matmuls - elementwise) + " matmuls, " +
+                                std::to_string(elementwise) + " elementwise)";
+    pair("cases", ops + " x " + std::to_string(targets) +
                       " targets x " + std::to_string(points) + " sweep points = " +
                       std::to_string(total_cases));
     summary_row = r;
@@ -106,11 +113,11 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
         str(ws, row, column, std::string(engine::bound_name(b)), f);
     };
 
-    // Per target and matmul.
+    // Per target and op.
     ++r;
-    str(ws, r++, 0, "Per target and matmul", fmt.section);
+    str(ws, r++, 0, "Per target and op", fmt.section);
     str(ws, r++, 0,
-        "critical_V: the smallest V at which the matmul is compute-bound, the other sweep "
+        "critical_V: the smallest V at which the op is compute-bound, the other sweep "
         "variables at their first value",
         fmt.note);
     std::vector<std::string> headers = {"op", "layer", "hardware", "compute_dtype"};
