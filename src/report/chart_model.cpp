@@ -1,5 +1,7 @@
 #include "chart_model.hpp"
 
+#include "gnuplot_text.hpp"
+
 #include <algorithm>
 
 namespace roofline::report::chart_detail {
@@ -50,6 +52,16 @@ std::string chip_name(model::Hardware const& hw) {
     return hw.display_name == hw.id || hw.display_name.empty()
                ? hw.id
                : hw.display_name + " [" + hw.id + "]";
+}
+
+std::string other_sweeps_note(ReportContext const& context, std::size_t v) {
+    auto const& sweeps = context.scenario.sweeps;
+    std::string fixed;
+    for (std::size_t w = 0; w < sweeps.size(); ++w)
+        if (w != v)
+            fixed += (fixed.empty() ? "" : ", ") + sweeps[w].name + " = " +
+                     value_text(sweeps[w].values.front());
+    return fixed.empty() ? fixed : " (" + fixed + ")";
 }
 
 std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw) {

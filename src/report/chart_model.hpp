@@ -73,6 +73,9 @@ std::string op_label(model::Matmul const& m);
 std::string chart_title(ReportContext const& context);
 // "display name [id]", or the id alone.
 std::string chip_name(model::Hardware const& hw);
+// " (S = 128, T = 1)": the other sweeps, at their first value, for the
+// subtitle of a chart along sweep v; empty with one sweep.
+std::string other_sweeps_note(ReportContext const& context, std::size_t v);
 
 // The compute dtypes used on a chip, grouped by equal peak (bf16 and fp16 on
 // an H100 share one roof), highest peak first.

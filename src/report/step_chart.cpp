@@ -64,12 +64,7 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
     chart.title = chart_title(context);
     chart.subtitle = "Step time (sum of count \u00d7 t_lower, one chip) against " + sweep.name +
                      " on " + chip_name(hw);
-    std::string fixed;
-    for (std::size_t w = 0; w < scenario.sweeps.size(); ++w)
-        if (w != v)
-            fixed += (fixed.empty() ? "" : ", ") + scenario.sweeps[w].name + " = " +
-                     value_text(scenario.sweeps[w].values.front());
-    if (!fixed.empty()) chart.subtitle += " (" + fixed + ")";
+    chart.subtitle += other_sweeps_note(context, v);
     chart.x = sweep_axis(sweep.name, sweep.values);
 
     // The values of V drawn: at most ChartData::max_points of them, evenly

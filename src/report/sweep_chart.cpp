@@ -104,12 +104,7 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     chart.stem = "sweep-" + file_part(sweep.name) + "-" + file_part(hw.id);
     chart.title = chart_title(context);
     chart.subtitle = "Attained FLOP/s against " + sweep.name + " on " + chip_name(hw);
-    std::string fixed;
-    for (std::size_t w = 0; w < scenario.sweeps.size(); ++w)
-        if (w != v)
-            fixed += (fixed.empty() ? "" : ", ") + scenario.sweeps[w].name + " = " +
-                     value_text(scenario.sweeps[w].values.front());
-    if (!fixed.empty()) chart.subtitle += " (" + fixed + ")";
+    chart.subtitle += other_sweeps_note(context, v);
     chart.y.label = "attained (FLOP/s)";
 
     auto const [lo_it, hi_it] = std::minmax_element(sweep.values.begin(), sweep.values.end());
