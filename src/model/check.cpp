@@ -147,20 +147,11 @@ void Checker::collect_statement(ParsedFile const& file, ast::Statement const& st
         title_span = span;
         scenario.title = s->title.value;
     } else if (auto const* s = boost::get<ast::SweepStmt>(&node)) {
-        Span span = file.span_of(s->name);
-        auto& values = scopes[0].values;
-        if (auto it = values.find(s->name.name); it != values.end()) {
-            diagnostics.error(span, "redefinition of '" + s->name.name + "'")
-                .notes.push_back(Diagnostics::note(
-                    scenario.slots[static_cast<std::size_t>(it->second)].span,
-                    "previous definition is here"));
-            return;
-        }
-        int slot = static_cast<int>(scenario.slots.size());
+        if (!define_value(0, s->name.name, file.span_of(s->name))) return;
         int sweep_index = static_cast<int>(sweeps.size());
-        scenario.slots.push_back(Slot{s->name.name, span, sweep_index, {}, 0, 0});
-        if (sweep_index < 64) scenario.slots.back().depends_on = std::uint64_t{1} << sweep_index;
-        values.emplace(s->name.name, slot);
+        auto& slot = scenario.slots.back();
+        slot.sweep = sweep_index;
+        if (sweep_index < 64) slot.depends_on = std::uint64_t{1} << sweep_index;
         sweeps.push_back({&file, s, scope});
     } else if (auto const* s = boost::get<ast::TokensStmt>(&node)) {
         Span span = file.span_of(*s);
