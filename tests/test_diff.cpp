@@ -552,3 +552,66 @@ TEST_CASE(
     CHECK_FALSE(reader.next(row));
     reader.finish();  // no SHA-256 listed: the row count only
 }
+
+namespace {
+
+// The words of the step table's row for chip_a -> chip_b at B = `b`.
+std::vector<std::string> step_row(std::string const& text, std::string const& b) {
+    auto table = text.find("step = sum of count");
+    if (table == std::string::npos) return {};
+    std::istringstream lines(text.substr(table));
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream split(line);
+        std::vector<std::string> words;
+        for (std::string w; split >> w;) words.push_back(w);
+        if (words.size() > 3 && words[0] == "chip_a" && words[3] == b) return words;
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("diff: the step of each hardware pair, summed over the ops with their counts",
+          "[diff]") {
+    Sandbox box;
+    // A layer of 10 and a top-level op, memory-bound on both chips.
+    auto model = [](std::string const& target, bool with_head) {
+        return "include \"chips.roof\"\ntarget " + target +
+               "\nsweep B = [1, 2]\nlet D = 1000\nlet F = 5000\nlet V = 3000\n"
+               "layer big x 10 { matmul proj = bf16[B, D] * weight bf16[D, F] -> bf16[B, F] }\n" +
+               (with_head ? "matmul head = bf16[B, D] * bf16[D, V] -> bf16[B, V]\n" : "");
+    };
+    box.write("a.roof", model("chip_a", true));
+    box.write("b.roof", model("chip_b", true));
+    box.write("c.roof", model("chip_b", false));
+    box.run("a.roof");
+    box.run("b.roof");
+    box.run("c.roof");
+
+    // B = 1 on chip_a (1e12 B/s; t_math is 1e7 / 1e14 = 1e-7 s, below t_comms):
+    //   proj: 2,000 + 10,000,000 + 10,000 = 10,012,000 B -> 1.0012e-5 s, x 10
+    //   head: 2,000 + 6,000,000 + 6,000 = 6,008,000 B -> 6.008e-6 s
+    //   step 1.0012e-4 + 6.008e-6 = 1.06128e-4 s ("106 µs")
+    // chip_b has twice the bandwidth: 5.3064e-5 s ("53.1 µs"), speedup 2.
+    // B = 2: proj 10,024,000 B, head 6,016,000 B: 1.06256e-4 s and half of it.
+    auto r = box.roofline("diff a@v1 b@v1 --no-charts");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(contains(r.out, "step = sum of count × t_lower over the ops of a sweep point:"));
+    auto words = step_row(r.out, "1");
+    CHECK(words == std::vector<std::string>{"chip_a", "→", "chip_b", "1", "106", "µs", "53.1",
+                                            "µs", "2.00×"});
+    words = step_row(r.out, "2");
+    CHECK(words == std::vector<std::string>{"chip_a", "→", "chip_b", "2", "106", "µs", "53.1",
+                                            "µs", "2.00×"});
+
+    // Without `head` on side B, the sums are of different ops (the matched
+    // proj alone: 1.0012e-4 and 5.006e-5 s): no speedup.
+    r = box.roofline("diff a@v1 c@v1 --no-charts");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    words = step_row(r.out, "1");
+    CHECK(words == std::vector<std::string>{"chip_a", "→", "chip_b", "1", "100", "µs", "50.1",
+                                            "µs", "partial"});
+    CHECK(contains(r.out, "partial: some op of that point is on one side only"));
+}

@@ -48,7 +48,7 @@ struct CasesReader::Impl {
     // Column of each needed value.
     std::size_t header_size = 0;
     std::size_t c_op = 0, c_layer = 0, c_hardware = 0, c_dtype = 0, c_bound = 0, c_intensity = 0,
-                c_peak = 0, c_ridge = 0, c_t_lower = 0, c_attained = 0;
+                c_peak = 0, c_ridge = 0, c_t_lower = 0, c_attained = 0, c_count = 0;
     std::vector<std::size_t> c_sweep, c_critical;
 
     explicit Impl(ReportInfo const& r) : report(r), path(r.cases_path()) {}
@@ -170,6 +170,7 @@ struct CasesReader::Impl {
         c_dtype = column("compute_dtype"), c_bound = column("bound");
         c_intensity = column("intensity"), c_peak = column("peak"), c_ridge = column("ridge");
         c_t_lower = column("t_lower"), c_attained = column("attained");
+        c_count = column("count");
         for (auto const& sweep : report.sweeps) {
             c_sweep.push_back(column(sweep.name));
             c_critical.push_back(column("critical_" + sweep.name));
@@ -210,6 +211,7 @@ bool CasesReader::next(CaseRow& row) {
         row.bound = Bound::unsupported;
     else
         d.bad("column 'bound': '" + std::string(bound) + "' is not memory, compute or unsupported");
+    row.count = d.number(d.c_count, "count");
     row.intensity = d.number(d.c_intensity, "intensity");
     row.peak = d.number(d.c_peak, "peak");
     row.ridge = d.number(d.c_ridge, "ridge");

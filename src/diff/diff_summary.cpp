@@ -19,6 +19,10 @@ double GroupSummary::t_a() const {
 double GroupSummary::t_b() const {
     return comparable ? std::exp(log_t_b / static_cast<double>(comparable)) : nan;
 }
+double StepDiff::speedup() const {
+    return complete && t_a > 0 && t_b > 0 ? t_a / t_b : nan;
+}
+
 double DiffSummary::speedup() const {
     return comparable ? std::exp(log_speedup / static_cast<double>(comparable)) : nan;
 }
@@ -43,7 +47,28 @@ DiffSummaryBuilder::DiffSummaryBuilder(Matcher const& matcher, double fail_if_sl
     : matcher_(matcher),
       threshold_(std::isnan(fail_if_slower_pct) ? INFINITY : 1 + fail_if_slower_pct / 100) {}
 
+void DiffSummaryBuilder::add_step(DiffCase const& c) {
+    step_key_.assign(reinterpret_cast<char const*>(&c.pair), sizeof c.pair);
+    step_key_.append(reinterpret_cast<char const*>(c.sweep.data()), c.sweep.size_bytes());
+    auto [it, added] = step_of_.try_emplace(step_key_, summary_.steps.size());
+    if (added) {
+        summary_.steps.emplace_back();
+        summary_.steps.back().pair = c.pair;
+        summary_.steps.back().sweep.assign(c.sweep.begin(), c.sweep.end());
+    }
+    StepDiff& step = summary_.steps[it->second];
+    bool timed_a = c.a.t_lower > 0, timed_b = c.b.t_lower > 0;
+    if (c.status != Status::matched || timed_a != timed_b) {
+        step.complete = false;
+        return;
+    }
+    if (!timed_a) return;  // unsupported on both sides: in neither sum
+    step.t_a += c.a.count * c.a.t_lower;
+    step.t_b += c.b.count * c.b.t_lower;
+}
+
 void DiffSummaryBuilder::add(DiffCase const& c) {
+    add_step(c);
     auto& s = summary_;
     auto key = std::uint64_t{c.pair} << 32 | c.matmul;
     auto [it, added] = group_of_.try_emplace(key, s.groups.size());
@@ -102,6 +127,9 @@ DiffSummary DiffSummaryBuilder::finish() {
                          return std::tie(x.pair, x.matmul) < std::tie(y.pair, y.matmul);
                      });
     group_of_.clear();
+    step_of_.clear();
+    std::stable_sort(summary_.steps.begin(), summary_.steps.end(),
+                     [](StepDiff const& x, StepDiff const& y) { return x.pair < y.pair; });
     return std::move(summary_);
 }
 

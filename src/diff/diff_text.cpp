@@ -1,6 +1,7 @@
 #include "roofline/diff/diff_text.hpp"
 
 #include "roofline/cli/format.hpp"
+#include "roofline/report/report.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -35,6 +36,41 @@ std::string critical_text(double a, double b) {
 
 std::string plural(std::size_t n, char const* one, char const* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// The step of each hardware pair at a few sweep points (the points a report's
+// first screen shows): what a model costs per step on each side.
+std::string steps_text(Matcher const& matcher, DiffSummary const& s) {
+    auto const& sweeps = matcher.sweep_names();
+    std::vector<std::string> header = {"hardware A → B"};
+    header.insert(header.end(), sweeps.begin(), sweeps.end());
+    header.insert(header.end(), {"step A", "step B", "speedup"});
+    std::vector<std::vector<std::string>> rows = {header};
+    std::vector<bool> right(header.size(), true);
+    right[0] = false;
+    bool partial = false;
+    for (std::size_t begin = 0; begin < s.steps.size();) {
+        std::size_t end = begin;
+        while (end < s.steps.size() && s.steps[end].pair == s.steps[begin].pair) ++end;
+        auto const& pair = matcher.pairing().pairs[s.steps[begin].pair];
+        for (std::size_t k : report::step_points(end - begin)) {
+            auto const& step = s.steps[begin + k];
+            std::vector<std::string> row = {(pair.a.empty() ? "-" : pair.a) + " → " +
+                                            (pair.b.empty() ? "-" : pair.b)};
+            for (double v : step.sweep) row.push_back(std::isnan(v) ? "-" : cli::format_general(v));
+            row.insert(row.end(), {cli::format_seconds(step.t_a), cli::format_seconds(step.t_b),
+                                   step.complete ? format_speedup(step.speedup()) : "partial"});
+            partial = partial || !step.complete;
+            rows.push_back(std::move(row));
+        }
+        begin = end;
+    }
+    std::string out = "step = sum of count × t_lower over the ops of a sweep point:\n" +
+                      cli::render_table(rows, right);
+    if (partial)
+        out += "partial: some op of that point is on one side only, or has a time on one side "
+               "only; the sums do not compare\n";
+    return out;
 }
 
 }  // namespace
@@ -115,6 +151,7 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
            "t_lower B: above 1× B is faster);\n"
            "bound: at the first..last sweep point; flips: cases whose bound differs between A "
            "and B; critical: A → B\n\n";
+    if (matcher.matmuls().size() > 1 && !s.steps.empty()) out << steps_text(matcher, s) << "\n";
     out << headline(s) << "\n";
     for (auto const& line : s.unmatched) out << "  " << line << "\n";
     if (s.only_a + s.only_b > s.unmatched.size())

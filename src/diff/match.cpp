@@ -13,7 +13,7 @@ namespace roofline::diff {
 namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-constexpr Side missing_side{nan, nan, nan, nan, nan, Bound::unsupported, 0};
+constexpr Side missing_side{nan, nan, nan, nan, nan, nan, Bound::unsupported, 0};
 
 bool has_target(ReportInfo const& r, std::string const& id) {
     return std::any_of(r.targets.begin(), r.targets.end(),
@@ -109,7 +109,8 @@ private:
 };
 
 Side side_of(CaseRow const& row, std::uint32_t dtype) {
-    return {row.intensity, row.peak, row.ridge, row.t_lower, row.attained, row.bound, dtype};
+    return {row.intensity, row.peak, row.ridge, row.t_lower, row.attained, row.count, row.bound,
+            dtype};
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ std::string number_text(double value);
 struct CaseRow {
     std::string_view op, layer, hardware, compute_dtype;
     Bound bound = Bound::unsupported;
+    double count = 1;  // the layer repeat count
     double intensity = 0, peak = 0, ridge = 0, t_lower = 0, attained = 0;  // NaN: missing
     std::vector<double> sweep;     // in the order of ReportInfo::sweeps
     std::vector<double> critical;  // likewise; NaN: never compute-bound

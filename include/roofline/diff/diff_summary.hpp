@@ -1,9 +1,10 @@
 #pragma once
 // What a diff adds up to, built in the same pass as the writers: per matmul
 // and hardware pair the geometric-mean times and speedup, the bounds and
-// their flips, the critical sweep values; overall the geometric-mean speedup,
+// their flips, the critical sweep values; per hardware pair and sweep point
+// the step (Σ count × t_lower) of each side; overall the geometric-mean speedup,
 // the flips, the cases on one side only, and the slowest case (for
-// --fail-if-slower). Small: nothing is kept per case.
+// --fail-if-slower). Small: nothing is kept per case (steps: per point).
 
 #include "roofline/diff/match.hpp"
 
@@ -34,6 +35,18 @@ struct GroupSummary {
     std::size_t flips() const { return to_compute + to_memory; }
 };
 
+// The step of one hardware pair at one sweep point: Σ count × t_lower over
+// the ops of the point, on each side, as the reports' step totals.
+struct StepDiff {
+    std::uint32_t pair = 0;
+    std::vector<double> sweep;  // Matcher::sweep_names() order
+    double t_a = 0, t_b = 0;    // over the matched cases with a time on both sides
+    // Every op of the point is matched and has a time on both sides or on
+    // neither: the two sums are of the same ops, and compare.
+    bool complete = true;
+    double speedup() const;  // t_a / t_b; NaN when incomplete or without time
+};
+
 struct DiffSummary {
     std::vector<GroupSummary> groups;  // by hardware pair, then matmul in order of appearance
     std::size_t matched = 0, comparable = 0, only_a = 0, only_b = 0;
@@ -45,6 +58,9 @@ struct DiffSummary {
     double worst_slowdown = 0;
     std::string worst_case;
     std::size_t over_threshold = 0;  // cases slower by more than --fail-if-slower
+
+    // Per hardware pair, in sweep order (the order of A's cases, then B's).
+    std::vector<StepDiff> steps;
 
     static constexpr std::size_t max_listed = 10;
     std::vector<std::string> unmatched;  // the first cases on one side only, described
@@ -66,6 +82,9 @@ private:
     double threshold_;  // t_b / t_a above which a case counts as too slow
     DiffSummary summary_;
     std::unordered_map<std::uint64_t, std::size_t> group_of_;
+    std::unordered_map<std::string, std::size_t> step_of_;  // (pair, sweep values) -> steps
+    std::string step_key_;
+    void add_step(DiffCase const& c);
 };
 
 }  // namespace roofline::diff
