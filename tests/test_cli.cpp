@@ -75,6 +75,23 @@ TEST_CASE("cli: check succeeds on the shipped scenario and reports the case coun
     CHECK(contains(r.out, "= 8192 cases"));
 }
 
+TEST_CASE("cli: check counts elementwise ops apart, and says what a file of templates holds",
+          "[cli]") {
+    // Llama 3 70B decode: embedding gather; per layer 2 norms, q/k/v/o,
+    // 2 RoPE, scores, softmax, values, 2 residual adds, gate/up/down and
+    // silu_mul; final norm and logits: 10 matmuls, 10 elementwise ops,
+    // x 4 targets x 9 batch sizes = 720 cases.
+    auto r = roofline("check scenarios/llama3-70b-decode.roof");
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, ": ok: 10 matmuls + 10 elementwise ops x 4 targets x 9 sweep points = "
+                          "720 cases"));
+    r = roofline("check templates/layers/dense.roof");
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, ": ok: 4 templates, no ops (a template is checked where a scenario "
+                          "uses it)"));
+}
+
 TEST_CASE("cli: check prints diagnostics with file:line:col and exits 1", "[cli]") {
     auto path = write_temp("roofline_cli_bad.roof",
                            "let D = 4096\nlet F = 4096\nsweep B = 1 .. 8\n"

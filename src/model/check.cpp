@@ -222,6 +222,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
         checker.scenario.title =
             std::filesystem::path(program.files.front()->source->path).filename().string();
     checker.collect(program.statements);
+    checker.scenario.template_count = checker.templates.size();
     checker.check_value_arguments();
     checker.check_lets();
     checker.check_dtypes();

@@ -119,6 +119,7 @@ struct Scenario {
     std::vector<Matmul> matmuls;
     std::vector<Resident> residents;
     int tokens_slot = -1;  // `tokens = EXPR`: a slot that cannot be named, or -1
+    std::size_t template_count = 0;  // defined, used or not (for `roofline check`)
 
     std::size_t point_count() const;
     int find_hardware(std::string_view id) const;
