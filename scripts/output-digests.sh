@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Prints the SHA-256 of every file that `roofline run` and `roofline diff`
+# write, for comparing two builds byte for byte (a refactoring must not change
+# a byte). The report is scenarios/llama3-70b-decode.roof and the diff is that
+# report against the same scenario with one more op on other targets (so
+# matched, only-A and only-B cases all appear), by hardware id and with --pair.
+# The fields that differ from run to run (created_utc in manifest.json and
+# diff.json, the manifests' hashes in diff.json) are blanked before hashing,
+# and the temporary folder's path is taken out of them.
+#
+#   scripts/output-digests.sh [build/roofline] > digests.txt
+set -euo pipefail
+roofline=$(realpath "${1:-build/roofline}")
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+cp "$root/scenarios/llama3-70b-decode.roof" a.roof
+{
+    sed 's/^target .*/target h100_sxm, h200, b200, mi325x/' "$root/scenarios/llama3-70b-decode.roof"
+    echo 'let Ex = 1024'
+    echo 'matmul extra = bf16[B, D] * bf16[D, Ex] -> bf16[B, Ex]'
+} > b.roof
+"$roofline" run a.roof -o out -I "$root/scenarios" > run-a.log
+"$roofline" run b.roof -o out -I "$root/scenarios" > run-b.log
+"$roofline" diff out/a/v1 out/b/v1 -o out > diff.log
+"$roofline" diff out/a/v1 out/b/v1 -o out --pair h100_sxm=b200 --pair mi300x=mi325x > diff-pairs.log
+
+find out -type f ! -name '.lock' | LC_ALL=C sort | while read -r f; do
+    case "$f" in
+    *manifest.json | */diff.json)
+        sed -e 's/"created_utc": "[^"]*"/"created_utc": ""/' \
+            -e 's/"manifest_sha256": "[^"]*"/"manifest_sha256": ""/' \
+            -e "s#$work/##g" "$f" | sha256sum | sed "s#-\$#$f#" ;;
+    *) sha256sum "$f" ;;
+    esac
+done
+for log in run-a run-b diff diff-pairs; do
+    # Elapsed times differ from run to run.
+    sed -E 's/in [0-9.]+ s$/in T s/' "$log.log" | sha256sum | sed "s#-\$#$log.log (terminal)#"
+done
