@@ -287,11 +287,11 @@ TEST_CASE("charts: names from the scenario are data, never gnuplot code", "[char
     // must not trust the checker for its safety.
     auto& s = checked->scenario;
     s.title += "\nsystem(\"" + touch(5) + "\")\n";
-    s.matmuls[0].name = "m'\n; system(\"" + touch(6) + "\")\n'`" + touch(7) + "`";
-    s.matmuls[0].layer = "l\r\t'\"\\ \x01\x7f";
-    s.matmuls[1].name = "n'; system(\"" + touch(8) + "\") ; '\n!" + touch(9) + "\n";
+    s.ops[0].name = "m'\n; system(\"" + touch(6) + "\")\n'`" + touch(7) + "`";
+    s.ops[0].layer = "l\r\t'\"\\ \x01\x7f";
+    s.ops[1].name = "n'; system(\"" + touch(8) + "\") ; '\n!" + touch(9) + "\n";
     s.hardware[static_cast<std::size_t>(s.targets[1])].display_name += "\n!" + touch(9) + "\n";
-    s.matmuls[1].layer = "bad \xff\xfe utf8 \xc2\x85 \xed\xa0\x80 <&>";  // not UTF-8, a C1 control
+    s.ops[1].layer = "bad \xff\xfe utf8 \xc2\x85 \xed\xa0\x80 <&>";  // not UTF-8, a C1 control
 
     Rendered r;
     render(*checked, temp_folder("hostile"), &r);

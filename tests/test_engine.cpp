@@ -27,7 +27,7 @@ struct Run {
                              std::vector<double> const& at, std::string const& layer = "") const {
         auto const& s = checked->scenario;
         for (auto const& c : evaluation.cases) {
-            auto const& m = s.matmuls[c.matmul];
+            auto const& m = s.ops[c.op];
             if (m.name != op || m.layer != layer) continue;
             if (s.hardware[static_cast<std::size_t>(s.targets[c.target])].id != hw) continue;
             bool same = true;
@@ -191,7 +191,7 @@ TEST_CASE("the compute dtype: explicit, else the wider input, on a tie the left"
         matmul custom = mxfp4[B, D] * int4[D, F] -> bf16[B, F])");
     auto const& s = r.checked->scenario;
     auto dtype_of = [&](std::string const& op) {
-        for (auto const& m : s.matmuls)
+        for (auto const& m : s.ops)
             if (m.name == op) return s.dtypes[static_cast<std::size_t>(m.compute_dtype)].name;
         return std::string("?");
     };

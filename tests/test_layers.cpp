@@ -31,7 +31,7 @@ struct Run {
     engine::Case const& find(std::string const& op, std::string const& layer,
                              std::size_t point = 0) const {
         for (auto const& c : evaluation.cases) {
-            auto const& m = scenario().matmuls[c.matmul];
+            auto const& m = scenario().ops[c.op];
             if (m.name == op && m.layer == layer && c.point == point) return c;
         }
         FAIL("no case " << op << " in layer '" << layer << "'");
@@ -77,15 +77,15 @@ use mlp(T = B, D = 64) as block x 3
 use mlp(T = B, D = 64, F = 100, W = int8) as small
 )");
     auto const& s = r.scenario();
-    REQUIRE(s.matmuls.size() == 8);
+    REQUIRE(s.ops.size() == 8);
     // In the order written: gate, up, act, down; the instance is a layer.
-    CHECK(s.matmuls[0].name == "gate");
-    CHECK(s.matmuls[2].name == "act");
-    CHECK(s.matmuls[2].kind == model::OpKind::elementwise);
-    CHECK(s.matmuls[0].layer == "block");
-    CHECK(s.matmuls[0].count == 3);
-    CHECK(s.matmuls[4].layer == "small");
-    CHECK(s.matmuls[4].count == 1);
+    CHECK(s.ops[0].name == "gate");
+    CHECK(s.ops[2].name == "act");
+    CHECK(s.ops[2].kind == model::OpKind::elementwise);
+    CHECK(s.ops[0].layer == "block");
+    CHECK(s.ops[0].count == 3);
+    CHECK(s.ops[4].layer == "small");
+    CHECK(s.ops[4].count == 1);
 
     // block at B = 8: F = 4 * 64 = 256 (the default), W = bf16.
     // gate: FLOPs 2 * 8 * 64 * 256 = 262,144; read 8*64*2 + 64*256*2 = 1,024 + 32,768.
@@ -97,7 +97,7 @@ use mlp(T = B, D = 64, F = 100, W = int8) as small
     // the compute dtype is the wider input, bf16.
     auto const& small_gate = r.find("gate", "small", 1);
     CHECK(small_gate.metrics.counts.bytes_read == 7424);
-    CHECK(s.dtypes[static_cast<std::size_t>(s.matmuls[4].compute_dtype)].name == "bf16");
+    CHECK(s.dtypes[static_cast<std::size_t>(s.ops[4].compute_dtype)].name == "bf16");
     CHECK(small_gate.metrics.counts.flops == 2 * 8 * 64 * 100);
 }
 
@@ -152,7 +152,7 @@ tokens = B
     CHECK(grid.point_facts[1].cache_bytes == 1024000);
     CHECK(grid.point_facts[1].tokens == 4);
     // The matmul reads its weight operand; the resident declaration adds no case.
-    CHECK(r.scenario().matmuls.size() == 2);
+    CHECK(r.scenario().ops.size() == 2);
 }
 
 TEST_CASE("step totals: sum of count x time, memory share, min chips, tokens/s", "[layers]") {

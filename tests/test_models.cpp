@@ -95,7 +95,7 @@ struct ModelRun {
     engine::Case const& find(std::string const& op, std::string const& layer, std::size_t point,
                              std::size_t target) const {
         for (auto const& c : evaluation.cases) {
-            auto const& m = scenario.matmuls[c.matmul];
+            auto const& m = scenario.ops[c.op];
             if (m.name == op && m.layer == layer && c.point == point && c.target == target)
                 return c;
         }
@@ -103,7 +103,7 @@ struct ModelRun {
         throw;
     }
     std::string compute_dtype(std::string const& op, std::string const& layer) const {
-        for (auto const& m : scenario.matmuls)
+        for (auto const& m : scenario.ops)
             if (m.name == op && m.layer == layer)
                 return scenario.dtypes[static_cast<std::size_t>(m.compute_dtype)].name;
         FAIL("no op " << layer << "/" << op);
@@ -114,7 +114,7 @@ struct ModelRun {
     double flops_under(std::string const& prefix, std::size_t point, std::size_t target) const {
         double sum = 0;
         for (auto const& c : evaluation.cases) {
-            auto const& layer = scenario.matmuls[c.matmul].layer;
+            auto const& layer = scenario.ops[c.op].layer;
             bool under = layer == prefix || layer.rfind(prefix + "/", 0) == 0;
             if (under && c.point == point && c.target == target) sum += c.metrics.counts.flops;
         }

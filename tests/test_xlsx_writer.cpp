@@ -132,9 +132,9 @@ void check_cases_rows(Report const& r, json const& dump,
     for (std::size_t i = 0; i < rows.size(); ++i) {
         auto const& [sheet, row] = rows[i];
         auto const& c = r.cases[i];
-        auto const& m = r.scenario().matmuls[c.matmul];
+        auto const& m = r.scenario().ops[c.op];
         double B = r.grid.sweep_value(c, 0);
-        Hand h = by_hand(c.matmul, c.target, B);
+        Hand h = by_hand(c.op, c.target, B);
         INFO(sheet << " row " << row + 1 << ": " << m.name << " on " << r.target_id(c.target)
                    << " at B = " << B);
         auto get = [&](Col col) -> json const& { return cell(dump, sheet, row, col); };
@@ -146,7 +146,7 @@ void check_cases_rows(Report const& r, json const& dump,
             CHECK(get(layer).at("v") == m.layer);
         CHECK(get(count).at("v").get<double>() == m.count);
         CHECK(get(hardware).at("v") == r.target_id(c.target));
-        CHECK(get(compute_dtype).at("v") == (c.matmul == 0 ? "bf16" : "int8"));
+        CHECK(get(compute_dtype).at("v") == (c.op == 0 ? "bf16" : "int8"));
         CHECK(get(sweep_B).at("v").get<double>() == B);
         // Inputs: plain values, exactly the engine's and the hand counts.
         for (auto [col, engine, hand] :
@@ -159,7 +159,7 @@ void check_cases_rows(Report const& r, json const& dump,
         }
         bool supported = !std::isnan(h.peak);
         CHECK(supported == (c.metrics.bound != engine::Bound::unsupported));
-        std::size_t dtype_col = c.matmul == 0 ? 5 : 6;  // compute dtypes in first-use order
+        std::size_t dtype_col = c.op == 0 ? 5 : 6;  // compute dtypes in first-use order
         std::size_t n = row + 1;
         for (Col col : numeric_derived) {
             INFO(cases_header[col]);
@@ -293,7 +293,7 @@ TEST_CASE("xlsx: cached values are the engine's, formulas reference the Hardware
             auto xs = range_values(dump, refs[1]), ys = range_values(dump, refs[2]);
             std::vector<engine::Case> expected;
             for (auto const& c : r.cases)
-                if (c.matmul == matmul && c.target == t) expected.push_back(c);
+                if (c.op == matmul && c.target == t) expected.push_back(c);
             REQUIRE(xs.size() == expected.size());
             for (std::size_t i = 0; i < xs.size(); ++i) {
                 CHECK(close(xs[i], expected[i].metrics.intensity, 1e-15));
@@ -360,7 +360,7 @@ TEST_CASE("xlsx: LibreOffice recalculates the engine's numbers, and follows an e
         }
         CHECK(close(num(rows2, i + 1, ridge), num(rows, i + 1, ridge) * ratio, 1e-12));
         // By hand, at 5e11 B/s: t_comms = bytes / 5e11 against t_math = flops / peak.
-        Hand h = by_hand(c.matmul, c.target, B);
+        Hand h = by_hand(c.op, c.target, B);
         double bw = c.target == 0 ? 5e11 : 8.2e11;
         double tm = h.flops / h.peak, tc = (h.bytes_read + h.bytes_written) / bw;
         CHECK(close(num(rows2, i + 1, t_lower), std::max(tm, tc), 1e-12));
@@ -369,7 +369,7 @@ TEST_CASE("xlsx: LibreOffice recalculates the engine's numbers, and follows an e
         std::string expected_bound = tm >= tc ? "compute" : "memory";
         CHECK(rows2[i + 1][bound] == expected_bound);
         // The flip predicted in the scenario's comment.
-        if (c.target == 0 && c.matmul == 0) {
+        if (c.target == 0 && c.op == 0) {
             CHECK(rows[i + 1][bound] == (B == 64 ? "memory" : "compute"));
             CHECK(expected_bound == (B == 256 ? "compute" : "memory"));
         }
@@ -418,8 +418,8 @@ TEST_CASE("xlsx: names from the scenario are text, never formulas", "[xlsx]") {
     // The language's names are identifiers; the writer must not rely on it.
     std::string const evil = "=cmd|'/c calc'!A1", layer = "+1 <b> & \"c\" _x0041_ \x01";
     Report r(scenario_text, [&](model::Scenario& s) {
-        s.matmuls[1].name = evil;
-        s.matmuls[0].layer = layer;
+        s.ops[1].name = evil;
+        s.ops[0].layer = layer;
     });
     for (bool direct : {true, false}) {
         INFO("direct rows: " << direct);

@@ -39,8 +39,8 @@ int cmd_check(std::vector<std::string> const& args) {
             continue;
         }
         auto const& s = checked.scenario;
-        std::size_t cases = s.point_count() * s.matmuls.size() * s.targets.size();
-        if (s.matmuls.empty() && s.template_count > 0) {
+        std::size_t cases = s.point_count() * s.ops.size() * s.targets.size();
+        if (s.ops.empty() && s.template_count > 0) {
             // A file of templates: their bodies are checked where a scenario uses them.
             std::cout << path << ": ok: " << s.template_count << " template"
                       << (s.template_count == 1 ? "" : "s")
@@ -48,8 +48,8 @@ int cmd_check(std::vector<std::string> const& args) {
             continue;
         }
         std::size_t elementwise = 0;
-        for (auto const& op : s.matmuls) elementwise += op.kind == model::OpKind::elementwise;
-        std::size_t matmuls = s.matmuls.size() - elementwise;
+        for (auto const& op : s.ops) elementwise += op.kind == model::OpKind::elementwise;
+        std::size_t matmuls = s.ops.size() - elementwise;
         std::cout << path << ": ok: " << matmuls << " matmul" << (matmuls == 1 ? "" : "s");
         if (elementwise)
             std::cout << " + " << elementwise << " elementwise op" << (elementwise == 1 ? "" : "s");

@@ -75,7 +75,7 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> header = {"op", "layer", "count", "hardware", "compute_dtype"};
     bool any_layer = false;
-    for (auto const& m : scenario.matmuls) any_layer = any_layer || !m.layer.empty();
+    for (auto const& m : scenario.ops) any_layer = any_layer || !m.layer.empty();
     if (!any_layer) header = {"op", "hardware", "compute_dtype"};
     for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);
     for (char const* name : {"flops", "bytes_read", "bytes_written", "intensity", "peak", "ridge",
@@ -89,7 +89,7 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
     rows.push_back(std::move(header));
 
     for (auto const& c : evaluation.cases) {
-        auto const& matmul = scenario.matmuls[c.matmul];
+        auto const& matmul = scenario.ops[c.op];
         auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[c.target])];
         auto const& m = c.metrics;
         std::vector<std::string> row = {matmul.name};
@@ -153,8 +153,8 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
         bool named = !hw.display_name.empty() && hw.display_name != hw.id;
         out += named ? hw.display_name + " [" + hw.id + "]\n" : hw.id + "\n";
         bool const usable = std::any_of(
-            scenario.matmuls.begin(), scenario.matmuls.end(),
-            [&](model::Matmul const& m) { return hw.peak_for(m.compute_dtype).has_value(); });
+            scenario.ops.begin(), scenario.ops.end(),
+            [&](model::Op const& m) { return hw.peak_for(m.compute_dtype).has_value(); });
         if (!usable) {
             out += "  no step: no matmul's compute dtype has a peak on this chip\n";
             continue;

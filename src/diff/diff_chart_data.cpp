@@ -55,7 +55,7 @@ void DiffChartData::add(DiffCase const& c) {
     auto add_side = [&](Side const& side, int index, std::vector<Roof>& roofs, std::size_t stride) {
         if (side.bound == Bound::unsupported || !(side.intensity > 0) || !(side.attained > 0))
             return;
-        roofline[{c.pair, c.matmul, index}].add(side.intensity, side.attained, stride);
+        roofline[{c.pair, c.op, index}].add(side.intensity, side.attained, stride);
         auto same_roof = [&](Roof const& r) {
             return r.dtype == side.dtype && r.peak == side.peak;
         };
@@ -73,7 +73,7 @@ void DiffChartData::add(DiffCase const& c) {
         bool on_slice = !std::isnan(c.sweep[v]);
         for (std::size_t w = 0; on_slice && w < c.sweep.size(); ++w)
             on_slice = w == v || same(c.sweep[w], first[w]);
-        if (on_slice) speedup[{v, c.pair, c.matmul}].add(c.sweep[v], s, sweep_stride[v]);
+        if (on_slice) speedup[{v, c.pair, c.op}].add(c.sweep[v], s, sweep_stride[v]);
     }
 }
 

@@ -127,7 +127,7 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p) {
         std::string marker = side == 0 ? " pt 6 ps 1.1" : " pt 7 ps 1.0";
         bool keyed = side == 1 && in_key++ < max_key_series;
         chart.add("with points" + marker + " lc " + color(matmul) +
-                      title(m.matmuls()[matmul].label(), keyed),
+                      title(m.ops()[matmul].label(), keyed),
                   series.all());
     }
     chart.keys.push_back("with points pt 6 ps 1.1 lc rgb '#404040'" +
@@ -226,7 +226,7 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p) {
         std::string style =
             points.size() <= 40 ? "with linespoints pt 7 ps 0.9 lw 2" : "with lines lw 2";
         chart.add(style + " lc " + color(matmul) +
-                      title(m.matmuls()[matmul].label(), in_key++ < max_key_series),
+                      title(m.ops()[matmul].label(), in_key++ < max_key_series),
                   std::move(points));
     }
     return chart;

@@ -56,7 +56,7 @@ void DiffCsvWriter::end_row() {
 }
 
 void DiffCsvWriter::add(DiffCase const& c) {
-    auto const& matmul = matcher_.matmuls()[c.matmul];
+    auto const& matmul = matcher_.ops()[c.op];
     auto const& pair = matcher_.pairing().pairs[c.pair];
     bool has_a = c.status != Status::only_b, has_b = c.status != Status::only_a;
     auto const& dtypes = matcher_.dtypes();

@@ -32,7 +32,7 @@ std::string describe(Matcher const& matcher, DiffCase const& c) {
     std::string hardware = c.status == Status::only_a   ? pair.a
                            : c.status == Status::only_b ? pair.b
                                                         : pair.a + " -> " + pair.b;
-    std::string text = matcher.matmuls()[c.matmul].label() + " on " + hardware;
+    std::string text = matcher.ops()[c.op].label() + " on " + hardware;
     bool first = true;
     for (std::size_t v = 0; v < c.sweep.size(); ++v) {
         if (std::isnan(c.sweep[v])) continue;
@@ -70,11 +70,11 @@ void DiffSummaryBuilder::add_step(DiffCase const& c) {
 void DiffSummaryBuilder::add(DiffCase const& c) {
     add_step(c);
     auto& s = summary_;
-    auto key = std::uint64_t{c.pair} << 32 | c.matmul;
+    auto key = std::uint64_t{c.pair} << 32 | c.op;
     auto [it, added] = group_of_.try_emplace(key, s.groups.size());
     if (added) {
         s.groups.emplace_back();
-        s.groups.back().matmul = c.matmul;
+        s.groups.back().op = c.op;
         s.groups.back().pair = c.pair;
     }
     GroupSummary& g = s.groups[it->second];
@@ -124,7 +124,7 @@ void DiffSummaryBuilder::add(DiffCase const& c) {
 DiffSummary DiffSummaryBuilder::finish() {
     std::stable_sort(summary_.groups.begin(), summary_.groups.end(),
                      [](GroupSummary const& x, GroupSummary const& y) {
-                         return std::tie(x.pair, x.matmul) < std::tie(y.pair, y.matmul);
+                         return std::tie(x.pair, x.op) < std::tie(y.pair, y.op);
                      });
     group_of_.clear();
     step_of_.clear();

@@ -118,7 +118,7 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
     for (auto const& g : s.groups) {
         auto const& pair = matcher.pairing().pairs[g.pair];
         std::vector<std::string> row = {
-            matcher.matmuls()[g.matmul].label(),
+            matcher.ops()[g.op].label(),
             (pair.a.empty() ? "-" : pair.a) + " → " + (pair.b.empty() ? "-" : pair.b),
             std::to_string(g.matched)};
         if (unmatched) row.insert(row.end(), {std::to_string(g.only_a), std::to_string(g.only_b)});
@@ -151,7 +151,7 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
            "t_lower B: above 1× B is faster);\n"
            "bound: at the first..last sweep point; flips: cases whose bound differs between A "
            "and B; critical: A → B\n\n";
-    if (matcher.matmuls().size() > 1 && !s.steps.empty()) out << steps_text(matcher, s) << "\n";
+    if (matcher.ops().size() > 1 && !s.steps.empty()) out << steps_text(matcher, s) << "\n";
     out << headline(s) << "\n";
     for (auto const& line : s.unmatched) out << "  " << line << "\n";
     if (s.only_a + s.only_b > s.unmatched.size())

@@ -71,7 +71,7 @@ struct DiffXlsxWriter::State {
         if (rows / rows_per_sheet == cases.size()) cases_sheet();
         std::size_t row = rows % rows_per_sheet + 1;
         ++rows;
-        auto const& matmul = matcher.matmuls()[c.matmul];
+        auto const& matmul = matcher.ops()[c.op];
         auto const& pair = matcher.pairing().pairs[c.pair];
         bool has_a = c.status != Status::only_b, has_b = c.status != Status::only_a;
         out.begin_row(row);

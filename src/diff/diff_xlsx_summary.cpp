@@ -76,7 +76,7 @@ void write_summary_sheet(XlsxBook& book, lxw_worksheet* ws, Matcher const& match
     for (std::size_t c = 0; c < headers.size(); ++c) book.str(ws, head, c, headers[c], F.header);
     for (auto const& g : s.groups) {
         ++row;
-        auto const& matmul = matcher.matmuls()[g.matmul];
+        auto const& matmul = matcher.ops()[g.op];
         auto const& pair = matcher.pairing().pairs[g.pair];
         book.str(ws, row, 0, matmul.op);
         book.str(ws, row, 1, matmul.layer);

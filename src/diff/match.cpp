@@ -38,7 +38,7 @@ double canonical(double v) {
 class Index {
 public:
     struct Record {
-        std::uint32_t matmul, pair;
+        std::uint32_t op, pair;
         Side side;
         bool matched = false;
     };
@@ -66,7 +66,7 @@ public:
             std::uint32_t slot = slots_[s];
             if (slot == 0) return SIZE_MAX;
             auto const& r = records_[slot - 1];
-            if (r.matmul == matmul && r.pair == pair &&
+            if (r.op == matmul && r.pair == pair &&
                 (k_ == 0 ||
                  std::memcmp(sweeps_.data() + (slot - 1) * k_, sweep, k_ * sizeof(double)) == 0))
                 return slot - 1;
@@ -75,7 +75,7 @@ public:
 
     // False when the key is there already.
     bool insert(Record const& r, double const* sweep, double const* critical) {
-        if (find(r.matmul, r.pair, sweep) != SIZE_MAX) return false;
+        if (find(r.op, r.pair, sweep) != SIZE_MAX) return false;
         if ((records_.size() + 1) * 2 > slots_.size()) grow();
         records_.push_back(r);
         sweeps_.insert(sweeps_.end(), sweep, sweep + k_);
@@ -93,7 +93,7 @@ private:
     }
     void place(std::size_t i) {
         std::size_t mask = slots_.size() - 1;
-        std::size_t s = hash(records_[i].matmul, records_[i].pair, sweeps_.data() + i * k_) & mask;
+        std::size_t s = hash(records_[i].op, records_[i].pair, sweeps_.data() + i * k_) & mask;
         while (slots_[s] != 0) s = (s + 1) & mask;
         slots_[s] = static_cast<std::uint32_t>(i + 1);
     }
@@ -209,8 +209,8 @@ std::uint32_t Matcher::intern_matmul(std::string_view op, std::string_view layer
     key_ += op;
     auto it = matmul_ids_.find(key_);
     if (it != matmul_ids_.end()) return it->second;
-    auto id = static_cast<std::uint32_t>(matmuls_.size());
-    matmuls_.push_back({std::string(op), std::string(layer)});
+    auto id = static_cast<std::uint32_t>(ops_.size());
+    ops_.push_back({std::string(op), std::string(layer)});
     matmul_ids_.emplace(key_, id);
     return id;
 }
@@ -291,7 +291,7 @@ void Matcher::run(std::function<void(DiffCase const&)> const& sink) {
                        side_of(row, intern_dtype(row.compute_dtype)),
                        none,
                        critical};
-            std::size_t found = index.find(c.matmul, c.pair, sweep.data());
+            std::size_t found = index.find(c.op, c.pair, sweep.data());
             if (found != SIZE_MAX) {
                 auto& record = index.record(found);
                 if (record.matched)
@@ -308,7 +308,7 @@ void Matcher::run(std::function<void(DiffCase const&)> const& sink) {
     for (std::size_t i = 0; i < index.size(); ++i) {
         auto const& record = index.record(i);
         if (record.matched) continue;
-        sink(DiffCase{Status::only_a, record.matmul, record.pair, index.sweep(i), record.side,
+        sink(DiffCase{Status::only_a, record.op, record.pair, index.sweep(i), record.side,
                       missing_side, index.critical(i), none});
     }
 }

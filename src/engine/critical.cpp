@@ -2,7 +2,7 @@
 // which a case is compute-bound, everything else held fixed.
 //
 // Every candidate is confirmed with the same predicate as the `bound` column
-// (is_compute_bound on count_matmul), so the answer agrees with the cases
+// (is_compute_bound on count_op), so the answer agrees with the cases
 // exactly, with no large-D approximation.
 //
 // - Linear case (V is itself an axis, and no other axis depends on V):
@@ -45,7 +45,7 @@ double search(auto const& compute_bound) {
 double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator,
                       std::size_t matmul_index, std::size_t target, std::size_t sweep,
                       std::vector<double> values) {
-    auto const& matmul = scenario.matmuls[matmul_index];
+    auto const& matmul = scenario.ops[matmul_index];
     auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[target])];
     auto peak = hw.peak_for(matmul.compute_dtype);
     if (!peak) return not_available;
@@ -64,7 +64,7 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
         auto compute_bound = [&](double v) {
             values[sweep] = v;
             if (evaluator.set_point(values) || evaluator.axis_sizes(matmul, sizes)) return false;
-            return is_compute_bound(count_matmul(matmul, sizes, scenario.dtypes), *peak, bandwidth);
+            return is_compute_bound(count_op(matmul, sizes, scenario.dtypes), *peak, bandwidth);
         };
         return search(compute_bound);
     }
@@ -75,13 +75,13 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
     auto compute_bound = [&](double v) {
         for (std::size_t i = 0; i < sizes.size(); ++i)
             if (is_v[i]) sizes[i] = v;
-        return is_compute_bound(count_matmul(matmul, sizes, scenario.dtypes), *peak, bandwidth);
+        return is_compute_bound(count_op(matmul, sizes, scenario.dtypes), *peak, bandwidth);
     };
 
     // Coefficients at V = 1: t_math = m0 + m1*V, t_comms = c0 + c1*V.
     for (std::size_t i = 0; i < sizes.size(); ++i)
         if (is_v[i]) sizes[i] = 1;
-    Counts at_one = count_matmul(matmul, sizes, scenario.dtypes);
+    Counts at_one = count_op(matmul, sizes, scenario.dtypes);
     bool v_is_axis = false;
     for (bool b : is_v) v_is_axis = v_is_axis || b;
     double m0 = v_is_axis ? 0 : at_one.flops / *peak;

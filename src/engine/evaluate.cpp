@@ -43,7 +43,7 @@ double CaseGrid::critical_value(std::size_t point, std::size_t matmul, std::size
     std::size_t stride = 1;
     for (std::size_t j = sweep + 1; j < sweep_sizes.size(); ++j) stride *= sweep_sizes[j];
     std::size_t reduced = point / (stride * sweep_sizes[sweep]) * stride + point % stride;
-    return critical[sweep][(reduced * matmul_count + matmul) * target_count + target];
+    return critical[sweep][(reduced * op_count + matmul) * target_count + target];
 }
 
 std::string describe_point(model::Scenario const& scenario, std::span<double const> values) {
@@ -72,14 +72,14 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
     std::size_t sweeps = scenario.sweeps.size();
     grid.sweep_count = sweeps;
     grid.point_count = scenario.point_count();
-    grid.matmul_count = scenario.matmuls.size();
+    grid.op_count = scenario.ops.size();
     grid.target_count = scenario.targets.size();
     for (auto const& s : scenario.sweeps) grid.sweep_sizes.push_back(s.values.size());
     // In doubles, so that no product wraps; points count even with no matmul
     // or no target, since they are evaluated (and stored) all the same.
     double points = 1;
     for (auto const& s : scenario.sweeps) points *= static_cast<double>(s.values.size());
-    double total = points * static_cast<double>(std::max<std::size_t>(1, grid.matmul_count)) *
+    double total = points * static_cast<double>(std::max<std::size_t>(1, grid.op_count)) *
                    static_cast<double>(std::max<std::size_t>(1, grid.target_count));
     if (total > static_cast<double>(options.max_cases)) {
         diagnostics.error(Span{}, "the scenario has " + model::format_number(total) +
@@ -99,13 +99,13 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
         for (std::size_t j = v + 1; j < sweeps; ++j) stride *= grid.sweep_sizes[j];
         std::size_t reduced = grid.point_count / grid.sweep_sizes[v];
         auto& table = grid.critical[v];
-        table.resize(reduced * grid.matmul_count * grid.target_count);
+        table.resize(reduced * grid.op_count * grid.target_count);
         for (std::size_t r = 0; r < reduced; ++r) {
             std::size_t p = r / stride * stride * grid.sweep_sizes[v] + r % stride;
             point_digits(scenario, p, values);
-            for (std::size_t m = 0; m < grid.matmul_count; ++m)
+            for (std::size_t m = 0; m < grid.op_count; ++m)
                 for (std::size_t t = 0; t < grid.target_count; ++t)
-                    table[(r * grid.matmul_count + m) * grid.target_count + t] =
+                    table[(r * grid.op_count + m) * grid.target_count + t] =
                         solve_critical(scenario, evaluator, m, t, v, values);
         }
     }
@@ -115,7 +115,7 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
 
 bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnostics& diagnostics,
                   std::function<void(Case const&)> const& sink) {
-    std::size_t sweeps = grid.sweep_count, matmuls = grid.matmul_count, targets = grid.target_count;
+    std::size_t sweeps = grid.sweep_count, matmuls = grid.op_count, targets = grid.target_count;
     PointEvaluator evaluator(scenario);
     std::vector<double> sizes;
     std::vector<std::optional<double>> peaks(matmuls * targets);
@@ -123,7 +123,7 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
         for (std::size_t t = 0; t < targets; ++t)
             peaks[m * targets + t] =
                 scenario.hardware[static_cast<std::size_t>(scenario.targets[t])].peak_for(
-                    scenario.matmuls[m].compute_dtype);
+                    scenario.ops[m].compute_dtype);
     for (std::size_t p = 0; p < grid.point_count; ++p) {
         std::span<double const> values(grid.point_values.data() + p * sweeps, sweeps);
         auto fail = [&](model::EvalError const& error) {
@@ -133,9 +133,9 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
         };
         if (auto error = evaluator.set_point(values)) return fail(*error);
         for (std::size_t m = 0; m < matmuls; ++m) {
-            auto const& matmul = scenario.matmuls[m];
+            auto const& matmul = scenario.ops[m];
             if (auto error = evaluator.axis_sizes(matmul, sizes)) return fail(*error);
-            Counts counts = count_matmul(matmul, sizes, scenario.dtypes);
+            Counts counts = count_op(matmul, sizes, scenario.dtypes);
             for (std::size_t t = 0; t < targets; ++t) {
                 auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
                 sink(Case{static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(m),

@@ -27,7 +27,7 @@ long double tensor_bytes(model::Tensor const& tensor, std::span<double const> ax
            static_cast<long double>(dtypes[static_cast<std::size_t>(tensor.dtype)].bytes);
 }
 
-Counts count_matmul(model::Matmul const& matmul, std::span<double const> axis_sizes,
+Counts count_op(model::Op const& matmul, std::span<double const> axis_sizes,
                     std::span<model::Dtype const> dtypes) {
     long double all = matmul.flops_per_point;
     for (double size : axis_sizes) all *= static_cast<long double>(size);

@@ -24,7 +24,7 @@ public:
     // positive integer.
     std::optional<model::EvalError> axis_sizes(std::span<model::Axis const> axes,
                                                std::vector<double>& sizes) const;
-    std::optional<model::EvalError> axis_sizes(model::Matmul const& matmul,
+    std::optional<model::EvalError> axis_sizes(model::Op const& matmul,
                                                std::vector<double>& sizes) const {
         return axis_sizes(matmul.axes, sizes);
     }

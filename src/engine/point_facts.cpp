@@ -10,8 +10,8 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
                          PointEvaluator& evaluator, Diagnostics& diagnostics) {
     auto resident = [](model::Tensor const& t) { return t.role != model::Role::activation; };
     std::vector<std::size_t> ops;  // the ops with a resident operand
-    for (std::size_t m = 0; m < scenario.matmuls.size(); ++m) {
-        auto const& inputs = scenario.matmuls[m].inputs;
+    for (std::size_t m = 0; m < scenario.ops.size(); ++m) {
+        auto const& inputs = scenario.ops[m].inputs;
         if (std::any_of(inputs.begin(), inputs.end(), resident)) ops.push_back(m);
     }
     grid.has_tokens = scenario.tokens_slot >= 0;
@@ -37,7 +37,7 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
             (t.role == model::Role::weight ? weight : cache) += bytes;
         };
         for (std::size_t m : ops) {
-            auto const& op = scenario.matmuls[m];
+            auto const& op = scenario.ops[m];
             if (auto error = evaluator.axis_sizes(op, sizes)) return fail(*error);
             for (auto const& input : op.inputs)
                 if (resident(input)) add(input, op.count);

@@ -109,8 +109,8 @@ struct OperandResolver {
     }
 };
 
-Matmul new_op(Checker::Scope const& scope, ast::Identifier const& name, ParsedFile const& file) {
-    Matmul op;
+Op new_op(Checker::Scope const& scope, ast::Identifier const& name, ParsedFile const& file) {
+    Op op;
     op.name = name.name;
     op.layer = scope.path;
     op.count = scope.count;
@@ -132,7 +132,7 @@ void Checker::check_ops() {
 void Checker::check_matmul(PendingOp const& pending) {
     auto const& stmt = *pending.matmul;
     auto const& file = *pending.file;
-    Matmul matmul = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
+    Op matmul = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
     OperandResolver resolve{*this, file, pending.scope, matmul.axes};
     matmul.inputs.resize(2);
     resolve.tensor(stmt.lhs, matmul.inputs[0]);
@@ -149,13 +149,13 @@ void Checker::check_matmul(PendingOp const& pending) {
         double rhs = scenario.dtypes[static_cast<std::size_t>(rhs_t.dtype)].bytes;
         matmul.compute_dtype = rhs > lhs ? rhs_t.dtype : lhs_t.dtype;
     }
-    if (resolve.ok) scenario.matmuls.push_back(std::move(matmul));
+    if (resolve.ok) scenario.ops.push_back(std::move(matmul));
 }
 
 void Checker::check_elementwise(PendingOp const& pending) {
     auto const& stmt = *pending.elementwise;
     auto const& file = *pending.file;
-    Matmul op = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
+    Op op = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
     op.kind = OpKind::elementwise;
     op.flops_per_point = 1;
     OperandResolver resolve{*this, file, pending.scope, op.axes};
@@ -181,7 +181,7 @@ void Checker::check_elementwise(PendingOp const& pending) {
         }
     }
     op.compute_dtype = stmt.compute ? resolve.dtype(*stmt.compute) : op.out.dtype;
-    if (resolve.ok) scenario.matmuls.push_back(std::move(op));
+    if (resolve.ok) scenario.ops.push_back(std::move(op));
 }
 
 void Checker::check_residents() {
@@ -218,7 +218,7 @@ void Checker::check_tokens() {
 
 void Checker::warn_unsupported() {
     std::vector<std::pair<int, int>> warned;  // (dtype, hardware)
-    for (auto const& matmul : scenario.matmuls) {
+    for (auto const& matmul : scenario.ops) {
         for (int target : scenario.targets) {
             auto const& hw = scenario.hardware[static_cast<std::size_t>(target)];
             if (hw.peak_for(matmul.compute_dtype)) continue;

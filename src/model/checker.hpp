@@ -37,7 +37,7 @@ struct Checker {
         double count = 1;  // product of the repeat counts down to here
         std::unordered_map<std::string, int> values;  // let/sweep/parameter name -> slot
         std::unordered_map<std::string, DtypeAlias> dtype_aliases;  // dtype parameters
-        std::map<std::string, Span> matmuls, layers;  // ops (matmul, elementwise, resident)
+        std::map<std::string, Span> ops, layers;  // ops (matmul, elementwise, resident)
         Span use;  // of a template instance: the `use` that made it
         std::string template_name;
     };

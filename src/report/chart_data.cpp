@@ -28,7 +28,7 @@ std::vector<std::size_t> even_sample(std::size_t n, std::size_t count) {
 
 ChartData::ChartData(ReportContext const& context)
     : context_(context),
-      matmuls_(context.grid.matmul_count),
+      matmuls_(context.grid.op_count),
       targets_(context.grid.target_count),
       roofline_(matmuls_ * targets_),
       sweep_(context.grid.sweep_count * matmuls_ * targets_) {
@@ -45,7 +45,7 @@ void ChartData::add(engine::Case const& c) {
     auto const& m = c.metrics;
     if (m.bound == engine::Bound::unsupported) return;
     if (!std::isfinite(m.intensity) || !std::isfinite(m.attained)) return;
-    std::size_t const series = c.matmul * targets_ + c.target;
+    std::size_t const series = c.op * targets_ + c.target;
     if (std::binary_search(roofline_points_.begin(), roofline_points_.end(), c.point))
         roofline_[series].push_back({m.intensity, m.attained});
     // Sweep v's slice: every other sweep at its first value, i.e. the point's

@@ -39,7 +39,7 @@ std::string file_part(std::string_view name) {
     return out.empty() || out.find_first_not_of('.') == std::string::npos ? "_" + out : out;
 }
 
-std::string op_label(model::Matmul const& m) {
+std::string op_label(model::Op const& m) {
     return m.layer.empty() ? m.name : m.layer + "/" + m.name;
 }
 
@@ -81,7 +81,7 @@ std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw)
     return result;
 }
 
-std::string unsupported_note(ReportContext const& context, model::Matmul const& m) {
+std::string unsupported_note(ReportContext const& context, model::Op const& m) {
     return op_label(m) + ": not plotted, no " + context.dtype_name(m.compute_dtype) +
            " peak on this chip";
 }

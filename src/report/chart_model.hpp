@@ -68,7 +68,7 @@ int dash_type(std::size_t i);
 std::string file_part(std::string_view name);
 
 // "layer/name", or "name" at the top level.
-std::string op_label(model::Matmul const& m);
+std::string op_label(model::Op const& m);
 // The scenario's title, else the report's name.
 std::string chart_title(ReportContext const& context);
 // "display name [id]", or the id alone.
@@ -88,7 +88,7 @@ struct Roof {
 std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw);
 
 // The key line of a matmul that a chip has no peak for.
-std::string unsupported_note(ReportContext const& context, model::Matmul const& m);
+std::string unsupported_note(ReportContext const& context, model::Op const& m);
 
 // roofline-<HW> for target t (roofline_chart.cpp).
 Chart roofline_chart(ReportContext const& context, ChartData const& data, std::size_t t);

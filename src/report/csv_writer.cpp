@@ -56,7 +56,7 @@ void CsvWriter::end_row() {
 
 void CsvWriter::add(engine::Case const& c) {
     auto const& s = context_.scenario;
-    auto const& matmul = s.matmuls[c.matmul];
+    auto const& matmul = s.ops[c.op];
     auto const& m = c.metrics;
     field(matmul.name);
     field(matmul.layer);

@@ -53,7 +53,7 @@ nlohmann::json make_manifest(ReportInfo const& info, ReportContext const& contex
     auto& sweeps = manifest["sweeps"] = nlohmann::json::array();
     for (auto const& s : context.scenario.sweeps)
         sweeps.push_back({{"name", s.name}, {"points", s.values.size()}});
-    manifest["matmuls"] = context.scenario.matmuls.size();
+    manifest["matmuls"] = context.scenario.ops.size();
     manifest["cases"] = case_count;
     auto& out = manifest["outputs"] = nlohmann::json::array();
     for (auto const& o : outputs) out.push_back({{"path", o.path}, {"sha256", o.sha256}});

@@ -30,7 +30,7 @@ Points thin(std::vector<ChartData::Point> const& points, Axis const& x, Axis con
 
 Chart roofline_chart(ReportContext const& context, ChartData const& data, std::size_t t) {
     auto const& hw = context.target(t);
-    auto const& matmuls = context.scenario.matmuls;
+    auto const& matmuls = context.scenario.ops;
     auto const roof_list = roofs(context, hw);
 
     Chart chart;

@@ -45,8 +45,8 @@ std::string time_tick(double v) { return std::fabs(v) >= 1e5 ? num(v) : value_te
 bool has_step_chart(ReportContext const& context, std::size_t v, std::size_t t) {
     if (context.scenario.sweeps[v].values.size() < 2) return false;
     auto const& hw = context.target(t);
-    auto const& matmuls = context.scenario.matmuls;
-    return std::any_of(matmuls.begin(), matmuls.end(), [&](model::Matmul const& m) {
+    auto const& matmuls = context.scenario.ops;
+    return std::any_of(matmuls.begin(), matmuls.end(), [&](model::Op const& m) {
         return hw.peak_for(m.compute_dtype).has_value();
     });
 }

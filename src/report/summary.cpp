@@ -7,7 +7,7 @@ namespace roofline::report {
 
 std::vector<int> ReportContext::compute_dtypes() const {
     std::vector<int> dtypes;
-    for (auto const& m : scenario.matmuls)
+    for (auto const& m : scenario.ops)
         if (std::find(dtypes.begin(), dtypes.end(), m.compute_dtype) == dtypes.end())
             dtypes.push_back(m.compute_dtype);
     return dtypes;
@@ -16,13 +16,13 @@ std::vector<int> ReportContext::compute_dtypes() const {
 SummaryBuilder::SummaryBuilder(ReportContext const& context) : context_(context) {
     auto const& grid = context.grid;
     std::size_t targets = grid.target_count;
-    summary_.op_targets.resize(grid.matmul_count * targets);
+    summary_.op_targets.resize(grid.op_count * targets);
     summary_.t_lower_total.assign(grid.point_count * targets, 0.0);
     summary_.t_upper_total.assign(grid.point_count * targets, 0.0);
     summary_.memory_t_lower_total.assign(grid.point_count * targets, 0.0);
-    for (auto const& m : context.scenario.matmuls) {
+    for (auto const& m : context.scenario.ops) {
         auto it = std::find(summary_.layers.begin(), summary_.layers.end(), m.layer);
-        layer_of_matmul_.push_back(static_cast<std::size_t>(it - summary_.layers.begin()));
+        layer_of_op_.push_back(static_cast<std::size_t>(it - summary_.layers.begin()));
         if (it == summary_.layers.end()) summary_.layers.push_back(m.layer);
     }
     summary_.layer_t_lower.assign(grid.point_count * summary_.layers.size() * targets, 0.0);
@@ -34,7 +34,7 @@ void SummaryBuilder::add(engine::Case const& c) {
     auto const& m = c.metrics;
     ++summary_.case_count;
     bool first = c.point == 0, last = c.point + 1 == grid.point_count;
-    auto& op = summary_.op_targets[c.matmul * targets + c.target];
+    auto& op = summary_.op_targets[c.op * targets + c.target];
     if (first) {
         op.bound_first = m.bound;
         for (std::size_t v = 0; v < grid.sweep_count; ++v)
@@ -45,12 +45,12 @@ void SummaryBuilder::add(engine::Case const& c) {
         ++summary_.unsupported_count;
         return;
     }
-    double count = context_.scenario.matmuls[c.matmul].count;
+    double count = context_.scenario.ops[c.op].count;
     std::size_t at = c.point * targets + c.target;
     summary_.t_lower_total[at] += count * m.t_lower;
     summary_.t_upper_total[at] += count * m.t_upper;
     if (m.bound == engine::Bound::memory) summary_.memory_t_lower_total[at] += count * m.t_lower;
-    std::size_t layer = layer_of_matmul_[c.matmul];
+    std::size_t layer = layer_of_op_[c.op];
     summary_.layer_t_lower[(c.point * summary_.layers.size() + layer) * targets + c.target] +=
         count * m.t_lower;
 }

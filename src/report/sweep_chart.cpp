@@ -96,7 +96,7 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
                   std::size_t t) {
     auto const& hw = context.target(t);
     auto const& scenario = context.scenario;
-    auto const& matmuls = scenario.matmuls;
+    auto const& matmuls = scenario.ops;
     auto const& sweep = scenario.sweeps[v];
     auto const roof_list = roofs(context, hw);
 
@@ -114,7 +114,7 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     // The curves, with the critical value as a point of the curve: there the
     // case turns compute-bound, so it attains the peak exactly.
     struct Marker {
-        std::size_t matmul;
+        std::size_t op;
         double x, peak;
     };
     std::vector<Marker> markers;
@@ -175,17 +175,17 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     std::vector<Label> labels;
     for (auto const& mk : markers) {
         critical_points.push_back({"",
-                                   "with points pt 6 ps 2 lw 2 lc rgb '" + color(mk.matmul) + "'",
+                                   "with points pt 6 ps 2 lw 2 lc rgb '" + color(mk.op) + "'",
                                    {{mk.x, mk.peak}},
                                    ""});
         if (!labels.empty() && labels.back().x == mk.x) {
-            if (labels.back().color != color(mk.matmul)) labels.back().color = roof_color;
+            if (labels.back().color != color(mk.op)) labels.back().color = roof_color;
             continue;
         }
         std::string text = value_text(mk.x);
         labels.push_back({mk.x, fraction(chart.x, mk.x),
                           (static_cast<double>(text.size()) + 1.2) * char_width_graph, text,
-                          color(mk.matmul), 0, 0});
+                          color(mk.op), 0, 0});
     }
     std::size_t const rows = place_labels(labels);
     double const top_fraction = 1 - (0.075 + 1.5 * char_height_graph * static_cast<double>(rows));

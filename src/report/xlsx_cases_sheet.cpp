@@ -30,7 +30,7 @@ void XlsxWriter::State::write_cases_headers() {
     std::vector<double> widths(headers.size());
     for (std::size_t i = 0; i < headers.size(); ++i) widths[i] = text_width(headers[i]) + 3;
     auto widen = [&](std::size_t i, double w) { widths[i] = std::max(widths[i], w); };
-    for (auto const& m : s.matmuls) {
+    for (auto const& m : s.ops) {
         widen(c.op, text_width(m.name) + 1);
         widen(c.layer, text_width(m.layer) + 1);
     }
@@ -128,11 +128,11 @@ void XlsxWriter::State::add(engine::Case const& cs) {
     auto at = [&](std::size_t column) -> Formula& { return f << letters[column] << digits; };
 
     // Inputs: plain values; names always as text.
-    text_cell(c.op, op_text[cs.matmul], style.none);
-    if (!layer_text[cs.matmul].api.empty()) text_cell(c.layer, layer_text[cs.matmul], style.none);
-    number_cell(c.count, ctx.scenario.matmuls[cs.matmul].count, style.none);
+    text_cell(c.op, op_text[cs.op], style.none);
+    if (!layer_text[cs.op].api.empty()) text_cell(c.layer, layer_text[cs.op], style.none);
+    number_cell(c.count, ctx.scenario.ops[cs.op].count, style.none);
     text_cell(c.hardware, hw_text[cs.target], style.indent);
-    text_cell(c.dtype, dtype_text[slot_of[cs.matmul]], style.none);
+    text_cell(c.dtype, dtype_text[slot_of[cs.op]], style.none);
     for (std::size_t v = 0; v < sweeps; ++v)
         number_cell(c.sweep0 + v, ctx.grid.sweep_value(cs, v), style.none);
     number_cell(c.flops, x.counts.flops, style.sci);
@@ -148,7 +148,7 @@ void XlsxWriter::State::add(engine::Case const& cs) {
     formula_cell(c.intensity, x.intensity, style.ratio);
     bool supported = x.bound != engine::Bound::unsupported;
     if (supported) {
-        f << peak_ref[cs.target * dtypes.size() + slot_of[cs.matmul]];
+        f << peak_ref[cs.target * dtypes.size() + slot_of[cs.op]];
         formula_cell(c.peak, x.peak, style.sci);
         at(c.peak) << '/' << bw;
         formula_cell(c.ridge, x.ridge, style.ratio);

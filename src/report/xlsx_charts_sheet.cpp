@@ -23,7 +23,7 @@ void XlsxWriter::State::sample(engine::Case const& cs) {
         while (sample_k < cap && point_of(sample_k) < p) ++sample_k;
         if (sample_k >= cap || point_of(sample_k) != p) return;
     }
-    samples[cs.matmul * targets + cs.target].emplace_back(x.intensity, x.attained);
+    samples[cs.op * targets + cs.target].emplace_back(x.intensity, x.attained);
 }
 
 void XlsxWriter::State::write_charts() {

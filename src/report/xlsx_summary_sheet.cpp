@@ -49,7 +49,7 @@ void XlsxWriter::State::write_summary_head() {
         pair(("sweep " + sw.name).c_str(), values);
     }
     std::size_t elementwise = 0;
-    for (auto const& op : s.matmuls) elementwise += op.kind == model::OpKind::elementwise;
+    for (auto const& op : s.ops) elementwise += op.kind == model::OpKind::elementwise;
     std::string ops = elementwise == 0
                           ? std::to_string(matmuls) + " matmuls"
                           : std::to_string(matmuls) + " ops (" +
@@ -62,7 +62,7 @@ void XlsxWriter::State::write_summary_head() {
 
     // Widths for the tables written by finish(): names are known now.
     double a = 16, b = 10, hw = 10;
-    for (auto const& m : s.matmuls) {
+    for (auto const& m : s.ops) {
         a = std::max(a, text_width(m.name) + 2);
         a = std::max(a, text_width(m.layer) + 2);
         b = std::max(b, text_width(m.layer) + 2);
@@ -127,7 +127,7 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
     ++r;
     for (std::size_t t = 0; t < targets; ++t) {
         for (std::size_t m = 0; m < matmuls; ++m, ++r) {
-            auto const& mm = s.matmuls[m];
+            auto const& mm = s.ops[m];
             auto const& op = sum.op_targets[m * targets + t];
             str(ws, r, 0, mm.name);
             if (!mm.layer.empty()) str(ws, r, 1, mm.layer);

@@ -32,7 +32,7 @@ void XlsxWriter::State::open() {
     targets = grid.target_count;
     sweeps = grid.sweep_count;
     points = grid.point_count;
-    matmuls = grid.matmul_count;
+    matmuls = grid.op_count;
     total_cases = grid.case_count();
     if (options.rows_per_cases_sheet == 0 || options.rows_per_cases_sheet > 1'048'575)
         throw std::invalid_argument("rows_per_cases_sheet must be in 1 .. 1048575");
@@ -95,7 +95,7 @@ void XlsxWriter::State::layout() {
     auto const& s = ctx.scenario;
     dtypes = ctx.compute_dtypes();
     for (int d : dtypes) dtype_names.push_back(ctx.dtype_name(d));
-    for (auto const& m : s.matmuls) {
+    for (auto const& m : s.ops) {
         slot_of.push_back(static_cast<std::size_t>(
             std::find(dtypes.begin(), dtypes.end(), m.compute_dtype) - dtypes.begin()));
         op_label.push_back(m.layer.empty() ? m.name : m.layer + "/" + m.name);
@@ -136,7 +136,7 @@ void XlsxWriter::State::layout() {
         hw_text.emplace_back(hw.id);
         capacity_ref.push_back(hw.hbm_capacity_bytes ? "Hardware!$D$" + row : std::string());
     }
-    for (auto const& m : s.matmuls) {
+    for (auto const& m : s.ops) {
         op_text.emplace_back(m.name);
         layer_text.emplace_back(m.layer);
     }

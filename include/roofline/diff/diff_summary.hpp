@@ -17,7 +17,7 @@
 namespace roofline::diff {
 
 struct GroupSummary {
-    std::uint32_t matmul = 0, pair = 0;
+    std::uint32_t op = 0, pair = 0;
     std::size_t matched = 0, comparable = 0, only_a = 0, only_b = 0;
     double log_speedup = 0, log_t_a = 0, log_t_b = 0;  // sums over the comparable cases
     double min_speedup = std::numeric_limits<double>::infinity();

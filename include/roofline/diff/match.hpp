@@ -50,7 +50,7 @@ struct Side {
 
 struct DiffCase {
     Status status;
-    std::uint32_t matmul, pair;     // indices into Matcher::matmuls() and pairs
+    std::uint32_t op, pair;     // indices into Matcher::ops() and pairs
     std::span<double const> sweep;  // Matcher::sweep_names() order; NaN: not swept on its side
     Side a, b;                      // the missing side of an unmatched case is all NaN
     std::span<double const> critical_a, critical_b;  // sweep_names() order
@@ -61,7 +61,7 @@ struct DiffCase {
     bool flipped() const;
 };
 
-struct Matmul {
+struct Op {
     std::string op, layer;
     std::string label() const { return layer.empty() ? op : layer + "/" + op; }
 };
@@ -78,7 +78,7 @@ public:
     ReportInfo const& b() const { return b_; }
     Pairing const& pairing() const { return pairing_; }
     std::vector<std::string> const& sweep_names() const { return sweep_names_; }
-    std::vector<Matmul> const& matmuls() const { return matmuls_; }
+    std::vector<Op> const& ops() const { return ops_; }
     std::vector<std::string> const& dtypes() const { return dtypes_; }
     // Cases on hardware that no --pair names, per side.
     std::size_t left_out_a() const { return left_out_a_; }
@@ -97,7 +97,7 @@ private:
     Pairing pairing_;
     std::vector<std::string> sweep_names_;
     std::vector<std::size_t> a_to_union_, b_to_union_;  // report sweep -> union position
-    std::vector<Matmul> matmuls_;
+    std::vector<Op> ops_;
     std::unordered_map<std::string, std::uint32_t> matmul_ids_;
     std::vector<std::string> dtypes_;
     std::unordered_map<std::string, std::uint32_t> pair_of_a_, pair_of_b_;

@@ -22,7 +22,7 @@ namespace roofline::engine {
 
 struct Case {
     std::uint32_t point;   // index of the sweep point
-    std::uint32_t matmul;  // index into Scenario::matmuls
+    std::uint32_t op;  // index into Scenario::ops
     std::uint32_t target;  // index into Scenario::targets
     Metrics metrics;
 };
@@ -43,7 +43,7 @@ struct PointFacts {
 struct CaseGrid {
     std::size_t sweep_count = 0;
     std::vector<std::size_t> sweep_sizes;
-    std::size_t point_count = 1, matmul_count = 0, target_count = 0;
+    std::size_t point_count = 1, op_count = 0, target_count = 0;
     std::vector<double> point_values;  // point-major: point * sweep_count + sweep
 
     // critical[v][(reduced point * matmuls + matmul) * targets + target]: the
@@ -57,7 +57,7 @@ struct CaseGrid {
     bool has_tokens = false;              // the scenario has a `tokens` statement
     bool has_resident = false;            // some operand or declaration is resident
 
-    std::size_t case_count() const { return point_count * matmul_count * target_count; }
+    std::size_t case_count() const { return point_count * op_count * target_count; }
     double sweep_value(std::size_t point, std::size_t sweep) const {
         return point_values[point * sweep_count + sweep];
     }
@@ -65,7 +65,7 @@ struct CaseGrid {
     double critical_value(std::size_t point, std::size_t matmul, std::size_t target,
                           std::size_t sweep) const;
     double critical_value(Case const& c, std::size_t sweep) const {
-        return critical_value(c.point, c.matmul, c.target, sweep);
+        return critical_value(c.point, c.op, c.target, sweep);
     }
 };
 

@@ -24,7 +24,7 @@ struct Counts {
 
 // `axis_sizes[i]` is the size of matmul.axes[i]. Products are formed in long
 // double (64-bit mantissa) and rounded once, so counts are exact up to 2^64.
-Counts count_matmul(model::Matmul const& matmul, std::span<double const> axis_sizes,
+Counts count_op(model::Op const& matmul, std::span<double const> axis_sizes,
                     std::span<model::Dtype const> dtypes);
 
 // Elements of `tensor` x bytes per element; `axis_sizes` indexed like its axes.

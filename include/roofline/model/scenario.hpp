@@ -65,7 +65,7 @@ enum class Role : std::uint8_t { activation, weight, cache };
 
 struct Tensor {
     int dtype;
-    std::vector<int> axes;  // indices into Matmul::axes (Resident::axes)
+    std::vector<int> axes;  // indices into Op::axes (Resident::axes)
     Span span;
     Role role = Role::activation;
 };
@@ -83,7 +83,7 @@ enum class OpKind : std::uint8_t { matmul, elementwise };
 // flops_per_point x the product of all distinct axis sizes: 2 for a matmul
 // (a multiply and an add per point of the contraction), K for an elementwise
 // op, whose every input axis is an output axis.
-struct Matmul {
+struct Op {
     std::string name;
     std::string layer;  // "decoder", "model/decoder", or "" at top level
     double count = 1;   // product of the enclosing layer repeat counts
@@ -116,7 +116,7 @@ struct Scenario {
     std::vector<Slot> slots;
     std::vector<int> let_order;  // lets in dependency order (sweep-dependent ones only)
     std::vector<Sweep> sweeps;   // cartesian product in this order, the last varying fastest
-    std::vector<Matmul> matmuls;
+    std::vector<Op> ops;
     std::vector<Resident> residents;
     int tokens_slot = -1;  // `tokens = EXPR`: a slot that cannot be named, or -1
     std::size_t template_count = 0;  // defined, used or not (for `roofline check`)

@@ -93,7 +93,7 @@ public:
 private:
     ReportContext const& context_;
     Summary summary_;
-    std::vector<std::size_t> layer_of_matmul_;
+    std::vector<std::size_t> layer_of_op_;
 };
 
 }  // namespace roofline::report
