@@ -1,6 +1,7 @@
 // cases.csv formatting and the publishing rules of versioned report folders.
 #include "helpers.hpp"
 
+#include "output/csv_rows.hpp"
 #include "roofline/report/csv_writer.hpp"
 #include "roofline/report/publish.hpp"
 #include "roofline/report/sha256.hpp"
@@ -89,15 +90,15 @@ TEST_CASE("cases.csv: unsupported cases and missing critical values are empty fi
 }
 
 TEST_CASE("cases.csv: RFC 4180 quoting; formula-like text is quoted", "[csv]") {
-    CHECK(report::csv_field("plain") == "plain");
-    CHECK(report::csv_field("") == "");
-    CHECK(report::csv_field("a,b") == "\"a,b\"");
-    CHECK(report::csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
-    CHECK(report::csv_field("two\nlines") == "\"two\nlines\"");
-    CHECK(report::csv_field("=cmd|'/c calc'!A1") == "\"=cmd|'/c calc'!A1\"");
-    CHECK(report::csv_field("+1") == "\"+1\"");
-    CHECK(report::csv_field("-1") == "\"-1\"");
-    CHECK(report::csv_field("@SUM(A1)") == "\"@SUM(A1)\"");
+    CHECK(output::csv_field("plain") == "plain");
+    CHECK(output::csv_field("") == "");
+    CHECK(output::csv_field("a,b") == "\"a,b\"");
+    CHECK(output::csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+    CHECK(output::csv_field("two\nlines") == "\"two\nlines\"");
+    CHECK(output::csv_field("=cmd|'/c calc'!A1") == "\"=cmd|'/c calc'!A1\"");
+    CHECK(output::csv_field("+1") == "\"+1\"");
+    CHECK(output::csv_field("-1") == "\"-1\"");
+    CHECK(output::csv_field("@SUM(A1)") == "\"@SUM(A1)\"");
 }
 
 TEST_CASE("sha256 of known texts", "[publish]") {

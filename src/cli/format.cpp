@@ -1,5 +1,7 @@
 #include "roofline/cli/format.hpp"
 
+#include "roofline/report/case_columns.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -72,51 +74,31 @@ std::string render_table(std::vector<std::vector<std::string>> const& rows,
 }
 
 std::string case_table(model::Scenario const& scenario, engine::Evaluation const& evaluation) {
-    std::vector<std::vector<std::string>> rows;
-    std::vector<std::string> header = {"op", "layer", "count", "hardware", "compute_dtype"};
     bool any_layer = false;
-    for (auto const& m : scenario.ops) any_layer = any_layer || !m.layer.empty();
-    if (!any_layer) header = {"op", "hardware", "compute_dtype"};
-    for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);
-    for (char const* name : {"flops", "bytes_read", "bytes_written", "intensity", "peak", "ridge",
-                             "t_math", "t_comms", "t_lower", "t_upper", "bound", "attained",
-                             "peak_fraction"})
-        header.push_back(name);
-    for (auto const& sweep : scenario.sweeps) header.push_back("critical_" + sweep.name);
-    std::vector<bool> right(header.size(), true);
-    for (std::size_t i = 0; i < (any_layer ? 5u : 3u); ++i) right[i] = i == 2 && any_layer;
-    right[header.size() - scenario.sweeps.size() - 3] = false;  // bound
-    rows.push_back(std::move(header));
+    for (auto const& op : scenario.ops) any_layer = any_layer || !op.layer.empty();
+    std::vector<report::CaseColumn> columns;
+    for (auto& column : report::case_columns(scenario.sweeps))
+        if (any_layer || !column.spec->term_needs_layers) columns.push_back(std::move(column));
 
+    std::vector<std::vector<std::string>> rows(1);
+    std::vector<bool> right;
+    for (auto const& column : columns) {
+        rows[0].push_back(column.header);
+        right.push_back(column.spec->term != report::TermStyle::text);
+    }
     for (auto const& c : evaluation.cases) {
-        auto const& matmul = scenario.ops[c.op];
-        auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[c.target])];
-        auto const& m = c.metrics;
-        std::vector<std::string> row = {matmul.name};
-        if (any_layer) {
-            row.push_back(matmul.layer);
-            row.push_back(format_count(matmul.count));
+        auto& row = rows.emplace_back();
+        for (auto const& column : columns) {
+            auto number = [&] { return report::case_number(column, scenario, evaluation, c); };
+            switch (column.spec->term) {
+                case report::TermStyle::text:
+                    row.emplace_back(report::case_text(column, scenario, c));
+                    break;
+                case report::TermStyle::count: row.push_back(format_count(number())); break;
+                case report::TermStyle::general: row.push_back(format_general(number())); break;
+                case report::TermStyle::seconds: row.push_back(format_seconds(number())); break;
+            }
         }
-        row.push_back(hw.id);
-        row.push_back(scenario.dtypes[static_cast<std::size_t>(matmul.compute_dtype)].name);
-        for (std::size_t v = 0; v < scenario.sweeps.size(); ++v)
-            row.push_back(format_count(evaluation.sweep_value(c, v)));
-        row.push_back(format_count(m.counts.flops));
-        row.push_back(format_count(m.counts.bytes_read));
-        row.push_back(format_count(m.counts.bytes_written));
-        row.push_back(format_general(m.intensity));
-        row.push_back(format_general(m.peak));
-        row.push_back(format_general(m.ridge));
-        row.push_back(format_seconds(m.t_math));
-        row.push_back(format_seconds(m.t_comms));
-        row.push_back(format_seconds(m.t_lower));
-        row.push_back(format_seconds(m.t_upper));
-        row.push_back(std::string(engine::bound_name(m.bound)));
-        row.push_back(format_general(m.attained));
-        row.push_back(format_general(m.peak_fraction));
-        for (std::size_t v = 0; v < scenario.sweeps.size(); ++v)
-            row.push_back(format_count(evaluation.critical_value(c, v)));
-        rows.push_back(std::move(row));
     }
     return render_table(rows, right);
 }

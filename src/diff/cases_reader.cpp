@@ -1,5 +1,6 @@
 #include "roofline/diff/cases_reader.hpp"
 
+#include "roofline/report/case_columns.hpp"
 #include "roofline/report/sha256.hpp"
 
 #include <algorithm>
@@ -47,6 +48,7 @@ struct CasesReader::Impl {
 
     // Column of each needed value.
     std::size_t header_size = 0;
+    std::vector<std::string> header;
     std::size_t c_op = 0, c_layer = 0, c_hardware = 0, c_dtype = 0, c_bound = 0, c_intensity = 0,
                 c_peak = 0, c_ridge = 0, c_t_lower = 0, c_attained = 0, c_count = 0;
     std::vector<std::size_t> c_sweep, c_critical;
@@ -148,32 +150,36 @@ struct CasesReader::Impl {
         }
     }
 
-    double number(std::size_t column, char const* name) const {
+    double number(std::size_t column) const {
         auto text = fields[column];
         if (text.empty()) return std::numeric_limits<double>::quiet_NaN();
         double value = 0;
         auto r = std::from_chars(text.data(), text.data() + text.size(), value);
         if (r.ec != std::errc() || r.ptr != text.data() + text.size())
-            bad(std::string("column '") + name + "': '" + std::string(text) + "' is not a number");
+            bad("column '" + header[column] + "': '" + std::string(text) + "' is not a number");
         return value;
     }
 
     void read_header() {
         if (!next_record()) bad("empty file: no header row");
         header_size = fields.size();
-        auto column = [&](std::string const& name) {
+        header.assign(fields.begin(), fields.end());
+        // The columns by their names in case_columns.hpp, wherever they stand.
+        auto column = [&](report::CaseField field, std::string const& sweep = {}) {
+            std::string name = std::string(report::case_column_spec(field).name) + sweep;
             auto it = std::find(fields.begin(), fields.end(), name);
             if (it == fields.end()) bad("the header has no column '" + name + "'");
             return static_cast<std::size_t>(it - fields.begin());
         };
-        c_op = column("op"), c_layer = column("layer"), c_hardware = column("hardware");
-        c_dtype = column("compute_dtype"), c_bound = column("bound");
-        c_intensity = column("intensity"), c_peak = column("peak"), c_ridge = column("ridge");
-        c_t_lower = column("t_lower"), c_attained = column("attained");
-        c_count = column("count");
+        using F = report::CaseField;
+        c_op = column(F::op), c_layer = column(F::layer), c_hardware = column(F::hardware);
+        c_dtype = column(F::compute_dtype), c_bound = column(F::bound);
+        c_intensity = column(F::intensity), c_peak = column(F::peak), c_ridge = column(F::ridge);
+        c_t_lower = column(F::t_lower), c_attained = column(F::attained);
+        c_count = column(F::count);
         for (auto const& sweep : report.sweeps) {
-            c_sweep.push_back(column(sweep.name));
-            c_critical.push_back(column("critical_" + sweep.name));
+            c_sweep.push_back(column(F::sweep, sweep.name));
+            c_critical.push_back(column(F::critical, sweep.name));
         }
         line = next_line;
     }
@@ -211,18 +217,18 @@ bool CasesReader::next(CaseRow& row) {
         row.bound = Bound::unsupported;
     else
         d.bad("column 'bound': '" + std::string(bound) + "' is not memory, compute or unsupported");
-    row.count = d.number(d.c_count, "count");
-    row.intensity = d.number(d.c_intensity, "intensity");
-    row.peak = d.number(d.c_peak, "peak");
-    row.ridge = d.number(d.c_ridge, "ridge");
-    row.t_lower = d.number(d.c_t_lower, "t_lower");
-    row.attained = d.number(d.c_attained, "attained");
+    row.count = d.number(d.c_count);
+    row.intensity = d.number(d.c_intensity);
+    row.peak = d.number(d.c_peak);
+    row.ridge = d.number(d.c_ridge);
+    row.t_lower = d.number(d.c_t_lower);
+    row.attained = d.number(d.c_attained);
     std::size_t sweeps = d.c_sweep.size();
     row.sweep.resize(sweeps);
     row.critical.resize(sweeps);
     for (std::size_t v = 0; v < sweeps; ++v) {
-        row.sweep[v] = d.number(d.c_sweep[v], d.report.sweeps[v].name.c_str());
-        row.critical[v] = d.number(d.c_critical[v], "critical");
+        row.sweep[v] = d.number(d.c_sweep[v]);
+        row.critical[v] = d.number(d.c_critical[v]);
     }
     ++d.rows;
     d.row_line = d.line;

@@ -1,16 +1,13 @@
 #include "roofline/diff/diff_xlsx.hpp"
 
-#include "roofline/diff/xlsx_book.hpp"
-#include "roofline/diff/xlsx_rows.hpp"
-#include "report/xlsx_cells.hpp"
+#include "diff/xlsx_book.hpp"
+#include "output/fast_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 namespace roofline::diff {
-
-namespace xlsx_detail = report::xlsx_detail;
 
 // The Cases sheets: status, op, layer, hardware A, hardware B, one column per
 // sweep variable, t_lower A, t_lower B, speedup (=G/H), bound A, bound B,
@@ -20,7 +17,7 @@ struct DiffXlsxWriter::State {
     Matcher const& matcher;
     std::size_t rows_per_sheet;
     std::size_t k, c_t_a, c_t_b, c_speedup, c_bound_a, c_flip, c_last;  // columns
-    XlsxRows out;
+    output::FastRows out;
     lxw_worksheet* summary = nullptr;
     std::vector<lxw_worksheet*> cases;
     std::size_t rows = 0;  // data rows written
@@ -37,7 +34,7 @@ struct DiffXlsxWriter::State {
           c_bound_a(c_t_a + 3),
           c_flip(c_bound_a + 2),
           c_last(c_flip + 1),
-          out(path, c_last + 1) {
+          out(book.workbook(), c_last + 1) {
         summary = book.sheet("Summary");
         cases_sheet();
     }
@@ -74,27 +71,28 @@ struct DiffXlsxWriter::State {
         auto const& matmul = matcher.ops()[c.op];
         auto const& pair = matcher.pairing().pairs[c.pair];
         bool has_a = c.status != Status::only_b, has_b = c.status != Status::only_a;
+        auto const& plain = out.style(nullptr);
         out.begin_row(row);
-        out.text(0, status_name(c.status));
-        out.text(1, matmul.op);
-        out.text(2, matmul.layer);
-        if (has_a) out.text(3, pair.a);
-        if (has_b) out.text(4, pair.b);
-        for (std::size_t v = 0; v < k; ++v) out.number(5 + v, c.sweep[v]);
-        out.number(c_t_a, c.a.t_lower, F.time);
-        out.number(c_t_b, c.b.t_lower, F.time);
+        out.text(0, status_name(c.status), plain);
+        out.text(1, matmul.op, plain);
+        out.text(2, matmul.layer, plain);
+        if (has_a) out.text(3, pair.a, plain);
+        if (has_b) out.text(4, pair.b, plain);
+        for (std::size_t v = 0; v < k; ++v) out.number(5 + v, c.sweep[v], plain);
+        out.number(c_t_a, c.a.t_lower, out.style(F.time));
+        out.number(c_t_b, c.b.t_lower, out.style(F.time));
         double speedup = c.speedup();
         if (std::isfinite(speedup)) {
-            std::string const n = std::to_string(row + 1);
-            formula.assign(xlsx_detail::column_letters(c_t_a)).append(n).append("/");
-            formula.append(xlsx_detail::column_letters(c_t_b)).append(n);
-            out.formula(c_speedup, formula, speedup, F.speedup);
+            formula.assign(out.letters(c_t_a)).append(out.row_digits()).append("/");
+            formula.append(out.letters(c_t_b)).append(out.row_digits());
+            out.formula(c_speedup, formula, speedup, out.style(F.speedup));
         }
-        if (has_a) out.text(c_bound_a, bound_name(c.a.bound));
-        if (has_b) out.text(c_bound_a + 1, bound_name(c.b.bound));
+        if (has_a) out.text(c_bound_a, bound_name(c.a.bound), plain);
+        if (has_b) out.text(c_bound_a + 1, bound_name(c.b.bound), plain);
         if (c.flipped())
-            out.text(c_flip, c.b.bound == Bound::compute ? "memory→compute" : "compute→memory");
-        out.number(c_last, has_a ? c.a.intensity : c.b.intensity, F.ratio);
+            out.text(c_flip, c.b.bound == Bound::compute ? "memory→compute" : "compute→memory",
+                     plain);
+        out.number(c_last, has_a ? c.a.intensity : c.b.intensity, out.style(F.ratio));
         out.end_row();
     }
 

@@ -2,7 +2,7 @@
 // matmul and hardware pair with the speedup as a formula of the two
 // geometric-mean times.
 #include "roofline/diff/diff_xlsx.hpp"
-#include "roofline/diff/xlsx_book.hpp"
+#include "diff/xlsx_book.hpp"
 
 #include <tuple>
 #include <utility>

@@ -8,23 +8,86 @@
 
 namespace roofline::report {
 
-using xlsx_detail::cell_name;
-using xlsx_detail::Formula;
-using xlsx_detail::shortest;
-using xlsx_detail::text_width;
+using output::cell_name;
+using output::shortest;
+using output::text_width;
 
 // ---- Cases -----------------------------------------------------------------------
+
+output::Style const& XlsxWriter::State::cell_style(CellStyle style) {
+    switch (style) {
+        case CellStyle::sci: return rows->style(fmt.sci);
+        case CellStyle::ratio: return rows->style(fmt.ratio);
+        case CellStyle::time: return rows->style(fmt.time);
+        case CellStyle::fraction: return rows->style(fmt.fraction);
+        case CellStyle::center: return rows->style(fmt.center);
+        case CellStyle::indent: return rows->style(fmt.indent);
+        case CellStyle::plain: break;
+    }
+    return rows->style(nullptr);
+}
+
+// The columns of case_columns.hpp, their letters, styles and formulas.
+void XlsxWriter::State::layout_cases() {
+    columns = case_columns(ctx.scenario.sweeps);
+    auto index = [&](CaseField field) {
+        for (std::size_t i = 0; i < columns.size(); ++i)
+            if (columns[i].spec->field == field) return i;
+        throw std::logic_error("the Cases sheet has no column for a field");
+    };
+    auto& c = col;
+    c.op = index(CaseField::op), c.layer = index(CaseField::layer);
+    c.count = index(CaseField::count), c.hardware = index(CaseField::hardware);
+    c.dtype = index(CaseField::compute_dtype), c.sweep0 = c.dtype + 1;
+    c.flops = index(CaseField::flops), c.bytes_read = index(CaseField::bytes_read);
+    c.bytes_written = index(CaseField::bytes_written), c.intensity = index(CaseField::intensity);
+    c.peak = index(CaseField::peak), c.ridge = index(CaseField::ridge);
+    c.t_math = index(CaseField::t_math), c.t_comms = index(CaseField::t_comms);
+    c.t_lower = index(CaseField::t_lower), c.t_upper = index(CaseField::t_upper);
+    c.bound = index(CaseField::bound), c.attained = index(CaseField::attained);
+    c.peak_fraction = index(CaseField::peak_fraction);
+    c.critical0 = c.peak_fraction + 1, c.last = columns.size() - 1;
+    for (std::size_t i = 0; i <= c.last; ++i) letters.push_back(output::column_letters(i));
+
+    rows.emplace(*book, columns.size(), options.direct_rows);
+    // libxlsxwriter numbers cell formats in the order they are first used:
+    // a fixed order keeps the workbook's bytes the same when columns move.
+    for (CellStyle style : {CellStyle::plain, CellStyle::sci, CellStyle::ratio, CellStyle::time,
+                            CellStyle::fraction, CellStyle::center, CellStyle::indent})
+        cell_style(style);
+    for (auto const& column : columns) {
+        column_style.push_back(&cell_style(column.spec->cell));
+        // "{flops}/({bytes_read}+{bytes_written})" -> pieces.
+        std::vector<Piece> pieces;
+        std::string_view text = column.spec->formula;
+        while (!text.empty()) {
+            auto open = text.find('{');
+            if (open != 0) {
+                pieces.push_back({Piece::literal, std::string(text.substr(0, open)), 0});
+                if (open == std::string_view::npos) break;
+            }
+            auto close = text.find('}', open);
+            auto name = text.substr(open + 1, close - open - 1);
+            if (name == "hw.bandwidth") pieces.push_back({Piece::bandwidth, {}, 0});
+            else if (name == "hw.peak") pieces.push_back({Piece::peak, {}, 0});
+            else {
+                std::size_t i = 0;
+                while (i < columns.size() && columns[i].header != name) ++i;
+                if (i == columns.size())
+                    throw std::logic_error("a Cases formula names no column: " + std::string(name));
+                pieces.push_back({Piece::cell, {}, i});
+            }
+            text.remove_prefix(close + 1);
+        }
+        formulas.push_back(std::move(pieces));
+    }
+}
 
 void XlsxWriter::State::write_cases_headers() {
     auto const& s = ctx.scenario;
     auto const& c = col;
-    std::vector<std::string> headers = {"op", "layer", "count", "hardware", "compute_dtype"};
-    for (auto const& sw : s.sweeps) headers.push_back(sw.name);
-    for (char const* h : {"flops", "bytes_read", "bytes_written", "intensity", "peak", "ridge",
-                          "t_math", "t_comms", "t_lower", "t_upper", "bound", "attained",
-                          "peak_fraction"})
-        headers.push_back(h);
-    for (auto const& sw : s.sweeps) headers.push_back("critical_" + sw.name);
+    std::vector<std::string> headers;
+    for (auto const& column : columns) headers.push_back(column.header);
 
     // Widths: the header plus room for the filter button, or the widest value.
     std::vector<double> widths(headers.size());
@@ -46,12 +109,8 @@ void XlsxWriter::State::write_cases_headers() {
                 w = std::max(w, text_width(shortest(x)) + 1);
         }
         widen(c.sweep0 + v, std::min(w, 13.0));
-        widen(c.critical0 + v, 11);
     }
-    for (std::size_t i : {c.flops, c.bytes_read, c.bytes_written, c.peak, c.attained}) widen(i, 10);
-    for (std::size_t i : {c.intensity, c.ridge}) widen(i, 11);
-    for (std::size_t i : {c.t_math, c.t_comms, c.t_lower, c.t_upper}) widen(i, 12);
-    widen(c.bound, 13);
+    for (std::size_t i = 0; i < columns.size(); ++i) widen(i, columns[i].spec->min_width);
 
     std::size_t per_sheet = options.rows_per_cases_sheet;
     for (std::size_t k = 0; k < cases.size(); ++k) {
@@ -65,18 +124,18 @@ void XlsxWriter::State::write_cases_headers() {
         worksheet_fit_to_pages(ws, 1, 0);
         check(worksheet_repeat_rows(ws, 0, 0), "repeating the header row of " + cases_names[k]);
 
-        std::size_t rows = std::min(per_sheet, total_cases - std::min(total_cases, k * per_sheet));
-        auto last_row = static_cast<lxw_row_t>(rows);
+        std::size_t data_rows = std::min(per_sheet, total_cases - std::min(total_cases, k * per_sheet));
+        auto last_row = static_cast<lxw_row_t>(data_rows);
         auto last_col = static_cast<lxw_col_t>(c.last);
         check(worksheet_autofilter(ws, 0, 0, last_row, last_col),
               "setting the autofilter of " + cases_names[k]);
-        if (rows == 0) continue;
+        if (data_rows == 0) continue;
 
         // The bound column strongly coloured, the rest of the row tinted. Two
         // rules that do not overlap, so that every viewer shows the same.
-        std::string bound_range = cell_name(1, c.bound) + ":" + cell_name(rows, c.bound);
-        std::string row_ranges = "A2:" + cell_name(rows, c.bound - 1);
-        if (c.bound < c.last) row_ranges += " " + cell_name(1, c.bound + 1) + ":" + cell_name(rows, c.last);
+        std::string bound_range = cell_name(1, c.bound) + ":" + cell_name(data_rows, c.bound);
+        std::string row_ranges = "A2:" + cell_name(data_rows, c.bound - 1);
+        if (c.bound < c.last) row_ranges += " " + cell_name(1, c.bound + 1) + ":" + cell_name(data_rows, c.last);
         std::string first_bound = "$" + letters[c.bound] + "2";
         struct Rule {
             char const* text;
@@ -116,76 +175,50 @@ void XlsxWriter::State::add(engine::Case const& cs) {
     std::size_t index = next_case++;
     std::size_t per_sheet = options.rows_per_cases_sheet;
     std::size_t sheet = index / per_sheet;
-    if (sheet != row_sheet) begin_sheet(sheet);
-    row_index = index % per_sheet + 1;
-    auto end = std::to_chars(row_digits, row_digits + sizeof row_digits, row_index + 1).ptr;
-    digits = std::string_view(row_digits, static_cast<std::size_t>(end - row_digits));
-    if (direct) put("<row r=\"") << digits << row_spans;
-    next_column = 0;
-
-    auto const& x = cs.metrics;
-    auto const& c = col;
-    auto at = [&](std::size_t column) -> Formula& { return f << letters[column] << digits; };
-
-    // Inputs: plain values; names always as text.
-    text_cell(c.op, op_text[cs.op], style.none);
-    if (!layer_text[cs.op].api.empty()) text_cell(c.layer, layer_text[cs.op], style.none);
-    number_cell(c.count, ctx.scenario.ops[cs.op].count, style.none);
-    text_cell(c.hardware, hw_text[cs.target], style.indent);
-    text_cell(c.dtype, dtype_text[slot_of[cs.op]], style.none);
-    for (std::size_t v = 0; v < sweeps; ++v)
-        number_cell(c.sweep0 + v, ctx.grid.sweep_value(cs, v), style.none);
-    number_cell(c.flops, x.counts.flops, style.sci);
-    number_cell(c.bytes_read, x.counts.bytes_read, style.sci);
-    number_cell(c.bytes_written, x.counts.bytes_written, style.sci);
-
-    // Derived: formulas over this row and the target's Hardware cells, with
-    // the engine's values as cached results.
-    std::string const& bw = bw_ref[cs.target];
-    at(c.flops) << "/(";
-    at(c.bytes_read) << '+';
-    at(c.bytes_written) << ')';
-    formula_cell(c.intensity, x.intensity, style.ratio);
-    bool supported = x.bound != engine::Bound::unsupported;
-    if (supported) {
-        f << peak_ref[cs.target * dtypes.size() + slot_of[cs.op]];
-        formula_cell(c.peak, x.peak, style.sci);
-        at(c.peak) << '/' << bw;
-        formula_cell(c.ridge, x.ridge, style.ratio);
-        at(c.flops) << '/';
-        at(c.peak);
-        formula_cell(c.t_math, x.t_math, style.time);
+    if (sheet != row_sheet) {
+        rows->begin_sheet(cases[sheet]);
+        row_sheet = sheet;
     }
-    f << '(';
-    at(c.bytes_read) << '+';
-    at(c.bytes_written) << ")/" << bw;
-    formula_cell(c.t_comms, x.t_comms, style.time);
-    if (supported) {
-        f << "MAX(";
-        at(c.t_math) << ',';
-        at(c.t_comms) << ')';
-        formula_cell(c.t_lower, x.t_lower, style.time);
-        at(c.t_math) << '+';
-        at(c.t_comms);
-        formula_cell(c.t_upper, x.t_upper, style.time);
-        f << "IF(";
-        at(c.t_math) << ">=";
-        at(c.t_comms) << ",\"compute\",\"memory\")";
-        formula_text_cell(c.bound, x.bound == engine::Bound::compute ? compute_text : memory_text,
-                          style.center);
-        at(c.flops) << '/';
-        at(c.t_lower);
-        formula_cell(c.attained, x.attained, style.sci);
-        at(c.attained) << '/';
-        at(c.peak);
-        formula_cell(c.peak_fraction, x.peak_fraction, style.fraction);
-    } else {
-        text_cell(c.bound, unsupported_text, style.center);
-    }
-    for (std::size_t v = 0; v < sweeps; ++v)
-        number_cell(c.critical0 + v, ctx.grid.critical_value(cs, v), style.none);
+    rows->begin_row(index % per_sheet + 1);
 
-    if (direct) put("</row>");
+    // Inputs as values, names always as text; derived columns as formulas
+    // over this row and the target's Hardware cells, with the engine's
+    // values as cached results.
+    bool const supported = cs.metrics.bound != engine::Bound::unsupported;
+    auto const& scenario = ctx.scenario;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        auto const& column = columns[i];
+        auto const& spec = *column.spec;
+        auto const& style = *column_style[i];
+        bool const formula = !formulas[i].empty() && (supported || !spec.needs_peak);
+        if (!formula) {
+            switch (spec.field) {
+                case CaseField::op: rows->text(i, op_text[cs.op], style); break;
+                case CaseField::layer: rows->text(i, layer_text[cs.op], style); break;
+                case CaseField::hardware: rows->text(i, hw_text[cs.target], style); break;
+                case CaseField::compute_dtype: rows->text(i, dtype_text[slot_of[cs.op]], style); break;
+                case CaseField::bound: rows->text(i, unsupported_text, style); break;
+                default: rows->number(i, case_number(column, scenario, ctx.grid, cs), style);
+            }
+            continue;
+        }
+        for (auto const& piece : formulas[i]) {
+            switch (piece.kind) {
+                case Piece::literal: f << piece.text; break;
+                case Piece::cell: f << letters[piece.column] << rows->row_digits(); break;
+                case Piece::bandwidth: f << bw_ref[cs.target]; break;
+                case Piece::peak: f << peak_ref[cs.target * dtypes.size() + slot_of[cs.op]]; break;
+            }
+        }
+        if (spec.field == CaseField::bound)
+            rows->formula_text(i, f.view(),
+                               cs.metrics.bound == engine::Bound::compute ? compute_text : memory_text,
+                               style);
+        else
+            rows->formula(i, f.view(), case_number(column, scenario, ctx.grid, cs), style);
+        f.clear();
+    }
+    rows->end_row();
     sample(cs);
 }
 

@@ -142,8 +142,8 @@ void XlsxWriter::State::write_charts() {
     for (std::size_t n = 0; n < plots.size(); ++n) {
         auto const& plot = plots[n];
         auto const& hw = ctx.target(plot.target);
-        lxw_chart* chart = workbook_add_chart(wb.get(), LXW_CHART_SCATTER);
-        if (!chart) throw WriteError(path + ": adding a chart: out of memory");
+        lxw_chart* chart = workbook_add_chart(book->get(), LXW_CHART_SCATTER);
+        if (!chart) throw output::WriteError(path + ": adding a chart: out of memory");
         // Names are data: a title that starts with text cannot be read as a
         // formula; series names point at the header cells written above.
         std::string title = "Roofline: " + hw.display_name +
@@ -153,7 +153,7 @@ void XlsxWriter::State::write_charts() {
         for (std::size_t i : plot.series) {
             auto const& sr = all[i];
             lxw_chart_series* series = chart_add_series(chart, nullptr, nullptr);
-            if (!series) throw WriteError(path + ": adding a chart series: out of memory");
+            if (!series) throw output::WriteError(path + ": adding a chart series: out of memory");
             auto first = static_cast<lxw_row_t>(data_row0);
             auto last = static_cast<lxw_row_t>(data_row0 + sr.size() - 1);
             chart_series_set_categories(series, sheet, first, static_cast<lxw_col_t>(sr.col), last,

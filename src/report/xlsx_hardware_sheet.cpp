@@ -6,8 +6,8 @@
 
 namespace roofline::report {
 
-using xlsx_detail::cell_name;
-using xlsx_detail::text_width;
+using output::cell_name;
+using output::text_width;
 
 // ---- Hardware ------------------------------------------------------------------
 

@@ -13,8 +13,8 @@
 
 namespace roofline::report {
 
-using xlsx_detail::column_letters;
-using xlsx_detail::text_width;
+using output::column_letters;
+using output::text_width;
 
 namespace {
 

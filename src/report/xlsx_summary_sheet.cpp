@@ -7,9 +7,9 @@
 
 namespace roofline::report {
 
-using xlsx_detail::column_letters;
-using xlsx_detail::shortest;
-using xlsx_detail::text_width;
+using output::column_letters;
+using output::shortest;
+using output::text_width;
 
 // ---- Summary ---------------------------------------------------------------------
 

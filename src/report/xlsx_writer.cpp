@@ -13,17 +13,7 @@
 
 namespace roofline::report {
 
-namespace {
-
-// Fixed document time (2000-01-01T00:00:00Z). The report's creation time is
-// in manifest.json only: two runs of the same inputs give the same bytes.
-constexpr std::time_t document_time = 946684800;
-
-}  // namespace
-
-using xlsx_detail::column_letters;
-using xlsx_detail::direct_rows_supported;
-using xlsx_detail::Style;
+using output::column_letters;
 
 // ---- opening ----------------------------------------------------------------
 
@@ -38,34 +28,14 @@ void XlsxWriter::State::open() {
         throw std::invalid_argument("rows_per_cases_sheet must be in 1 .. 1048575");
     options.chart_points_per_series = std::max<std::size_t>(options.chart_points_per_series, 2);
 
-    auto dir = std::filesystem::path(path).parent_path();
-    tmpdir = dir.empty() ? std::string(".") : dir.string();
-    // libxlsxwriter opens the output only when closing, and falls back to
-    // another folder for its temporary files: find an unwritable place now.
-    if (std::FILE* probe = std::fopen(path.c_str(), "wb"))
-        std::fclose(probe);
-    else
-        throw WriteError(path + ": creating the file: " + std::strerror(errno));
-    lxw_workbook_options wo{};
-    wo.constant_memory = LXW_TRUE;
-    wo.tmpdir = tmpdir.data();
-    // ZIP64 only where offsets could pass 4 GB (a few million cases): older
-    // Excel versions warn about ZIP64 archives.
-    wo.use_zip64 = total_cases > 4'000'000 ? LXW_TRUE : LXW_FALSE;
-    wb.reset(workbook_new_opt(path.c_str(), &wo));
-    if (!wb) throw WriteError(path + ": creating the workbook: out of memory");
-
-    std::string title = ctx.scenario.title.empty() ? ctx.info.name : ctx.scenario.title;
-    std::string subject = "roofline report " + ctx.info.name + " v" + std::to_string(ctx.info.version);
-    std::string author = "roofline " + ctx.info.tool_version;
-    std::string comments = "inputs SHA-256 " + ctx.info.inputs_sha256;
-    lxw_doc_properties props{};
-    props.title = title.data();
-    props.subject = subject.data();
-    props.author = author.data();
-    props.comments = comments.data();
-    props.created = document_time;
-    check(workbook_set_properties(wb.get(), &props), "setting the document properties");
+    output::DocumentProperties properties;
+    properties.title = ctx.scenario.title.empty() ? ctx.info.name : ctx.scenario.title;
+    properties.subject =
+        "roofline report " + ctx.info.name + " v" + std::to_string(ctx.info.version);
+    properties.author = "roofline " + ctx.info.tool_version;
+    properties.comments = "inputs SHA-256 " + ctx.info.inputs_sha256;
+    // ZIP64 from a few million cases, where offsets could pass 4 GB.
+    book.emplace(path, properties, total_cases > 4'000'000);
 
     make_formats();
     layout();
@@ -101,24 +71,7 @@ void XlsxWriter::State::layout() {
         op_label.push_back(m.layer.empty() ? m.name : m.layer + "/" + m.name);
     }
 
-    auto& c = col;
-    std::size_t n = c.sweep0 + sweeps;
-    c.flops = n++;
-    c.bytes_read = n++;
-    c.bytes_written = n++;
-    c.intensity = n++;
-    c.peak = n++;
-    c.ridge = n++;
-    c.t_math = n++;
-    c.t_comms = n++;
-    c.t_lower = n++;
-    c.t_upper = n++;
-    c.bound = n++;
-    c.attained = n++;
-    c.peak_fraction = n++;
-    c.critical0 = n;
-    c.last = n + sweeps - 1;
-    for (std::size_t i = 0; i <= c.last; ++i) letters.push_back(column_letters(i));
+    layout_cases();
 
     std::size_t slots = dtypes.size();
     hw_peak0 = 5;
@@ -141,43 +94,22 @@ void XlsxWriter::State::layout() {
         layer_text.emplace_back(m.layer);
     }
     for (auto const& d : dtype_names) dtype_text.emplace_back(d);
-    row_spans = "\" spans=\"1:" + std::to_string(c.last + 1) + "\">";
     layout_steps();
-
-    direct = direct_rows_supported && options.direct_rows;
-    if (direct) xml.resize(1 << 20);
-    auto make_style = [&](lxw_format* format) {
-        Style st{format, {}};
-        if (format) st.attr = " s=\"" + std::to_string(lxw_format_get_xf_index(format)) + "\"";
-        return st;
-    };
-    style = {make_style(nullptr),  make_style(fmt.sci),      make_style(fmt.ratio),
-             make_style(fmt.time), make_style(fmt.fraction), make_style(fmt.center),
-             make_style(fmt.indent)};
 }
 
 // ---- closing -------------------------------------------------------------------------
 
 void XlsxWriter::State::close() {
-    finish_rows();
-    // libxlsxwriter does not check its writes to the temporary files of
-    // constant-memory mode: a full disk would silently truncate a sheet.
-    std::vector<lxw_worksheet*> sheets = {summary, steps, hardware, charts};
-    sheets.insert(sheets.end(), cases.begin(), cases.end());
-    for (lxw_worksheet* ws : sheets)
-        if (ws->optimize_tmpfile &&
-            (std::fflush(ws->optimize_tmpfile) != 0 || std::ferror(ws->optimize_tmpfile)))
-            throw WriteError(path + ": writing the temporary data of sheet " + ws->name + " in " +
-                             tmpdir + ": " + std::strerror(errno));
+    rows->finish();
     finished = true;
-    check(workbook_close(wb.release()), "closing the workbook");
+    book->close();
 }
 
 XlsxWriter::State::~State() {
     // Unfinished (an error, or the case stream stopped): still a readable file.
-    if (wb) {
+    if (book && !book->closed() && rows) {
         try {
-            finish_rows();
+            rows->finish();
         } catch (...) {
         }
     }

@@ -12,7 +12,13 @@
 #include "roofline/diff/match.hpp"
 
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <vector>
+
+namespace roofline::output {
+class CsvRows;
+}
 
 namespace roofline::diff {
 
@@ -29,15 +35,11 @@ public:
     void close();
 
 private:
-    void text(std::string_view s);
-    void number(double v);
-    void end_row();
-
     std::string path_;
     Matcher const& matcher_;
     std::FILE* file_ = nullptr;
     std::vector<char> buffer_;
-    std::string row_;
+    std::unique_ptr<output::CsvRows> rows_;
 };
 
 }  // namespace roofline::diff

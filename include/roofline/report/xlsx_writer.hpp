@@ -11,6 +11,7 @@
 // text, never as formulas.
 
 #include "roofline/engine/evaluate.hpp"
+#include "roofline/output/errors.hpp"
 #include "roofline/report/report.hpp"
 
 #include <cstddef>
@@ -20,12 +21,8 @@
 
 namespace roofline::report {
 
-// A libxlsxwriter call failed (or the file could not be written); what()
-// names the step and lxw_strerror's text.
-class WriteError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
+// A libxlsxwriter call failed, or the file could not be written.
+using output::WriteError;
 
 struct XlsxOptions {
     // Data rows per Cases sheet (the header row comes on top). Excel's limit

@@ -1,17 +1,15 @@
 #pragma once
-// The workbook behind diff.xlsx: libxlsxwriter in constant-memory mode (each
-// sheet's rows go to a temporary file beside the output), a fixed document
-// time, the formats the diff's sheets share, and cell helpers that check
-// every lxw_error (report::WriteError), write names only as text and a NaN as
-// an empty cell. The patterns of report/xlsx_writer.cpp (its cell text and
-// column letters are reused from src/report/xlsx_cells.hpp).
+// The workbook behind diff.xlsx: an output::Workbook (constant memory, a
+// fixed document time, every lxw_error checked) with the formats the diff's
+// sheets share, its speedup and flip colours, and cells that leave out empty
+// text.
+
+#include "output/workbook.hpp"
 
 #include <xlsxwriter.h>
 
 #include <cstddef>
-#include <memory>
 #include <string>
-#include <vector>
 
 namespace roofline::diff {
 
@@ -25,13 +23,13 @@ public:
 
     // Creates the file (so that an unwritable place fails now) and the formats.
     XlsxBook(std::string path, std::string const& title);
-    ~XlsxBook();  // closes an unclosed workbook without throwing
+    // The workbook closes an unclosed file without throwing.
     XlsxBook(XlsxBook const&) = delete;
     XlsxBook& operator=(XlsxBook const&) = delete;
 
-    std::string const& path() const { return path_; }
+    output::Workbook& workbook() { return book_; }
     Formats const& fmt() const { return fmt_; }
-    bool closed() const { return !wb_; }
+    bool closed() const { return book_.closed(); }
 
     lxw_worksheet* sheet(std::string const& name);
     void check(lxw_error err, std::string const& step) const;
@@ -51,17 +49,10 @@ public:
     void flip_colors(lxw_worksheet* ws, std::size_t first_row, std::size_t last_row,
                      std::size_t first_col, std::size_t last_col, std::size_t flip_col);
 
-    // Checks the sheets' temporary files (libxlsxwriter does not: a full disk
-    // would silently truncate a sheet) and closes the workbook.
-    void close();
+    void close() { book_.close(); }
 
 private:
-    struct Closer {
-        void operator()(lxw_workbook* wb) const { workbook_close(wb); }
-    };
-    std::string path_, tmpdir_;
-    std::unique_ptr<lxw_workbook, Closer> wb_;
-    std::vector<lxw_worksheet*> sheets_;
+    output::Workbook book_;
     Formats fmt_{};
 };
 

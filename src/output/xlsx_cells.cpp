@@ -1,10 +1,10 @@
-#include "xlsx_cells.hpp"
+#include "output/xlsx_cells.hpp"
 
 #include <cctype>
 #include <charconv>
 #include <cstdio>
 
-namespace roofline::report::xlsx_detail {
+namespace roofline::output {
 
 std::string column_letters(std::size_t col) {
     std::string s;
@@ -62,4 +62,4 @@ std::string xml_escape(std::string_view s) {
     return out;
 }
 
-}  // namespace roofline::report::xlsx_detail
+}  // namespace roofline::output

@@ -1,6 +1,6 @@
 #pragma once
-// Cell addresses and cell contents of report.xlsx, shared by the sheet
-// writers (src/report/xlsx_*.cpp) and the diff workbook. Not a public header.
+// Cell addresses and cell contents of a workbook, shared by the sheet
+// writers of report.xlsx and diff.xlsx. Private to the core library.
 
 #include <cctype>
 #include <cstddef>
@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace roofline::report::xlsx_detail {
+namespace roofline::output {
 
 // The letters of 0-based column `col`: "A" .. "Z", "AA", ...
 std::string column_letters(std::size_t col);
@@ -63,4 +63,4 @@ struct Text {
     }
 };
 
-}  // namespace roofline::report::xlsx_detail
+}  // namespace roofline::output

@@ -1,0 +1,133 @@
+#include "output/workbook.hpp"
+
+#include "output/xlsx_cells.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+
+namespace roofline::output {
+
+namespace {
+
+// Fixed document time (2000-01-01T00:00:00Z). When a report was made is in
+// its manifest only: two runs of the same inputs give the same bytes.
+constexpr std::time_t document_time = 946684800;
+
+char* or_null(std::string& s) { return s.empty() ? nullptr : s.data(); }
+
+}  // namespace
+
+Workbook::Workbook(std::string path, DocumentProperties const& properties, bool zip64)
+    : path_(std::move(path)) {
+    auto dir = std::filesystem::path(path_).parent_path();
+    tmpdir_ = dir.empty() ? std::string(".") : dir.string();
+    // libxlsxwriter falls back to another folder for its temporary files:
+    // find an unwritable place now.
+    if (std::FILE* probe = std::fopen(path_.c_str(), "wb"))
+        std::fclose(probe);
+    else
+        throw WriteError(path_ + ": creating the file: " + std::strerror(errno));
+    lxw_workbook_options options{};
+    options.constant_memory = LXW_TRUE;
+    options.tmpdir = tmpdir_.data();
+    options.use_zip64 = zip64 ? LXW_TRUE : LXW_FALSE;
+    wb_.reset(workbook_new_opt(path_.c_str(), &options));
+    if (!wb_) throw WriteError(path_ + ": creating the workbook: out of memory");
+
+    DocumentProperties p = properties;
+    lxw_doc_properties props{};
+    props.title = or_null(p.title);
+    props.subject = or_null(p.subject);
+    props.author = or_null(p.author);
+    props.comments = or_null(p.comments);
+    props.created = document_time;
+    check(workbook_set_properties(wb_.get(), &props), "setting the document properties");
+}
+
+Workbook::~Workbook() = default;  // the Closer closes an unclosed workbook
+
+void Workbook::fail(std::string const& step, lxw_error err) const {
+    throw WriteError(path_ + ": " + step + ": " + lxw_strerror(err));
+}
+
+void Workbook::fail_cell(lxw_worksheet const* ws, std::size_t row, std::size_t col,
+                         lxw_error err) const {
+    fail(std::string("writing ") + ws->name + "!" + cell_name(row, col), err);
+}
+
+lxw_worksheet* Workbook::add_sheet(std::string const& name) {
+    lxw_worksheet* ws = workbook_add_worksheet(wb_.get(), name.c_str());
+    if (!ws)
+        throw WriteError(path_ + ": adding sheet " + name +
+                         ": cannot create it (out of memory, or no temporary file in " + tmpdir_ +
+                         ")");
+    sheets_.push_back(ws);
+    return ws;
+}
+
+lxw_format* Workbook::add_format() {
+    lxw_format* f = workbook_add_format(wb_.get());
+    if (!f) throw WriteError(path_ + ": adding a cell format: out of memory");
+    return f;
+}
+
+lxw_format* Workbook::number_format(char const* code) {
+    lxw_format* f = add_format();
+    format_set_num_format(f, code);
+    return f;
+}
+
+void Workbook::text(lxw_worksheet* ws, std::size_t row, std::size_t col, std::string_view text,
+                    lxw_format* format) {
+    check_cell(worksheet_write_string(ws, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col),
+                                      cell_text(text).c_str(), format),
+               ws, row, col);
+}
+
+void Workbook::number(lxw_worksheet* ws, std::size_t row, std::size_t col, double value,
+                      lxw_format* format) {
+    if (!std::isfinite(value)) return;  // not available: an empty cell
+    check_cell(worksheet_write_number(ws, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col),
+                                      value, format),
+               ws, row, col);
+}
+
+void Workbook::formula(lxw_worksheet* ws, std::size_t row, std::size_t col, char const* formula,
+                       double value, lxw_format* format) {
+    auto r = static_cast<lxw_row_t>(row);
+    auto c = static_cast<lxw_col_t>(col);
+    check_cell(std::isfinite(value) ? worksheet_write_formula_num(ws, r, c, formula, format, value)
+                                    : worksheet_write_formula(ws, r, c, formula, format),
+               ws, row, col);
+}
+
+void Workbook::formula_text(lxw_worksheet* ws, std::size_t row, std::size_t col,
+                            std::string const& formula, std::string const& result,
+                            lxw_format* format) {
+    check_cell(worksheet_write_formula_str(ws, static_cast<lxw_row_t>(row),
+                                           static_cast<lxw_col_t>(col), formula.c_str(), format,
+                                           result.c_str()),
+               ws, row, col);
+}
+
+void Workbook::width(lxw_worksheet* ws, std::size_t first, std::size_t last, double chars,
+                     lxw_format* format) {
+    check(worksheet_set_column(ws, static_cast<lxw_col_t>(first), static_cast<lxw_col_t>(last),
+                               chars, format),
+          std::string("setting column widths of ") + ws->name);
+}
+
+void Workbook::close() {
+    for (lxw_worksheet* ws : sheets_)
+        if (ws->optimize_tmpfile &&
+            (std::fflush(ws->optimize_tmpfile) != 0 || std::ferror(ws->optimize_tmpfile)))
+            throw WriteError(path_ + ": writing the temporary data of sheet " + ws->name + " in " +
+                             tmpdir_ + ": " + std::strerror(errno));
+    check(workbook_close(wb_.release()), "closing the workbook");
+}
+
+}  // namespace roofline::output

@@ -1,0 +1,113 @@
+#include "roofline/report/case_columns.hpp"
+
+#include <stdexcept>
+
+namespace roofline::report {
+
+namespace {
+
+using F = CaseField;
+using C = CellStyle;
+using T = TermStyle;
+
+// clang-format off
+constexpr CaseColumnSpec specs[] = {
+//   field             name             unit      text   sweep  cell        term        layers width formula                                              peak
+    {F::op,            "op",            "",       true,  false, C::plain,   T::text,    false, 0,  "",                                                   false},
+    {F::layer,         "layer",         "",       true,  false, C::plain,   T::text,    true,  0,  "",                                                   false},
+    {F::count,         "count",         "",       false, false, C::plain,   T::count,   true,  0,  "",                                                   false},
+    {F::hardware,      "hardware",      "",       true,  false, C::indent,  T::text,    false, 0,  "",                                                   false},
+    {F::compute_dtype, "compute_dtype", "",       true,  false, C::plain,   T::text,    false, 0,  "",                                                   false},
+    {F::sweep,         "",              "",       false, true,  C::plain,   T::count,   false, 0,  "",                                                   false},
+    {F::flops,         "flops",         "FLOP",   false, false, C::sci,     T::count,   false, 10, "",                                                   false},
+    {F::bytes_read,    "bytes_read",    "B",      false, false, C::sci,     T::count,   false, 10, "",                                                   false},
+    {F::bytes_written, "bytes_written", "B",      false, false, C::sci,     T::count,   false, 10, "",                                                   false},
+    {F::intensity,     "intensity",     "FLOP/B", false, false, C::ratio,   T::general, false, 11, "{flops}/({bytes_read}+{bytes_written})",             false},
+    {F::peak,          "peak",          "FLOP/s", false, false, C::sci,     T::general, false, 10, "{hw.peak}",                                          true},
+    {F::ridge,         "ridge",         "FLOP/B", false, false, C::ratio,   T::general, false, 11, "{peak}/{hw.bandwidth}",                              true},
+    {F::t_math,        "t_math",        "s",      false, false, C::time,    T::seconds, false, 12, "{flops}/{peak}",                                     true},
+    {F::t_comms,       "t_comms",       "s",      false, false, C::time,    T::seconds, false, 12, "({bytes_read}+{bytes_written})/{hw.bandwidth}",      false},
+    {F::t_lower,       "t_lower",       "s",      false, false, C::time,    T::seconds, false, 12, "MAX({t_math},{t_comms})",                            true},
+    {F::t_upper,       "t_upper",       "s",      false, false, C::time,    T::seconds, false, 12, "{t_math}+{t_comms}",                                 true},
+    {F::bound,         "bound",         "",       true,  false, C::center,  T::text,    false, 13, "IF({t_math}>={t_comms},\"compute\",\"memory\")",     true},
+    {F::attained,      "attained",      "FLOP/s", false, false, C::sci,     T::general, false, 10, "{flops}/{t_lower}",                                  true},
+    {F::peak_fraction, "peak_fraction", "",       false, false, C::fraction, T::general, false, 0, "{attained}/{peak}",                                  true},
+    {F::critical,      "critical_",     "",       false, true,  C::plain,   T::count,   false, 11, "",                                                   false},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<CaseColumnSpec const> case_column_specs() { return specs; }
+
+CaseColumnSpec const& case_column_spec(CaseField field) {
+    for (auto const& spec : specs)
+        if (spec.field == field) return spec;
+    throw std::logic_error("no case column spec for a field");
+}
+
+std::vector<CaseColumn> case_columns(std::vector<std::string> const& sweep_names) {
+    std::vector<CaseColumn> columns;
+    for (auto const& spec : specs) {
+        if (!spec.per_sweep) {
+            columns.push_back({&spec, 0, std::string(spec.name)});
+            continue;
+        }
+        for (std::size_t v = 0; v < sweep_names.size(); ++v)
+            columns.push_back({&spec, v, std::string(spec.name) + sweep_names[v]});
+    }
+    return columns;
+}
+
+std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps) {
+    std::vector<std::string> names;
+    for (auto const& sweep : sweeps) names.push_back(sweep.name);
+    return case_columns(names);
+}
+
+double case_number(CaseColumn const& column, model::Scenario const& scenario,
+                   engine::CaseGrid const& grid, engine::Case const& c) {
+    auto const& m = c.metrics;
+    switch (column.spec->field) {
+        case F::count: return scenario.ops[c.op].count;
+        case F::sweep: return grid.sweep_value(c, column.sweep);
+        case F::flops: return m.counts.flops;
+        case F::bytes_read: return m.counts.bytes_read;
+        case F::bytes_written: return m.counts.bytes_written;
+        case F::intensity: return m.intensity;
+        case F::peak: return m.peak;
+        case F::ridge: return m.ridge;
+        case F::t_math: return m.t_math;
+        case F::t_comms: return m.t_comms;
+        case F::t_lower: return m.t_lower;
+        case F::t_upper: return m.t_upper;
+        case F::attained: return m.attained;
+        case F::peak_fraction: return m.peak_fraction;
+        case F::critical: return grid.critical_value(c, column.sweep);
+        case F::op:
+        case F::layer:
+        case F::hardware:
+        case F::compute_dtype:
+        case F::bound:
+            break;
+    }
+    throw std::logic_error("case_number of a text column");
+}
+
+std::string_view case_text(CaseColumn const& column, model::Scenario const& scenario,
+                           engine::Case const& c) {
+    auto const& op = scenario.ops[c.op];
+    switch (column.spec->field) {
+        case F::op: return op.name;
+        case F::layer: return op.layer;
+        case F::hardware:
+            return scenario.hardware[static_cast<std::size_t>(scenario.targets[c.target])].id;
+        case F::compute_dtype: return scenario.dtypes[static_cast<std::size_t>(op.compute_dtype)].name;
+        case F::bound: return engine::bound_name(c.metrics.bound);
+        default:
+            break;
+    }
+    throw std::logic_error("case_text of a numeric column");
+}
+
+}  // namespace roofline::report
