@@ -245,7 +245,7 @@ int cmd_diff(std::vector<std::string> const& args) {
     } catch (ReportError const& e) {
         std::cerr << "roofline: error: " << e.what() << "\n";
         return invalid_input;
-    } catch (report::ChartError const& e) {
+    } catch (output::ChartError const& e) {
         std::cerr << "roofline: error: " << e.what() << "\n";
         return io_error;
     }

@@ -1,52 +1,52 @@
 #include "roofline/diff/diff_charts.hpp"
 
 #include "roofline/diff/diff_text.hpp"
-#include "roofline/diff/gnuplot_run.hpp"
-#include "report/gnuplot_text.hpp"
-#include "roofline/report/chart_writer.hpp"
+#include "roofline/output/errors.hpp"
+#include "output/chart.hpp"
+#include "output/file_names.hpp"
+#include "output/gnuplot_text.hpp"
+#include "output/render_charts.hpp"
 
 #include <algorithm>
-#include <array>
-#include <string_view>
 #include <cmath>
 #include <filesystem>
+#include <string_view>
 
 namespace roofline::diff {
 
 namespace {
 
-constexpr std::array<char const*, 10> palette = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                                 "#9467bd", "#8c564b", "#e377c2", "#17becf",
-                                                 "#bcbd22", "#7f7f7f"};
+using output::Chart;
+using output::file_part;
+using Points = output::Points;
+
+// The diff's key: below the roofs of a roofline chart (where no case is),
+// below the plot of a speedup chart.
+constexpr char const* roofline_key =
+    "inside right bottom vertical box lc rgb '#c0c0c0' opaque maxrows 16 height 1";
+constexpr char const* speedup_key = "outside below center horizontal maxrows 8 height 1";
+constexpr char const* grid = "lw 1 lc rgb '#e4e4e4'";
 constexpr std::size_t max_key_series = 30;
 
-std::string color(std::size_t i) {
-    return std::string("rgb '") + palette[i % palette.size()] + "'";
-}
+std::string color(std::size_t i) { return "rgb '" + output::color(i) + "'"; }
 
 double floor_decade(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
 double ceil_decade(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
 
-namespace cd = report::chart_detail;
-std::string n(double v) { return cd::num(v); }
-std::string si(double v, char const* unit) { return cd::eng(v, unit); }
+std::string n(double v) { return output::num(v); }
+std::string si(double v, char const* unit) { return output::eng(v, unit); }
 
-using Points = std::vector<std::pair<double, double>>;
-using Chart = GnuplotChart;
-
-// A file name part: letters, digits, '_', '-' and '.'; anything else '_'.
-std::string file_part(std::string_view name) {
-    std::string out;
-    for (char ch : name) {
-        bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
-                  (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.';
-        out += ok ? ch : '_';
-    }
-    return out.empty() || out[0] == '.' ? "_" + out : out;
-}
-
-std::string title(std::string const& text, bool in_key, std::size_t max_chars = 60) {
-    return in_key ? " title " + cd::literal(text, max_chars) : " notitle";
+// A series, left out when it has no points (gnuplot warns about an empty
+// data block); its title (empty: none) shows at most `title_chars` in the key.
+void add(Chart& chart, std::string title, std::string style, Points points,
+         std::size_t title_chars) {
+    if (points.empty()) return;
+    output::Series series;
+    series.title = std::move(title);
+    series.style = std::move(style);
+    series.points = std::move(points);
+    series.title_chars = title_chars;
+    chart.series.push_back(std::move(series));
 }
 
 std::string side_name(ReportInfo const& r, std::string const& hw) {
@@ -62,9 +62,9 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p) {
     auto const& pair = m.pairing().pairs[p];
     Chart chart;
     chart.stem = "roofline-" + file_part(pair.a) + "-" + file_part(pair.b);
-    chart.key =
-        "inside right bottom vertical box lc rgb '#c0c0c0' opaque maxrows 16";  // below the roofs:
-                                                                                // empty
+    chart.key = roofline_key;
+    chart.grid = grid;
+    chart.max_key_series = max_key_series;
     double x_lo = INFINITY, x_hi = 0, y_lo = INFINITY, y_hi = 0;
     for (auto const& [key, series] : d.roofline)
         if (std::get<0>(key) == p)
@@ -79,12 +79,10 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p) {
     x_lo = floor_decade(x_lo / 1.3), x_hi = ceil_decade(x_hi * 1.5);
     if (!(y_hi > 0)) y_hi = 1e15;
     y_lo = floor_decade(std::min(y_lo, y_hi / 1e3) / 1.3), y_hi *= 2.5;
-    chart.settings = "set title " + cd::literal("Rooflines: A = " + side_name(m.a(), pair.a)) +
-                     ".\"\\n\"." + cd::literal("B = " + side_name(m.b(), pair.b)) + "\n";
-    chart.settings += "set logscale xy 10\nset xlabel 'arithmetic intensity (FLOP/byte)'\n";
-    chart.settings += "set ylabel 'attained (FLOP/s)'\n";
-    chart.settings += "set format y '%.0s%c'\nset xrange [" + n(x_lo) + ":" + n(x_hi) +
-                      "]\nset yrange [" + n(y_lo) + ":" + n(y_hi) + "]\n";
+    chart.title = "Rooflines: A = " + side_name(m.a(), pair.a);
+    chart.subtitle = "B = " + side_name(m.b(), pair.b);
+    chart.x = {"arithmetic intensity (FLOP/byte)", true, 10, x_lo, x_hi, {}, ""};
+    chart.y = {"attained (FLOP/s)", true, 10, y_lo, y_hi, {}, "%.0s%c"};
     for (int side = 0; side < 2; ++side) {
         auto const& roofs = side == 0 ? d.roofs_a[p] : d.roofs_b[p];
         auto const& other = side == 0 ? d.roofs_b[p] : d.roofs_a[p];
@@ -100,8 +98,8 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p) {
         for (std::size_t i = 0; i < roofs.size(); ++i) {
             auto const& r = roofs[i];
             double bw = r.peak / r.ridge;
-            chart.add("with lines" + style + title(label, i == 0, 100),
-                      {{x_lo, bw * x_lo}, {r.ridge, r.peak}, {x_hi, r.peak}});
+            add(chart, i == 0 ? label : "", "with lines" + style,
+                {{x_lo, bw * x_lo}, {r.ridge, r.peak}, {x_hi, r.peak}}, 100);
             // The ridge: A's right of and below its kink, B's left of and above
             // it, where no case is drawn; once where both sides share it.
             bool shared =
@@ -113,27 +111,24 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p) {
                                            : side == 0 ? "A ridge "
                                                        : "B ridge ") +
                                si(r.ridge, "FLOP/B");
-            chart.settings += "set label " + cd::literal(text) + " at first " + n(r.ridge) +
-                              ", first " + n(r.peak) +
-                              (side == 0 ? " left offset character 0.6, -1.1"
-                                         : " right offset character -0.6, 1.1") +
-                              " tc rgb '#404040' front\n";
+            chart.decorations.push_back("set label " + output::literal(text) + " at first " +
+                                        n(r.ridge) + ", first " + n(r.peak) +
+                                        (side == 0 ? " left offset character 0.6, -1.1"
+                                                   : " right offset character -0.6, 1.1") +
+                                        " tc rgb '#404040' front");
         }
     }
-    std::size_t in_key = 0;
     for (auto const& [key, series] : d.roofline) {
-        auto [pair_index, matmul, side] = key;
+        auto [pair_index, op, side] = key;
         if (pair_index != p) continue;
         std::string marker = side == 0 ? " pt 6 ps 1.1" : " pt 7 ps 1.0";
-        bool keyed = side == 1 && in_key++ < max_key_series;
-        chart.add("with points" + marker + " lc " + color(matmul) +
-                      title(m.ops()[matmul].label(), keyed),
-                  series.all());
+        add(chart, side == 1 ? m.ops()[op].label() : "",
+            "with points" + marker + " lc " + color(op), series.all(), 60);
     }
-    chart.keys.push_back("with points pt 6 ps 1.1 lc rgb '#404040'" +
-                         title("open markers: A (" + pair.a + ")", true));
-    chart.keys.push_back("with points pt 7 ps 1.0 lc rgb '#404040'" +
-                         title("filled markers: B (" + pair.b + ")", true));
+    chart.key_entries.push_back({"with points pt 6 ps 1.1 lc rgb '#404040'",
+                                 "open markers: A (" + pair.a + ")", 60});
+    chart.key_entries.push_back({"with points pt 7 ps 1.0 lc rgb '#404040'",
+                                 "filled markers: B (" + pair.b + ")", 60});
     return chart;
 }
 
@@ -143,6 +138,9 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p) {
     auto const& name = m.sweep_names()[v];
     Chart chart;
     chart.stem = "speedup-" + file_part(name) + "-" + file_part(pair.a) + "-" + file_part(pair.b);
+    chart.key = speedup_key;
+    chart.grid = grid;
+    chart.max_key_series = max_key_series;
 
     // Reference lines; those at the same value share one line and label.
     struct Line {
@@ -198,36 +196,28 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p) {
             others += (others.empty() ? " (" : ", ") + m.sweep_names()[w] + " = " +
                       number_text(d.first[w]);
     if (!others.empty()) others += ")";
-    chart.settings = "set title " + cd::literal("Speedup (t_lower A / t_lower B) against " + name) +
-                     ".\"\\n\"." + cd::literal(sides, 120) + "\n";
-    chart.settings += "set xlabel " + cd::literal(name + others) + "\n";
-    chart.settings += "set ylabel 'speedup A/B (above 1: B is faster)'\n";
-    chart.settings += log_x ? "set logscale x 2\n" : "";
-    chart.settings += "set xrange [" + n(log_x ? x_lo / 1.1 : x_lo - (x_hi - x_lo) * 0.02) + ":" +
-                      n(log_x ? x_hi * 1.1 : x_hi + (x_hi - x_lo) * 0.02) + "]\n";
-    chart.settings +=
-        log_y ? "set logscale y 10\nset yrange [" + n(y_lo / 1.5) + ":" + n(y_hi * 1.5) + "]\n"
-              : "set yrange [0:" + n(y_hi * 1.15) + "]\n";
-    chart.settings += "set format y '%g×'\n";
+    chart.title = "Speedup (t_lower A / t_lower B) against " + name;
+    chart.subtitle = sides;
+    chart.x = {name + others, log_x, 2, log_x ? x_lo / 1.1 : x_lo - (x_hi - x_lo) * 0.02,
+               log_x ? x_hi * 1.1 : x_hi + (x_hi - x_lo) * 0.02, {}, ""};
+    chart.y = {"speedup A/B (above 1: B is faster)", log_y, 10, log_y ? y_lo / 1.5 : 0,
+               log_y ? y_hi * 1.5 : y_hi * 1.15, {}, "%g×"};
     for (auto const& l : lines) {
         std::string label;
         for (auto const& part : l.parts) label += (label.empty() ? "" : " = ") + part;
         if (l.parts.size() == 1 && label.find("HBM") == 0) label += " (memory-bound)";
         if (l.parts.size() == 1 && label.find(" peak ") != std::string::npos)
             label += " (compute-bound)";
-        chart.add("with lines " + l.style + title(label + ": " + format_speedup(l.y), true, 100),
-                  {{x_lo, l.y}, {x_hi, l.y}});
+        add(chart, label + ": " + format_speedup(l.y), "with lines " + l.style,
+            {{x_lo, l.y}, {x_hi, l.y}}, 100);
     }
-    std::size_t in_key = 0;
     for (auto const& [key, series] : d.speedup) {
-        auto [v_key, pair_index, matmul] = key;
+        auto [v_key, pair_index, op] = key;
         if (v_key != v || pair_index != p) continue;
         auto points = series.all();
         std::string style =
             points.size() <= 40 ? "with linespoints pt 7 ps 0.9 lw 2" : "with lines lw 2";
-        chart.add(style + " lc " + color(matmul) +
-                      title(m.ops()[matmul].label(), in_key++ < max_key_series),
-                  std::move(points));
+        add(chart, m.ops()[op].label(), style + " lc " + color(op), std::move(points), 60);
     }
     return chart;
 }
@@ -235,11 +225,6 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p) {
 }  // namespace
 
 std::vector<std::string> render_diff_charts(std::string const& folder, DiffChartData const& data) {
-    std::error_code ec;
-    std::filesystem::create_directories(folder, ec);
-    if (ec || !std::filesystem::is_directory(folder))
-        throw report::ChartError("cannot create chart folder " + folder + ": " +
-                                 (ec ? ec.message() : "not a folder"));
     auto const& m = data.matcher;
     std::vector<Chart> charts;
     for (std::uint32_t p = 0; p < m.pairing().pairs.size(); ++p) {
@@ -253,12 +238,7 @@ std::vector<std::string> render_diff_charts(std::string const& folder, DiffChart
         files.push_back(chart.stem + ".png");
         files.push_back(chart.stem + ".svg");
     }
-    auto where = std::filesystem::absolute(folder, ec);
-    if (ec) throw report::ChartError("cannot find chart folder " + folder + ": " + ec.message());
-    run_gnuplot(charts, where.string());
-    for (auto const& file : files)
-        if (std::filesystem::file_size(std::filesystem::path(folder) / file, ec) == 0 || ec)
-            throw report::ChartError("gnuplot wrote no " + folder + "/" + file);
+    output::render_charts(std::move(charts), folder);
     std::sort(files.begin(), files.end());
     return files;
 }

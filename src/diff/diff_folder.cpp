@@ -1,5 +1,7 @@
 #include "roofline/diff/diff_folder.hpp"
 
+#include "output/file_names.hpp"
+
 #include "roofline/report/sha256.hpp"
 
 #include <algorithm>
@@ -14,23 +16,7 @@
 namespace roofline::diff {
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string file_part(std::string_view text) {
-    std::string out;
-    for (char ch : text) {
-        bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
-                  (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.';
-        out += ok ? ch : '_';
-    }
-    return out.empty() || out[0] == '.' ? "_" + out : out;
-}
-
-bool process_alive(long pid) {
-    return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
-}
-
-}  // namespace
+using output::file_part;
 
 std::string diff_name(ReportInfo const& a, ReportInfo const& b, Pairing const& pairing) {
     std::string name = file_part(a.name) + "-v" + std::to_string(a.version) + "--" +
@@ -68,12 +54,10 @@ std::string const& DiffFolder::begin() {
     fs::create_directories(dir_, ec);
     if (ec) throw std::runtime_error("cannot create '" + dir_ + "': " + ec.message());
     for (auto const& entry : fs::directory_iterator(dir_, ec)) {
-        auto entry_name = entry.path().filename().string();
-        if (entry_name.rfind(".tmp-", 0) != 0) continue;
-        if (!process_alive(std::strtol(entry_name.c_str() + 5, nullptr, 10)))
+        if (output::dead_temporary(entry.path().filename().string()))
             fs::remove_all(entry.path(), ec);
     }
-    temp_ = (fs::path(dir_) / (".tmp-" + std::to_string(::getpid()) + "-" + name_)).string();
+    temp_ = (fs::path(dir_) / output::temporary_name(name_)).string();
     fs::remove_all(temp_, ec);
     if (!fs::create_directory(temp_, ec) || ec)
         throw std::runtime_error("cannot create '" + temp_ +

@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
+#include <unistd.h>
 #include <sys/types.h>
 
 namespace roofline::output {
@@ -18,6 +20,15 @@ std::string file_part(std::string_view name) {
 
 bool process_alive(long pid) {
     return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+std::string temporary_name(std::string_view name) {
+    return ".tmp-" + std::to_string(::getpid()) + "-" + std::string(name);
+}
+
+bool dead_temporary(std::string_view entry) {
+    if (entry.rfind(".tmp-", 0) != 0) return false;
+    return !process_alive(std::strtol(std::string(entry.substr(5)).c_str(), nullptr, 10));
 }
 
 }  // namespace roofline::output

@@ -1,6 +1,6 @@
 #include "chart_axes.hpp"
 
-#include "gnuplot_text.hpp"
+#include "output/gnuplot_text.hpp"
 
 #include <algorithm>
 #include <cmath>

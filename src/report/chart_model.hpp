@@ -1,15 +1,17 @@
 #pragma once
-// What a chart is, independent of gnuplot, and the parts that its two
-// layouts share:
-//   chart_model.cpp     styles by series, file names, chip names, roofs
+// The charts of a report as output::Charts, and the parts they share:
+//   chart_model.cpp     chip names, roofs, notes
 //   chart_axes.cpp      axis ranges and ticks
 //   roofline_chart.cpp  roofline-<HW>
 //   sweep_chart.cpp     sweep-<V>-<HW>
 //   step_chart.cpp      step-<V>-<HW>
-// chart_commands.cpp turns a Chart into gnuplot commands. Private to
-// src/report.
+// output::render_charts draws them. Private to src/report.
 
 #include "roofline/report/chart_writer.hpp"
+
+#include "output/chart.hpp"
+#include "output/file_names.hpp"
+#include "output/gnuplot_text.hpp"
 
 #include <array>
 #include <cstddef>
@@ -21,33 +23,23 @@
 
 namespace roofline::report::chart_detail {
 
-using Points = std::vector<std::pair<double, double>>;
-using Band = std::vector<std::tuple<double, double, double>>;  // x, y low, y high
-using Ticks = std::vector<std::pair<double, std::string>>;
+using output::eng;
+using output::literal;
+using output::num;
+using output::value_text;
 
-struct Axis {
-    std::string label;
-    bool log = false;
-    double lo = 1, hi = 10;
-    Ticks ticks;
-};
-
-struct Series {
-    std::string title;  // data (quoted when written); empty: not in the key
-    std::string style;  // gnuplot code, ours
-    Points points;
-    std::string key_style;  // when set, the key shows this style instead of `style`
-    Band band{};            // when set, sent instead of `points` (for filledcurves)
-};
-
-struct Chart {
-    std::string stem;  // file name without extension
-    std::string title, subtitle;
-    Axis x, y;
-    std::vector<std::string> decorations;  // set label / set arrow commands
-    std::vector<Series> series;
-    std::vector<std::string> notes;  // extra key lines (data)
-};
+using output::Axis;
+using output::Band;
+using output::Chart;
+using output::color;
+using output::dash_type;
+using output::filled_point;
+using output::key_note;
+using output::open_point;
+using output::Points;
+using output::Series;
+using output::Ticks;
+using output::file_part;
 
 constexpr char const* roof_color = "#303030";
 
@@ -55,17 +47,6 @@ constexpr char const* roof_color = "#303030";
 // 880 px of plot, and a character of the 10-point key font is about 7 px.
 constexpr double char_width_graph = 7.2 / 880.0;
 constexpr double char_height_graph = 14.0 / 520.0;
-
-// Series styles by index: palette colour, filled and open point types, and
-// a dash type that changes once the palette repeats.
-std::string color(std::size_t i);
-int filled_point(std::size_t i);
-int open_point(std::size_t i);
-int dash_type(std::size_t i);
-
-// `name` as a part of a file name: bytes other than letters, digits, '_',
-// '.' and '-' become '_'.
-std::string file_part(std::string_view name);
 
 // "layer/name", or "name" at the top level.
 std::string op_label(model::Op const& m);

@@ -2,7 +2,141 @@
 
 #include "roofline/report/sha256.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
 namespace roofline::report {
+
+using nlohmann::json;
+
+std::string Manifest::output_sha256(std::string const& path) const {
+    for (auto const& o : outputs)
+        if (o.path == path) return o.sha256;
+    return {};
+}
+
+std::string manifest_text(Manifest const& m) {
+    json j;
+    j["tool"] = m.tool;
+    j["report_format"] = m.format;
+    j["tool_version"] = m.tool_version;
+    j["report"] = m.report;
+    j["version"] = m.version;
+    j["created_utc"] = m.created_utc;
+    j["command_line"] = m.command_line;
+    j["title"] = m.title;
+    j["inputs_sha256"] = m.inputs_sha256;
+    auto& inputs = j["inputs"] = json::array();
+    for (auto const& f : m.inputs)
+        inputs.push_back({{"path", f.path}, {"source", f.source}, {"sha256", f.sha256}});
+    j["set"] = m.sets;
+    j["target_options"] = m.target_options;
+    auto& targets = j["targets"] = json::array();
+    for (auto const& t : m.targets) targets.push_back({{"id", t.id}, {"name", t.name}});
+    auto& sweeps = j["sweeps"] = json::array();
+    for (auto const& s : m.sweeps) sweeps.push_back({{"name", s.name}, {"points", s.points}});
+    j["matmuls"] = m.ops;
+    j["cases"] = m.cases;
+    auto& outputs = j["outputs"] = json::array();
+    for (auto const& o : m.outputs) outputs.push_back({{"path", o.path}, {"sha256", o.sha256}});
+    return j.dump(2) + "\n";
+}
+
+namespace {
+
+// Fields of one manifest file, each checked for its type.
+struct Fields {
+    std::string const& where;
+
+    [[noreturn]] void bad(std::string const& what) const { throw ManifestError(where + ": " + what); }
+    std::string string(json const& j, char const* key) const {
+        auto it = j.find(key);
+        if (it == j.end() || !it->is_string())
+            bad(std::string("field '") + key + "' is missing or not a string");
+        return it->get<std::string>();
+    }
+    long long integer(json const& j, char const* key) const {
+        auto it = j.find(key);
+        if (it == j.end() || !it->is_number_integer() || it->get<long long>() < 0)
+            bad(std::string("field '") + key + "' is missing or not a whole number");
+        return it->get<long long>();
+    }
+    json const& array(json const& j, char const* key) const {
+        auto it = j.find(key);
+        if (it == j.end() || !it->is_array())
+            bad(std::string("field '") + key + "' is missing or not a list");
+        return *it;
+    }
+    json const& object(json const& j, char const* what) const {
+        if (!j.is_object()) bad(std::string("a ") + what + " is not an object");
+        return j;
+    }
+    std::vector<std::string> strings(json const& j, char const* key) const {
+        std::vector<std::string> out;
+        auto it = j.find(key);
+        if (it == j.end() || !it->is_array()) return out;
+        for (auto const& s : *it)
+            if (s.is_string()) out.push_back(s.get<std::string>());
+        return out;
+    }
+};
+
+}  // namespace
+
+Manifest read_manifest(std::string const& path, std::string* text_out) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ManifestError(path + ": cannot be read");
+    std::stringstream text;
+    text << in.rdbuf();
+    if (text_out) *text_out = text.str();
+    auto j = json::parse(text.str(), nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        throw ManifestError(path + ": not a valid manifest (not a JSON object)");
+
+    auto format = j.find("report_format");
+    if (format == j.end())
+        throw ManifestError(path +
+                            ": no report_format: not a roofline report, or one made by an older "
+                            "roofline; run its scenario again to make a comparable report");
+    if (!format->is_number_integer() || format->get<long long>() != report_format)
+        throw ManifestError(path + ": report format " + format->dump() + " (roofline " +
+                            j.value("tool_version", std::string("?")) + "), but roofline " +
+                            ROOFLINE_VERSION + " reads format " + std::to_string(report_format) +
+                            " only; run its scenario again with this roofline");
+
+    Fields f{path};
+    Manifest m;
+    m.tool = j.value("tool", std::string());
+    m.report = f.string(j, "report");
+    m.version = static_cast<int>(f.integer(j, "version"));
+    m.tool_version = f.string(j, "tool_version");
+    m.cases = static_cast<std::size_t>(f.integer(j, "cases"));
+    for (auto const& t : f.array(j, "targets"))
+        m.targets.push_back({f.string(f.object(t, "target"), "id"), t.value("name", std::string())});
+    for (auto const& s : f.array(j, "sweeps"))
+        m.sweeps.push_back({f.string(f.object(s, "sweep"), "name"),
+                            static_cast<std::size_t>(f.integer(s, "points"))});
+    for (auto const& o : f.array(j, "outputs"))
+        if (o.is_object())
+            m.outputs.push_back({o.value("path", std::string()), o.value("sha256", std::string())});
+    // Not needed to read a report; taken as they are.
+    m.created_utc = j.value("created_utc", std::string());
+    m.title = j.value("title", std::string());
+    m.inputs_sha256 = j.value("inputs_sha256", std::string());
+    m.command_line = f.strings(j, "command_line");
+    m.sets = f.strings(j, "set");
+    m.target_options = f.strings(j, "target_options");
+    if (auto it = j.find("inputs"); it != j.end() && it->is_array())
+        for (auto const& i : *it)
+            if (i.is_object())
+                m.inputs.push_back({i.value("path", std::string()), i.value("source", std::string()),
+                                    i.value("sha256", std::string())});
+    if (auto it = j.find("matmuls"); it != j.end() && it->is_number_unsigned())
+        m.ops = it->get<std::size_t>();
+    return m;
+}
 
 std::string inputs_digest(RunInputs const& inputs, std::string const& tool_version) {
     // Length-prefixed fields, so that no two different inputs hash alike.
@@ -14,7 +148,7 @@ std::string inputs_digest(RunInputs const& inputs, std::string const& tool_versi
     field("roofline " + tool_version);
     for (auto const& f : inputs.files) {
         field("file");
-        field(f.name);
+        field(f.path);
         field(f.sha256);
     }
     for (auto const& s : inputs.sets) {
@@ -28,36 +162,27 @@ std::string inputs_digest(RunInputs const& inputs, std::string const& tool_versi
     return sha.hex();
 }
 
-nlohmann::json make_manifest(ReportInfo const& info, ReportContext const& context,
-                             std::vector<std::string> const& command_line,
-                             RunInputs const& inputs, std::size_t case_count,
-                             std::vector<OutputFile> const& outputs) {
-    nlohmann::json manifest;
-    manifest["tool"] = "roofline";
-    manifest["report_format"] = report_format;
-    manifest["tool_version"] = info.tool_version;
-    manifest["report"] = info.name;
-    manifest["version"] = info.version;
-    manifest["created_utc"] = info.created_utc;
-    manifest["command_line"] = command_line;
-    manifest["title"] = context.scenario.title;
-    manifest["inputs_sha256"] = info.inputs_sha256;
-    auto& files = manifest["inputs"] = nlohmann::json::array();
-    for (auto const& f : inputs.files)
-        files.push_back({{"path", "inputs/" + f.name}, {"source", f.source_path}, {"sha256", f.sha256}});
-    manifest["set"] = inputs.sets;
-    manifest["target_options"] = inputs.targets;
-    auto& targets = manifest["targets"] = nlohmann::json::array();
+Manifest make_manifest(ReportInfo const& info, ReportContext const& context,
+                       std::vector<std::string> const& command_line, RunInputs const& inputs,
+                       std::size_t case_count, std::vector<Manifest::Output> const& outputs) {
+    Manifest m;
+    m.tool_version = info.tool_version;
+    m.report = info.name;
+    m.version = info.version;
+    m.created_utc = info.created_utc;
+    m.command_line = command_line;
+    m.title = context.scenario.title;
+    m.inputs_sha256 = info.inputs_sha256;
+    for (auto const& f : inputs.files) m.inputs.push_back({"inputs/" + f.path, f.source, f.sha256});
+    m.sets = inputs.sets;
+    m.target_options = inputs.targets;
     for (std::size_t t = 0; t < context.grid.target_count; ++t)
-        targets.push_back({{"id", context.target(t).id}, {"name", context.target(t).display_name}});
-    auto& sweeps = manifest["sweeps"] = nlohmann::json::array();
-    for (auto const& s : context.scenario.sweeps)
-        sweeps.push_back({{"name", s.name}, {"points", s.values.size()}});
-    manifest["matmuls"] = context.scenario.ops.size();
-    manifest["cases"] = case_count;
-    auto& out = manifest["outputs"] = nlohmann::json::array();
-    for (auto const& o : outputs) out.push_back({{"path", o.path}, {"sha256", o.sha256}});
-    return manifest;
+        m.targets.push_back({context.target(t).id, context.target(t).display_name});
+    for (auto const& s : context.scenario.sweeps) m.sweeps.push_back({s.name, s.values.size()});
+    m.ops = context.scenario.ops.size();
+    m.cases = case_count;
+    m.outputs = outputs;
+    return m;
 }
 
 }  // namespace roofline::report

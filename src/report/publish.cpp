@@ -1,5 +1,7 @@
 #include "roofline/report/publish.hpp"
 
+#include "output/file_names.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -43,10 +45,6 @@ int version_of(std::string const& name) {
     for (std::size_t i = 1; i < name.size(); ++i)
         if (name[i] < '0' || name[i] > '9') return 0;
     return std::stoi(name.substr(1));
-}
-
-bool process_alive(long pid) {
-    return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
 }
 
 }  // namespace
@@ -98,15 +96,13 @@ void Publisher::clean_stale() const {
     std::error_code ec;
     for (auto const& entry : fs::directory_iterator(dir_, ec)) {
         auto name = entry.path().filename().string();
-        long pid = 0;
         if (name.rfind(".reserve-", 0) == 0) {
+            long pid = 0;
             std::ifstream(entry.path()) >> pid;
-        } else if (name.rfind(".tmp-", 0) == 0) {
-            pid = std::strtol(name.c_str() + 5, nullptr, 10);
-        } else {
-            continue;
+            if (!output::process_alive(pid)) fs::remove(entry.path(), ec);
+        } else if (output::dead_temporary(name)) {
+            fs::remove_all(entry.path(), ec);
         }
-        if (!process_alive(pid)) fs::remove_all(entry.path(), ec);
     }
 }
 
@@ -121,7 +117,7 @@ int Publisher::reserve() {
     bool written = ::write(fd, pid.data(), pid.size()) == static_cast<ssize_t>(pid.size());
     ::close(fd);
     if (!written) fail("cannot write '" + marker_ + "'");
-    temp_ = (fs::path(dir_) / (".tmp-" + pid + "-v" + std::to_string(version_))).string();
+    temp_ = (fs::path(dir_) / output::temporary_name("v" + std::to_string(version_))).string();
     std::error_code ec;
     fs::remove_all(temp_, ec);
     if (!fs::create_directory(temp_, ec) || ec)

@@ -1,6 +1,6 @@
 #include "chart_axes.hpp"
 #include "chart_model.hpp"
-#include "gnuplot_text.hpp"
+#include "output/gnuplot_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -94,7 +94,7 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
         auto const& m = matmuls[i];
         auto const& points = data.roofline(i, t);
         if (!hw.peak_for(m.compute_dtype)) {
-            chart.notes.push_back(unsupported_note(context, m));
+            chart.key_entries.push_back(key_note(unsupported_note(context, m)));
             continue;
         }
         Series s;

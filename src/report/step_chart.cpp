@@ -5,7 +5,7 @@
 // whole step, the thickness of a band the layer's share of it.
 #include "chart_axes.hpp"
 #include "chart_model.hpp"
-#include "gnuplot_text.hpp"
+#include "output/gnuplot_text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -104,7 +104,7 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
             below[k] += time;
         }
         if (!any) {
-            chart.notes.push_back(name + ": no time, none of its matmuls has a peak on this chip");
+            chart.key_entries.push_back(key_note(name + ": no time, none of its matmuls has a peak on this chip"));
             continue;
         }
         s.title = name;

@@ -1,6 +1,6 @@
 #include "chart_axes.hpp"
 #include "chart_model.hpp"
-#include "gnuplot_text.hpp"
+#include "output/gnuplot_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -128,7 +128,7 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
         auto const& m = matmuls[i];
         auto peak = hw.peak_for(m.compute_dtype);
         if (!peak) {
-            chart.notes.push_back(unsupported_note(context, m));
+            chart.key_entries.push_back(key_note(unsupported_note(context, m)));
             continue;
         }
         double critical = context.grid.critical_value(0, i, t, v);

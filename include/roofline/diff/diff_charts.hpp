@@ -54,7 +54,7 @@ struct DiffChartData {
 };
 
 // Renders every chart into `folder` (created if missing). Throws
-// report::ChartError. Returns the file names written.
+// output::ChartError. Returns the file names written.
 std::vector<std::string> render_diff_charts(std::string const& folder, DiffChartData const& data);
 
 }  // namespace roofline::diff

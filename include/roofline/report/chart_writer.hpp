@@ -20,6 +20,8 @@
 // and the points only as inline data ('-'). The same inputs give the same SVG
 // bytes.
 
+#include "roofline/output/errors.hpp"
+#include "roofline/output/gnuplot.hpp"
 #include "roofline/report/report.hpp"
 
 #include <cstddef>
@@ -31,10 +33,7 @@ namespace roofline::report {
 
 // gnuplot is missing, cannot be started, or fails; or the folder cannot be
 // made. The message says which (the caller maps it to exit code 3).
-class ChartError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
+using output::ChartError;
 
 // Collects, while the cases stream past, the points the charts need. Bounded:
 // at most `max_points` sweep points per series, sampled evenly (the first and
@@ -79,8 +78,6 @@ private:
 void render_charts(std::string const& folder, ReportContext const& context, ChartData const& data,
                    Summary const& summary);
 
-// True when a gnuplot with the svg and pngcairo terminals is on PATH (for a
-// clear error before any work is done).
-bool gnuplot_available();
+using output::gnuplot_available;
 
 }  // namespace roofline::report

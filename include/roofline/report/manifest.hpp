@@ -1,11 +1,13 @@
 #pragma once
-// manifest.json: what made a report (nlohmann::json, a well-kept library,
-// rather than hand-written JSON escaping).
+// manifest.json (reports.md, "manifest.json"): what made a report and the
+// SHA-256 of every file in it. The one owner of its layout: `run` writes it
+// and checks it for "up to date", `diff` reads it. JSON through
+// nlohmann::json, a well-kept library, rather than hand-written escaping.
 
 #include "roofline/report/report.hpp"
 
-#include <nlohmann/json.hpp>
-
+#include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,21 +17,66 @@ namespace roofline::report {
 // refuse reports of another format.
 inline constexpr int report_format = 1;
 
-struct InputFile {
-    std::string name;  // path inside inputs/
-    std::string source_path;  // where it was read from
-    std::string sha256;
+// A manifest cannot be read: missing, not JSON, another report format, or a
+// field missing or of the wrong type. The message names the file.
+class ManifestError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
 };
 
-struct OutputFile {
-    std::string path;  // relative to the version folder
-    std::string sha256;
+struct Manifest {
+    struct Input {
+        std::string path;    // inputs/<name> inside the version folder
+        std::string source;  // where it was read from
+        std::string sha256;
+    };
+    struct Target {
+        std::string id, name;
+    };
+    struct Sweep {
+        std::string name;
+        std::size_t points = 0;
+    };
+    struct Output {
+        std::string path;  // relative to the version folder
+        std::string sha256;
+    };
+
+    std::string tool = "roofline";
+    int format = report_format;  // "report_format"
+    std::string tool_version;
+    std::string report;  // the report's name: out/<report>/v<version>
+    int version = 0;
+    std::string created_utc;
+    std::vector<std::string> command_line;
+    std::string title;
+    std::string inputs_sha256;
+    std::vector<Input> inputs;
+    std::vector<std::string> sets;            // "set": --set NAME=VALUE, as given
+    std::vector<std::string> target_options;  // --target, as given
+    std::vector<Target> targets;
+    std::vector<Sweep> sweeps;
+    std::size_t ops = 0;  // "matmuls" (the name of report format 1)
+    std::size_t cases = 0;
+    std::vector<Output> outputs;
+
+    // The SHA-256 an output was listed with; empty when not listed.
+    std::string output_sha256(std::string const& path) const;
 };
 
+// The JSON text, indented by 2, with a final line end.
+std::string manifest_text(Manifest const& manifest);
+
+// Reads and checks `path`. Only this format's manifests are read; a
+// manifest of another tool version of the same format is fine. Throws
+// ManifestError; `text` receives the file's bytes when given.
+Manifest read_manifest(std::string const& path, std::string* text = nullptr);
+
+// What went into a run, for its manifest and its digest.
 struct RunInputs {
-    std::vector<InputFile> files;
-    std::vector<std::string> sets;     // --set NAME=VALUE, as given
-    std::vector<std::string> targets;  // --target, as given
+    std::vector<Manifest::Input> files;  // path: the name inside inputs/
+    std::vector<std::string> sets;       // --set NAME=VALUE, as given
+    std::vector<std::string> targets;    // --target, as given
 };
 
 // One digest over the tool version, every input file (name and content
@@ -37,9 +84,9 @@ struct RunInputs {
 // identical run.
 std::string inputs_digest(RunInputs const& inputs, std::string const& tool_version);
 
-nlohmann::json make_manifest(ReportInfo const& info, ReportContext const& context,
-                             std::vector<std::string> const& command_line,
-                             RunInputs const& inputs, std::size_t case_count,
-                             std::vector<OutputFile> const& outputs);
+// The manifest of a report written from `context`.
+Manifest make_manifest(ReportInfo const& info, ReportContext const& context,
+                       std::vector<std::string> const& command_line, RunInputs const& inputs,
+                       std::size_t case_count, std::vector<Manifest::Output> const& outputs);
 
 }  // namespace roofline::report

@@ -4,7 +4,9 @@
 // Not a pipe to its stdin: gnuplot reads a piped stdin one byte per read(2)
 // and gnuplot-iostream flushes after every data row, which together made the
 // charts of a 330,000-case report four times slower.
-// Shared by the report and diff writers (not a public header).
+// Private to the core library.
+
+#include "roofline/output/gnuplot.hpp"
 
 #include <gnuplot-iostream.h>
 
@@ -14,7 +16,7 @@
 #include <memory>
 #include <string>
 
-namespace roofline::report::chart_detail {
+namespace roofline::output {
 
 // An open file descriptor, closed with its owner.
 struct Fd {
@@ -66,4 +68,4 @@ private:
     Fd errors_;
 };
 
-}  // namespace roofline::report::chart_detail
+}  // namespace roofline::output

@@ -1,12 +1,12 @@
 #pragma once
 // Text and numbers in gnuplot commands. Everything from a scenario goes
-// through `literal`. Shared by the report and diff writers (not public).
+// through `literal`. Private to the core library.
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-namespace roofline::report::chart_detail {
+namespace roofline::output {
 
 // A gnuplot single-quoted string: '' stands for a quote and nothing else is
 // special inside (no backslash escapes, no `command` or @macro substitution).
@@ -22,4 +22,4 @@ std::string eng(double v, std::string_view unit = "");
 // A sweep value or tick on a value axis: integers in full, others short.
 std::string value_text(double v);
 
-}  // namespace roofline::report::chart_detail
+}  // namespace roofline::output

@@ -1,11 +1,11 @@
-#include "gnuplot_text.hpp"
+#include "output/gnuplot_text.hpp"
 
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 
-namespace roofline::report::chart_detail {
+namespace roofline::output {
 
 namespace {
 
@@ -109,4 +109,4 @@ std::string value_text(double v) {
     return digits(v, 6);
 }
 
-}  // namespace roofline::report::chart_detail
+}  // namespace roofline::output

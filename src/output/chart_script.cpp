@@ -1,24 +1,28 @@
-#include "chart_commands.hpp"
+#include "output/chart_script.hpp"
 
-#include "gnuplot_text.hpp"
+#include "output/gnuplot_text.hpp"
 
 #include <gnuplot-iostream.h>
 
 #include <array>
 #include <string>
 
-namespace roofline::report::chart_detail {
+namespace roofline::output {
 
 namespace {
-
-constexpr std::size_t max_key_series = 40;
 
 std::string axis_commands(char name, Axis const& axis) {
     std::string n(1, name);
     std::string out = "set " + n + "label " + literal(axis.label) + " noenhanced\n";
-    out += axis.log ? "set logscale " + n + " 10\nset m" + n + "tics 10\n"
-                    : "unset logscale " + n + "\nset m" + n + "tics 2\n";
+    out += axis.log ? "set logscale " + n + " " + std::to_string(axis.log_base) + "\n"
+                    : "unset logscale " + n + "\n";
     out += "set " + n + "range [" + num(axis.lo) + ":" + num(axis.hi) + "]\n";
+    if (axis.ticks.empty()) {  // gnuplot's own tics
+        out += "set " + n + "tics out nomirror\n";
+        if (!axis.format.empty()) out += "set format " + n + " " + literal(axis.format) + "\n";
+        return out;
+    }
+    out += axis.log ? "set m" + n + "tics 10\n" : "set m" + n + "tics 2\n";
     out += "set " + n + "tics out nomirror (";
     for (std::size_t i = 0; i < axis.ticks.size(); ++i)
         out += (i ? ", " : "") + literal(axis.ticks[i].second) + " " + num(axis.ticks[i].first);
@@ -31,12 +35,11 @@ std::string chart_commands(Chart const& chart) {
     out += "set title " + literal(chart.title, 110) + ".\"\\n\"." + literal(chart.subtitle, 110) +
            " noenhanced\n";
     out += axis_commands('x', chart.x) + axis_commands('y', chart.y);
-    out += "set grid xtics ytics mxtics mytics lw 1 lc rgb '#e4e4e4', lw 0.5 lc rgb '#f2f2f2'\n";
+    out += "set grid " + chart.grid + "\n";
     out += "set border 3 lc rgb '#404040'\n";
     out += "set lmargin 11\nset rmargin 5\n";
-    out +=
-        "set key outside below center horizontal Left reverse noenhanced samplen 2.5 spacing 1.15 "
-        "width 2 height 0.6 maxrows 12\n";
+    out += "set key " + chart.key +
+           " Left reverse noenhanced samplen 2.5 spacing 1.15 width 2\n";
     for (auto const& d : chart.decorations) out += d + "\n";
     return out;
 }
@@ -50,18 +53,19 @@ std::string plot_command(Chart const& chart) {
         out += (i ? ", " : " ") + std::string("'-' ") + s.style;
         if (s.title.empty()) {
             out += " notitle";
-        } else if (in_key++ >= max_key_series) {
+        } else if (in_key++ >= chart.max_key_series) {
             out += " notitle";
             ++left_out;
         } else if (s.key_style.empty()) {
-            out += " title " + literal(s.title, 70) + " noenhanced";
+            out += " title " + literal(s.title, s.title_chars) + " noenhanced";
         } else {
-            out += " notitle, keyentry " + s.key_style + " title " + literal(s.title, 70) +
+            out += " notitle, keyentry " + s.key_style + " title " + literal(s.title, s.title_chars) +
                    " noenhanced";
         }
     }
-    for (auto const& note : chart.notes)
-        out += ", keyentry with lines lt -2 title " + literal(note, 90) + " noenhanced";
+    for (auto const& entry : chart.key_entries)
+        out += ", keyentry " + entry.style + " title " + literal(entry.title, entry.title_chars) +
+               " noenhanced";
     if (left_out)
         out += ", keyentry with lines lt -2 title " +
                literal("... and " + std::to_string(left_out) + " more series, not in the key") +
@@ -69,11 +73,25 @@ std::string plot_command(Chart const& chart) {
     return out + "\n";
 }
 
+// Inline data: one point a line, numbers as the shortest text that reads
+// back the same, each series ended by 'e'.
+std::string data_block(Series const& s) {
+    std::string out;
+    if (s.band.empty()) {
+        for (auto const& [x, y] : s.points) out += num(x) + " " + num(y) + "\n";
+    } else {
+        for (auto const& [x, lo, hi] : s.band) out += num(x) + " " + num(lo) + " " + num(hi) + "\n";
+    }
+    return out + "e\n";
+}
+
 }  // namespace
 
 void draw(Gnuplot& gp, Chart const& chart) {
     std::string const settings = chart_commands(chart);
     std::string const plot = plot_command(chart);
+    std::string data;
+    for (auto const& s : chart.series) data += data_block(s);
     struct Format {
         char const* terminal;
         char const* extension;
@@ -85,16 +103,10 @@ void draw(Gnuplot& gp, Chart const& chart) {
     for (auto const& f : formats) {
         gp << "set encoding utf8\nset terminal " << f.terminal << "\n";
         gp << "set output " << literal(chart.stem + f.extension) << "\n";
-        gp << settings << plot;
-        for (auto const& s : chart.series) {
-            if (s.band.empty())
-                gp.send1d(s.points);
-            else
-                gp.send1d(s.band);
-        }
+        gp << settings << plot << data;
         gp << "unset output\n";
     }
     gp.flush();
 }
 
-}  // namespace roofline::report::chart_detail
+}  // namespace roofline::output

@@ -1,6 +1,6 @@
-#include "gnuplot_process.hpp"
+#include "output/gnuplot_process.hpp"
 
-#include "roofline/report/chart_writer.hpp"
+#include "roofline/output/errors.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace roofline::report::chart_detail {
+namespace roofline::output {
 
 namespace {
 
@@ -107,13 +107,6 @@ Finished GnuplotProcess::finish() {
     return {ok, errors};
 }
 
-}  // namespace roofline::report::chart_detail
-
-namespace roofline::report {
-
-using chart_detail::GnuplotProcess;
-using chart_detail::Script;
-
 bool gnuplot_available() {
     try {
         Script script;
@@ -125,4 +118,4 @@ bool gnuplot_available() {
     }
 }
 
-}  // namespace roofline::report
+}  // namespace roofline::output

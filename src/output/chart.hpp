@@ -1,0 +1,67 @@
+#pragma once
+// What a chart is, independent of gnuplot: the model every chart of `run`
+// (roofline, sweep, step) and `diff` (roofline, speedup) is built as, which
+// chart_script.cpp turns into gnuplot commands and render_charts.cpp draws.
+// Private to the core library.
+
+#include <cstddef>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace roofline::output {
+
+using Points = std::vector<std::pair<double, double>>;
+using Band = std::vector<std::tuple<double, double, double>>;  // x, y low, y high
+using Ticks = std::vector<std::pair<double, std::string>>;
+
+struct Axis {
+    std::string label;
+    bool log = false;
+    int log_base = 10;
+    double lo = 1, hi = 10;
+    Ticks ticks;         // the tics and their labels; empty: gnuplot places them
+    std::string format;  // with gnuplot's tics: their format ("%g×"); empty: its own
+};
+
+struct Series {
+    std::string title;  // data (quoted when written); empty: not in the key
+    std::string style;  // gnuplot code, ours
+    Points points;
+    std::string key_style;  // when set, the key shows this style instead of `style`
+    Band band{};            // when set, sent instead of `points` (for filledcurves)
+    std::size_t title_chars = 70;  // the key shows at most this much of the title
+};
+
+// A line of the key without data: `style` is gnuplot code, `title` data.
+struct KeyEntry {
+    std::string style;
+    std::string title;
+    std::size_t title_chars = 90;
+};
+
+// A key line of text alone (a note about what the chart leaves out).
+inline KeyEntry key_note(std::string text) { return {"with lines lt -2", std::move(text), 90}; }
+
+struct Chart {
+    std::string stem;  // file name without extension: no '/', no leading '.'
+    std::string title, subtitle;
+    Axis x, y;
+    // gnuplot's `set key` placement and `set grid` (code, ours).
+    std::string key = "outside below center horizontal height 0.6 maxrows 12";
+    std::string grid = "xtics ytics mxtics mytics lw 1 lc rgb '#e4e4e4', lw 0.5 lc rgb '#f2f2f2'";
+    std::vector<std::string> decorations;  // set label / set arrow commands
+    std::vector<Series> series;
+    std::vector<KeyEntry> key_entries;     // after the series' entries
+    std::size_t max_key_series = 40;       // more titled series: a note instead
+};
+
+// Series styles by index: palette colour ("#1f77b4"), filled and open point
+// types, and a dash type that changes once the palette repeats.
+std::string color(std::size_t i);
+int filled_point(std::size_t i);
+int open_point(std::size_t i);
+int dash_type(std::size_t i);
+
+}  // namespace roofline::output
