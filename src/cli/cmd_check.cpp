@@ -23,7 +23,7 @@ int cmd_check(std::vector<std::string> const& args) {
     int status = ok;
     for (auto const& path : parsed->vm["files"].as<std::vector<std::string>>()) {
         Diagnostics diagnostics;
-        auto checked = load_and_check(path, std::nullopt,
+        auto checked = model::load_scenario(path, std::nullopt,
                                       parsed->vm["include"].as<std::vector<std::string>>(), {},
                                       diagnostics);
         // Evaluating finds what only shows at some sweep points (an axis that

@@ -35,7 +35,7 @@ int cmd_eval(std::vector<std::string> const& args) {
     for (auto const& set : vm["set"].as<std::vector<std::string>>()) {
         // Every --set is a sweep (a single value becomes a one-element list),
         // so that the table has critical_<NAME> for each of them.
-        auto statement = set_statement(set, true);
+        auto statement = model::set_statement(set, true);
         if (!statement) {
             std::cerr << "roofline eval: error: --set takes NAME=VALUE on one line, not '" << set
                       << "'\n";
@@ -53,7 +53,7 @@ int cmd_eval(std::vector<std::string> const& args) {
     model::CheckOptions check_options;
     check_options.targets = vm["target"].as<std::vector<std::string>>();
     Diagnostics diagnostics;
-    auto checked = load_and_check("<command line>", text,
+    auto checked = model::load_scenario("<command line>", text,
                                   vm["include"].as<std::vector<std::string>>(), check_options,
                                   diagnostics);
     std::optional<engine::Evaluation> evaluation;

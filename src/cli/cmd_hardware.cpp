@@ -54,7 +54,7 @@ int cmd_hardware(std::vector<std::string> const& args) {
     if (parsed->help) return ok;
 
     Diagnostics diagnostics;
-    auto checked = load_and_check("<catalog>", "include \"hardware/catalog.roof\"\n",
+    auto checked = model::load_scenario("<catalog>", "include \"hardware/catalog.roof\"\n",
                                   parsed->vm["include"].as<std::vector<std::string>>(), {},
                                   diagnostics);
     print_diagnostics(diagnostics);

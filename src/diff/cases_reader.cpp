@@ -15,18 +15,6 @@
 
 namespace roofline::diff {
 
-char const* bound_name(Bound bound) {
-    switch (bound) {
-        case Bound::memory:
-            return "memory";
-        case Bound::compute:
-            return "compute";
-        case Bound::unsupported:
-            break;
-    }
-    return "unsupported";
-}
-
 std::string number_text(double value) {
     if (std::isnan(value)) return "";
     char buf[32];
@@ -35,7 +23,7 @@ std::string number_text(double value) {
 }
 
 struct CasesReader::Impl {
-    ReportInfo const& report;
+    ComparedReport const& report;
     std::string path;
     std::FILE* file = nullptr;
     std::vector<char> buf = std::vector<char>(1 << 20);
@@ -53,7 +41,7 @@ struct CasesReader::Impl {
                 c_peak = 0, c_ridge = 0, c_t_lower = 0, c_attained = 0, c_count = 0;
     std::vector<std::size_t> c_sweep, c_critical;
 
-    explicit Impl(ReportInfo const& r) : report(r), path(r.cases_path()) {}
+    explicit Impl(ComparedReport const& r) : report(r), path(r.cases_path()) {}
 
     [[noreturn]] void bad(std::string const& what) const {
         throw ReportError(path + ":" + std::to_string(line) + ": " + what);
@@ -185,7 +173,7 @@ struct CasesReader::Impl {
     }
 };
 
-CasesReader::CasesReader(ReportInfo const& report) : impl_(std::make_unique<Impl>(report)) {
+CasesReader::CasesReader(ComparedReport const& report) : impl_(std::make_unique<Impl>(report)) {
     impl_->file = std::fopen(impl_->path.c_str(), "rb");
     if (!impl_->file) {
         if (errno == ENOENT) throw ReportError(report.folder + ": cases.csv is missing");
@@ -208,15 +196,11 @@ bool CasesReader::next(CaseRow& row) {
     row.layer = d.fields[d.c_layer];
     row.hardware = d.fields[d.c_hardware];
     row.compute_dtype = d.fields[d.c_dtype];
-    auto bound = d.fields[d.c_bound];
-    if (bound == "memory")
-        row.bound = Bound::memory;
-    else if (bound == "compute")
-        row.bound = Bound::compute;
-    else if (bound == "unsupported")
-        row.bound = Bound::unsupported;
-    else
-        d.bad("column 'bound': '" + std::string(bound) + "' is not memory, compute or unsupported");
+    auto bound = engine::parse_bound(d.fields[d.c_bound]);
+    if (!bound)
+        d.bad("column 'bound': '" + std::string(d.fields[d.c_bound]) +
+              "' is not memory, compute or unsupported");
+    row.bound = *bound;
     row.count = d.number(d.c_count);
     row.intensity = d.number(d.c_intensity);
     row.peak = d.number(d.c_peak);

@@ -15,7 +15,7 @@ std::size_t stride_for(std::size_t n) {
 }
 
 // Cases per matmul and chip in a report: the product of its sweeps' points.
-std::size_t cases_per_series(ReportInfo const& report) {
+std::size_t cases_per_series(ComparedReport const& report) {
     std::size_t n = 1;
     for (auto const& s : report.sweeps) n *= std::max<std::size_t>(s.points, 1);
     return n;

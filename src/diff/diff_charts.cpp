@@ -49,7 +49,7 @@ void add(Chart& chart, std::string title, std::string style, Points points,
     chart.series.push_back(std::move(series));
 }
 
-std::string side_name(ReportInfo const& r, std::string const& hw) {
+std::string side_name(ComparedReport const& r, std::string const& hw) {
     return hw + " (" + r.label() + ")";
 }
 

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 using output::file_part;
 
-std::string diff_name(ReportInfo const& a, ReportInfo const& b, Pairing const& pairing) {
+std::string diff_name(ComparedReport const& a, ComparedReport const& b, Pairing const& pairing) {
     std::string name = file_part(a.name) + "-v" + std::to_string(a.version) + "--" +
                        file_part(b.name) + "-v" + std::to_string(b.version);
     if (!pairing.explicit_pairs) return name;

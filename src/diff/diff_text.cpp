@@ -1,6 +1,6 @@
 #include "roofline/diff/diff_text.hpp"
 
-#include "roofline/cli/format.hpp"
+#include "roofline/output/terminal_text.hpp"
 #include "roofline/report/report.hpp"
 
 #include <cmath>
@@ -13,8 +13,8 @@ namespace {
 
 std::string bounds_text(Bound first, Bound last, std::size_t matched) {
     if (matched == 0) return "-";
-    if (first == last) return bound_name(first);
-    return std::string(bound_name(first)) + ".." + bound_name(last);
+    if (first == last) return std::string(bound_name(first));
+    return std::string(bound_name(first)) + ".." + std::string(bound_name(last));
 }
 
 std::string flips_text(GroupSummary const& g) {
@@ -29,7 +29,7 @@ std::string flips_text(GroupSummary const& g) {
 
 std::string critical_text(double a, double b) {
     auto one = [](double v) {
-        return std::isnan(v) ? std::string("never") : cli::format_general(v);
+        return std::isnan(v) ? std::string("never") : output::format_general(v);
     };
     return one(a) + " → " + one(b);
 }
@@ -57,8 +57,8 @@ std::string steps_text(Matcher const& matcher, DiffSummary const& s) {
             auto const& step = s.steps[begin + k];
             std::vector<std::string> row = {(pair.a.empty() ? "-" : pair.a) + " → " +
                                             (pair.b.empty() ? "-" : pair.b)};
-            for (double v : step.sweep) row.push_back(std::isnan(v) ? "-" : cli::format_general(v));
-            row.insert(row.end(), {cli::format_seconds(step.t_a), cli::format_seconds(step.t_b),
+            for (double v : step.sweep) row.push_back(std::isnan(v) ? "-" : output::format_general(v));
+            row.insert(row.end(), {output::format_seconds(step.t_a), output::format_seconds(step.t_b),
                                    step.complete ? format_speedup(step.speedup()) : "partial"});
             partial = partial || !step.complete;
             rows.push_back(std::move(row));
@@ -66,7 +66,7 @@ std::string steps_text(Matcher const& matcher, DiffSummary const& s) {
         begin = end;
     }
     std::string out = "step = sum of count × t_lower over the ops of a sweep point:\n" +
-                      cli::render_table(rows, right);
+                      output::render_table(rows, right);
     if (partial)
         out += "partial: some op of that point is on one side only, or has a time on one side "
                "only; the sums do not compare\n";
@@ -122,7 +122,7 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
             (pair.a.empty() ? "-" : pair.a) + " → " + (pair.b.empty() ? "-" : pair.b),
             std::to_string(g.matched)};
         if (unmatched) row.insert(row.end(), {std::to_string(g.only_a), std::to_string(g.only_b)});
-        row.insert(row.end(), {cli::format_seconds(g.t_a()), cli::format_seconds(g.t_b()),
+        row.insert(row.end(), {output::format_seconds(g.t_a()), output::format_seconds(g.t_b()),
                                format_speedup(g.speedup())});
         if (ranges) {
             std::string lo = format_speedup(g.min_speedup), hi = format_speedup(g.max_speedup);
@@ -141,7 +141,7 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
     std::ostringstream out;
     out << "A: " << matcher.a().label() << " (" << matcher.a().folder << ")\n";
     out << "B: " << matcher.b().label() << " (" << matcher.b().folder << ")\n\n";
-    std::istringstream table(cli::render_table(rows, right));
+    std::istringstream table(output::render_table(rows, right));
     std::size_t i = 0;
     for (std::string line; std::getline(table, line); ++i) {
         bool lit = color && i < highlight.size() && *highlight[i];

@@ -13,7 +13,7 @@ namespace {
 
 std::string bounds_text(Bound first, Bound last) {
     return first == last ? std::string(bound_name(first))
-                         : std::string(bound_name(first)) + ".." + bound_name(last);
+                         : std::string(bound_name(first)) + ".." + std::string(bound_name(last));
 }
 
 std::string flips_text(GroupSummary const& g) {

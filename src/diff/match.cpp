@@ -15,12 +15,12 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr Side missing_side{nan, nan, nan, nan, nan, nan, Bound::unsupported, 0};
 
-bool has_target(ReportInfo const& r, std::string const& id) {
+bool has_target(ComparedReport const& r, std::string const& id) {
     return std::any_of(r.targets.begin(), r.targets.end(),
-                       [&](Target const& t) { return t.id == id; });
+                       [&](report::Manifest::Target const& t) { return t.id == id; });
 }
 
-std::string target_list(ReportInfo const& r) {
+std::string target_list(ComparedReport const& r) {
     std::string out;
     for (auto const& t : r.targets) out += (out.empty() ? "" : ", ") + t.id;
     return out.empty() ? "none" : out;
@@ -136,7 +136,7 @@ bool DiffCase::flipped() const {
     return a.bound != Bound::unsupported && b.bound != Bound::unsupported && a.bound != b.bound;
 }
 
-Pairing make_pairing(ReportInfo const& a, ReportInfo const& b,
+Pairing make_pairing(ComparedReport const& a, ComparedReport const& b,
                      std::vector<HardwarePair> const& requested) {
     Pairing pairing;
     if (a.targets.size() == 1 && b.targets.size() == 1) {
@@ -185,7 +185,7 @@ Pairing make_pairing(ReportInfo const& a, ReportInfo const& b,
     return pairing;
 }
 
-Matcher::Matcher(ReportInfo const& a, ReportInfo const& b, Pairing pairing)
+Matcher::Matcher(ComparedReport const& a, ComparedReport const& b, Pairing pairing)
     : a_(a), b_(b), pairing_(std::move(pairing)) {
     auto position = [&](std::string const& name) {
         auto it = std::find(sweep_names_.begin(), sweep_names_.end(), name);
@@ -203,15 +203,15 @@ Matcher::Matcher(ReportInfo const& a, ReportInfo const& b, Pairing pairing)
     }
 }
 
-std::uint32_t Matcher::intern_matmul(std::string_view op, std::string_view layer) {
+std::uint32_t Matcher::intern_op(std::string_view op, std::string_view layer) {
     key_.assign(layer);
     key_ += '\0';
     key_ += op;
-    auto it = matmul_ids_.find(key_);
-    if (it != matmul_ids_.end()) return it->second;
+    auto it = op_ids_.find(key_);
+    if (it != op_ids_.end()) return it->second;
     auto id = static_cast<std::uint32_t>(ops_.size());
     ops_.push_back({std::string(op), std::string(layer)});
-    matmul_ids_.emplace(key_, id);
+    op_ids_.emplace(key_, id);
     return id;
 }
 
@@ -267,7 +267,7 @@ void Matcher::run(std::function<void(DiffCase const&)> const& sink) {
                 continue;
             }
             map_sweeps(row, a_to_union_, sweep.data(), critical.data());
-            Index::Record record{intern_matmul(row.op, row.layer), static_cast<std::uint32_t>(pair),
+            Index::Record record{intern_op(row.op, row.layer), static_cast<std::uint32_t>(pair),
                                  side_of(row, intern_dtype(row.compute_dtype))};
             if (!index.insert(record, sweep.data(), critical.data()))
                 throw ReportError(reader.where() + ": " + describe(row) + " is listed twice");
@@ -284,7 +284,7 @@ void Matcher::run(std::function<void(DiffCase const&)> const& sink) {
             }
             map_sweeps(row, b_to_union_, sweep.data(), critical.data());
             DiffCase c{Status::only_b,
-                       intern_matmul(row.op, row.layer),
+                       intern_op(row.op, row.layer),
                        static_cast<std::uint32_t>(pair),
                        sweep,
                        missing_side,

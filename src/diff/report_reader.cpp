@@ -3,11 +3,7 @@
 #include "roofline/report/manifest.hpp"
 #include "roofline/report/sha256.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace roofline::diff {
 namespace fs = std::filesystem;
@@ -31,29 +27,6 @@ fs::path follow_latest(fs::path const& report_dir) {
     auto target = fs::read_symlink(link, ec);
     if (ec) return link;
     return target.is_absolute() ? target : report_dir / target;
-}
-
-std::string const& field_string(nlohmann::json const& m, char const* key,
-                                std::string const& where) {
-    auto it = m.find(key);
-    if (it == m.end() || !it->is_string())
-        throw ReportError(where + ": field '" + key + "' is missing or not a string");
-    return it->get_ref<std::string const&>();
-}
-
-long long field_integer(nlohmann::json const& m, char const* key, std::string const& where) {
-    auto it = m.find(key);
-    if (it == m.end() || !it->is_number_integer() || it->get<long long>() < 0)
-        throw ReportError(where + ": field '" + key + "' is missing or not a whole number");
-    return it->get<long long>();
-}
-
-nlohmann::json const& field_array(nlohmann::json const& m, char const* key,
-                                  std::string const& where) {
-    auto it = m.find(key);
-    if (it == m.end() || !it->is_array())
-        throw ReportError(where + ": field '" + key + "' is missing or not a list");
-    return *it;
 }
 
 }  // namespace
@@ -87,50 +60,27 @@ std::string resolve_report(std::string const& spec, std::string const& out_root)
                       "'latest' (a report folder)");
 }
 
-ReportInfo read_report(std::string const& spec, std::string const& out_root) {
-    ReportInfo info;
+ComparedReport read_report(std::string const& spec, std::string const& out_root) {
+    ComparedReport info;
     info.folder = resolve_report(spec, out_root);
     std::string const manifest_path = info.folder + "/manifest.json";
-    std::ifstream in(manifest_path, std::ios::binary);
-    if (!in)
+    if (!path_exists(manifest_path))
         throw ReportError(info.folder + ": no manifest.json (not a report, or an incomplete one)");
-    std::stringstream text;
-    text << in.rdbuf();
-    info.manifest_sha256 = report::sha256_hex(text.str());
-    auto m = nlohmann::json::parse(text.str(), nullptr, false);
-    if (m.is_discarded() || !m.is_object())
-        throw ReportError(manifest_path + ": not a valid manifest (not a JSON object)");
-
-    auto format = m.find("report_format");
-    if (format == m.end())
-        throw ReportError(manifest_path +
-                          ": no report_format: not a roofline report, or one made by an older "
-                          "roofline; run its scenario again to make a comparable report");
-    if (!format->is_number_integer() || format->get<long long>() != report::report_format)
-        throw ReportError(manifest_path + ": report format " + format->dump() + " (roofline " +
-                          m.value("tool_version", std::string("?")) + "), but roofline " +
-                          ROOFLINE_VERSION + " reads format " +
-                          std::to_string(report::report_format) +
-                          " only; run its scenario again with this roofline");
-
-    info.name = field_string(m, "report", manifest_path);
-    info.version = static_cast<int>(field_integer(m, "version", manifest_path));
-    info.tool_version = field_string(m, "tool_version", manifest_path);
-    info.cases = static_cast<std::size_t>(field_integer(m, "cases", manifest_path));
-    for (auto const& t : field_array(m, "targets", manifest_path)) {
-        if (!t.is_object()) throw ReportError(manifest_path + ": a target is not an object");
-        info.targets.push_back(
-            {field_string(t, "id", manifest_path), t.value("name", std::string())});
+    std::string text;
+    report::Manifest m;
+    try {
+        m = report::read_manifest(manifest_path, &text);
+    } catch (report::ManifestError const& e) {
+        throw ReportError(e.what());
     }
-    for (auto const& s : field_array(m, "sweeps", manifest_path)) {
-        if (!s.is_object()) throw ReportError(manifest_path + ": a sweep is not an object");
-        info.sweeps.push_back(
-            {field_string(s, "name", manifest_path),
-             static_cast<std::size_t>(field_integer(s, "points", manifest_path))});
-    }
-    for (auto const& o : field_array(m, "outputs", manifest_path))
-        if (o.is_object() && o.value("path", std::string()) == "cases.csv")
-            info.cases_sha256 = o.value("sha256", std::string());
+    info.manifest_sha256 = report::sha256_hex(text);
+    info.name = m.report;
+    info.version = m.version;
+    info.tool_version = m.tool_version;
+    info.cases = m.cases;
+    info.targets = m.targets;
+    info.sweeps = m.sweeps;
+    info.cases_sha256 = m.output_sha256("cases.csv");
     if (!path_exists(info.cases_path()))
         throw ReportError(info.folder + ": cases.csv is missing (an incomplete report)");
     return info;

@@ -11,6 +11,12 @@ std::string_view bound_name(Bound bound) {
     return "";
 }
 
+std::optional<Bound> parse_bound(std::string_view name) {
+    for (Bound b : {Bound::memory, Bound::compute, Bound::unsupported})
+        if (bound_name(b) == name) return b;
+    return std::nullopt;
+}
+
 namespace {
 
 long double elements(model::Tensor const& tensor, std::span<double const> axis_sizes) {

@@ -1,8 +1,9 @@
 #pragma once
-// Text for people: aligned tables and numbers with units, for the terminal.
-// (The CSV and the workbook have their own, exact, formats.)
+// What the commands print: the case table of `eval` and the step summary
+// of `run`, in the terminal text of output/terminal_text.hpp.
 
 #include "roofline/engine/evaluate.hpp"
+#include "roofline/output/terminal_text.hpp"
 #include "roofline/model/scenario.hpp"
 #include "roofline/report/report.hpp"
 
@@ -11,15 +12,11 @@
 
 namespace roofline::cli {
 
-std::string format_count(double value);    // 33554432, or 1.23457e+21 past 2^64; "-" for NaN
-std::string format_seconds(double value);  // "81.9 µs", "1.23 ms", "2.5 s"; "-" for NaN
-std::string format_general(double value);  // 4 significant digits: "273", "1.97e+14"; "-" for NaN
-std::string format_bytes(double value);    // "16 GiB", "80 GB"
-
-// Rows of cells, the first row the header; columns padded to their widest
-// cell, numbers (cells in `right`) aligned right.
-std::string render_table(std::vector<std::vector<std::string>> const& rows,
-                         std::vector<bool> const& right);
+using output::format_bytes;
+using output::format_count;
+using output::format_general;
+using output::format_seconds;
+using output::render_table;
 
 // Every case of an evaluation, one row each, with every column of reports.md.
 std::string case_table(model::Scenario const& scenario, engine::Evaluation const& evaluation);

@@ -5,6 +5,7 @@
 // are read and checked against the manifest at the end, with the row count.
 
 #include "roofline/diff/report_reader.hpp"
+#include "roofline/engine/metrics.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -15,8 +16,8 @@
 
 namespace roofline::diff {
 
-enum class Bound : std::uint8_t { memory, compute, unsupported };
-char const* bound_name(Bound bound);
+using engine::Bound;  // the engine's, with its names
+using engine::bound_name;
 
 // A number as cases.csv writes it: the shortest text that reads back the
 // same; "" for NaN (a missing value).
@@ -28,7 +29,7 @@ struct CaseRow {
     Bound bound = Bound::unsupported;
     double count = 1;  // the layer repeat count
     double intensity = 0, peak = 0, ridge = 0, t_lower = 0, attained = 0;  // NaN: missing
-    std::vector<double> sweep;     // in the order of ReportInfo::sweeps
+    std::vector<double> sweep;     // in the order of ComparedReport::sweeps
     std::vector<double> critical;  // likewise; NaN: never compute-bound
 };
 
@@ -36,7 +37,7 @@ class CasesReader {
 public:
     // Opens cases.csv and checks its header. Throws ReportError, or
     // std::runtime_error when the file cannot be read.
-    explicit CasesReader(ReportInfo const& report);
+    explicit CasesReader(ComparedReport const& report);
     ~CasesReader();
     CasesReader(CasesReader const&) = delete;
     CasesReader& operator=(CasesReader const&) = delete;

@@ -17,7 +17,7 @@ namespace roofline::diff {
 // "<A>-v<N>--<B>-v<M>", with "--<a>=<b>,..." (sorted) for explicit pairs, or
 // "--pairs-<hash>" when that would be long. Characters other than letters,
 // digits, '_', '-' and '.' in report names become '_'.
-std::string diff_name(ReportInfo const& a, ReportInfo const& b, Pairing const& pairing);
+std::string diff_name(ComparedReport const& a, ComparedReport const& b, Pairing const& pairing);
 
 class DiffFolder {
 public:

@@ -35,7 +35,7 @@ struct Pairing {
 
 // `requested` are the --pair values, split; empty for the default. Throws
 // ReportError for hardware a report does not have, or named twice.
-Pairing make_pairing(ReportInfo const& a, ReportInfo const& b,
+Pairing make_pairing(ComparedReport const& a, ComparedReport const& b,
                      std::vector<HardwarePair> const& requested);
 
 enum class Status : std::uint8_t { matched, only_a, only_b };
@@ -61,24 +61,24 @@ struct DiffCase {
     bool flipped() const;
 };
 
-struct Op {
+struct OpKey {
     std::string op, layer;
     std::string label() const { return layer.empty() ? op : layer + "/" + op; }
 };
 
 class Matcher {
 public:
-    Matcher(ReportInfo const& a, ReportInfo const& b, Pairing pairing);
+    Matcher(ComparedReport const& a, ComparedReport const& b, Pairing pairing);
 
     // Reads both reports (A, then B) and calls `sink` for every case. Throws
     // ReportError (a malformed or corrupted report, a case listed twice).
     void run(std::function<void(DiffCase const&)> const& sink);
 
-    ReportInfo const& a() const { return a_; }
-    ReportInfo const& b() const { return b_; }
+    ComparedReport const& a() const { return a_; }
+    ComparedReport const& b() const { return b_; }
     Pairing const& pairing() const { return pairing_; }
     std::vector<std::string> const& sweep_names() const { return sweep_names_; }
-    std::vector<Op> const& ops() const { return ops_; }
+    std::vector<OpKey> const& ops() const { return ops_; }
     std::vector<std::string> const& dtypes() const { return dtypes_; }
     // Cases on hardware that no --pair names, per side.
     std::size_t left_out_a() const { return left_out_a_; }
@@ -86,19 +86,19 @@ public:
 
 private:
     struct Record;
-    std::uint32_t intern_matmul(std::string_view op, std::string_view layer);
+    std::uint32_t intern_op(std::string_view op, std::string_view layer);
     std::uint32_t intern_dtype(std::string_view name);
     std::int64_t pair_of(std::string_view hardware, bool side_a);
     void map_sweeps(CaseRow const& row, std::vector<std::size_t> const& to_union, double* sweep,
                     double* critical) const;
 
-    ReportInfo const& a_;
-    ReportInfo const& b_;
+    ComparedReport const& a_;
+    ComparedReport const& b_;
     Pairing pairing_;
     std::vector<std::string> sweep_names_;
     std::vector<std::size_t> a_to_union_, b_to_union_;  // report sweep -> union position
-    std::vector<Op> ops_;
-    std::unordered_map<std::string, std::uint32_t> matmul_ids_;
+    std::vector<OpKey> ops_;
+    std::unordered_map<std::string, std::uint32_t> op_ids_;
     std::vector<std::string> dtypes_;
     std::unordered_map<std::string, std::uint32_t> pair_of_a_, pair_of_b_;
     std::string key_;  // reused lookup key

@@ -4,6 +4,8 @@
 // and what its manifest.json says. Only reports of this tool's report format
 // are read; a report made by another tool version of the same format is fine.
 
+#include "roofline/report/manifest.hpp"
+
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -18,22 +20,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-struct Target {
-    std::string id, name;
-};
-
-struct Sweep {
-    std::string name;
-    std::size_t points = 0;
-};
-
-struct ReportInfo {
+// A published report as `diff` reads it: where it is, what its manifest says
+// (report::Manifest), and the hashes that tie its files to the manifest.
+struct ComparedReport {
     std::string folder;  // the version folder, e.g. out/llama3-70b/v3
     std::string name;    // "report" in the manifest
     int version = 0;
     std::string tool_version;
-    std::vector<Target> targets;
-    std::vector<Sweep> sweeps;
+    std::vector<report::Manifest::Target> targets;
+    std::vector<report::Manifest::Sweep> sweeps;
     std::size_t cases = 0;
     std::string manifest_sha256;
     std::string cases_sha256;  // from "outputs"; empty when not listed
@@ -49,6 +44,6 @@ std::string resolve_report(std::string const& spec, std::string const& out_root)
 
 // Resolves `spec` and reads its manifest.json; checks that cases.csv exists.
 // Throws ReportError.
-ReportInfo read_report(std::string const& spec, std::string const& out_root);
+ComparedReport read_report(std::string const& spec, std::string const& out_root);
 
 }  // namespace roofline::diff

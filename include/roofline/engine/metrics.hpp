@@ -15,6 +15,7 @@ namespace roofline::engine {
 
 enum class Bound : std::uint8_t { memory, compute, unsupported };
 std::string_view bound_name(Bound bound);
+std::optional<Bound> parse_bound(std::string_view name);  // bound_name's inverse
 
 struct Counts {
     double flops;          // flops_per_point (2 for a matmul) x product of all distinct axis sizes

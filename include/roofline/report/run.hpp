@@ -1,0 +1,60 @@
+#pragma once
+// `roofline run` as a library call (reports.md, "A versioned report"): load,
+// check and evaluate a scenario, write the report into a temporary folder,
+// hash it, and publish it as out/<name>/v<N> (or find that the latest
+// version is up to date). The command line only parses options and prints.
+
+#include "roofline/engine/evaluate.hpp"
+#include "roofline/lang/diagnostics.hpp"
+#include "roofline/model/load.hpp"
+#include "roofline/report/report.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::report {
+
+struct RunRequest {
+    std::string scenario;        // the .roof file
+    std::string out_root = "out";
+    std::vector<std::string> sets;          // --set NAME=VALUE, each well-formed (model::set_statement)
+    std::vector<std::string> targets;       // --target: replaces the scenario's targets
+    std::vector<std::string> include_dirs;  // -I
+    bool force = false;   // publish even when the latest version has the same inputs
+    bool charts = true;
+    std::vector<std::string> command_line;  // recorded in the manifest
+    // Called once the number of cases is known, before they are written; may
+    // return a counter that the writer advances (a progress bar), or null.
+    std::function<std::atomic<std::size_t>*(std::size_t cases)> on_start;
+};
+
+struct RunOutcome {
+    enum class Status {
+        published,      // a new version
+        up_to_date,     // the latest version has the same inputs: nothing written
+        invalid_input,  // errors in the diagnostics; nothing written
+        unreadable,     // the scenario file cannot be read; nothing written
+    };
+    Status status = Status::invalid_input;
+    std::string folder;  // the version published, or the one up to date
+    std::size_t cases = 0;
+
+    // What was evaluated, for a summary of the step (published only).
+    model::LoadedScenario loaded;
+    std::optional<engine::CaseGrid> grid;
+    ReportInfo info;
+    Summary summary;
+    ReportContext context() const { return {loaded.scenario, *grid, info}; }
+};
+
+// Errors and warnings of the scenario go to `diagnostics`. Throws
+// std::runtime_error on I/O failures (output::WriteError, output::ChartError
+// among them, a missing gnuplot when charts are asked for too); a failure
+// leaves earlier versions untouched and no partial version.
+RunOutcome run(RunRequest const& request, Diagnostics& diagnostics);
+
+}  // namespace roofline::report

@@ -1,0 +1,74 @@
+#include "roofline/output/terminal_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace roofline::output {
+namespace {
+
+std::string printf_string(char const* format, double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
+}
+
+// Characters, not bytes, so that "µs" pads like "ms".
+std::size_t display_width(std::string const& text) {
+    std::size_t n = 0;
+    for (unsigned char c : text) n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+}  // namespace
+
+std::string format_count(double value) {
+    if (std::isnan(value)) return "-";
+    if (value == std::floor(value) && std::fabs(value) < 1.8e19) return printf_string("%.0f", value);
+    return printf_string("%.6g", value);
+}
+
+std::string format_seconds(double value) {
+    if (std::isnan(value)) return "-";
+    double magnitude = std::fabs(value);
+    if (magnitude >= 1 || magnitude == 0) return printf_string("%.3g s", value);
+    if (magnitude >= 1e-3) return printf_string("%.3g ms", value * 1e3);
+    if (magnitude >= 1e-6) return printf_string("%.3g µs", value * 1e6);
+    return printf_string("%.3g ns", value * 1e9);
+}
+
+std::string format_general(double value) {
+    if (std::isnan(value)) return "-";
+    return printf_string("%.4g", value);
+}
+
+std::string format_bytes(double value) {
+    if (std::isnan(value)) return "-";
+    constexpr double GiB = 1024.0 * 1024 * 1024;
+    if (std::fmod(value, GiB) == 0) return printf_string("%.0f GiB", value / GiB);
+    return printf_string("%.4g GB", value / 1e9);
+}
+
+std::string render_table(std::vector<std::vector<std::string>> const& rows,
+                         std::vector<bool> const& right) {
+    std::vector<std::size_t> widths;
+    for (auto const& row : rows) {
+        if (widths.size() < row.size()) widths.resize(row.size(), 0);
+        for (std::size_t i = 0; i < row.size(); ++i)
+            widths[i] = std::max(widths[i], display_width(row[i]));
+    }
+    std::string out;
+    for (auto const& row : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            std::string pad(widths[i] - display_width(row[i]), ' ');
+            bool align_right = i < right.size() && right[i];
+            if (i) line += "  ";
+            line += align_right ? pad + row[i] : row[i] + (i + 1 < row.size() ? pad : "");
+        }
+        out += line + "\n";
+    }
+    return out;
+}
+
+}  // namespace roofline::output

@@ -1,0 +1,106 @@
+#include "roofline/report/run.hpp"
+
+#include "roofline/output/errors.hpp"
+#include "roofline/output/gnuplot.hpp"
+#include "roofline/report/manifest.hpp"
+#include "roofline/report/publish.hpp"
+#include "roofline/report/sha256.hpp"
+#include "roofline/report/write_report.hpp"
+
+#include "output/timestamp.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace roofline::report {
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_file(fs::path const& path, std::string const& text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) throw std::runtime_error("cannot write '" + path.string() + "'");
+}
+
+// Whether the version `folder` was made from inputs with this digest.
+bool made_from(fs::path const& folder, std::string const& inputs_sha256) {
+    try {
+        return read_manifest((folder / "manifest.json").string()).inputs_sha256 == inputs_sha256;
+    } catch (ManifestError const&) {
+        return false;  // unreadable, or another format: not up to date
+    }
+}
+
+}  // namespace
+
+RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
+    using Status = RunOutcome::Status;
+    if (request.charts && !output::gnuplot_available())
+        throw output::ChartError(
+            "gnuplot is not installed (Debian: apt-get install gnuplot-nox); run with "
+            "--no-charts to skip the charts");
+
+    RunOutcome outcome;
+    model::CheckOptions check_options;
+    check_options.targets = request.targets;
+    outcome.loaded = model::load_scenario(request.scenario, std::nullopt, request.include_dirs,
+                                          check_options, diagnostics, request.sets);
+    if (!diagnostics.has_errors())
+        outcome.grid = engine::prepare(outcome.loaded.scenario, diagnostics);
+    if (diagnostics.has_errors() || !outcome.grid) {
+        outcome.status =
+            outcome.loaded.program.main_unreadable ? Status::unreadable : Status::invalid_input;
+        return outcome;
+    }
+    auto const& grid = *outcome.grid;
+    outcome.cases = grid.case_count();
+
+    RunInputs inputs{{}, request.sets, request.targets};
+    for (auto const& file : outcome.loaded.program.files)
+        inputs.files.push_back(
+            {file->input_name, file->source->path, sha256_hex(file->source->text)});
+    ReportInfo& info = outcome.info;
+    info.name = fs::path(request.scenario).stem().string();
+    info.tool_version = ROOFLINE_VERSION;
+    info.inputs_sha256 = inputs_digest(inputs, info.tool_version);
+    info.created_utc = output::utc_now();
+
+    Publisher publisher(request.out_root, info.name);
+    if (auto latest = publisher.latest_version(); latest && !request.force) {
+        if (made_from(publisher.version_dir(*latest), info.inputs_sha256)) {
+            outcome.status = Status::up_to_date;
+            outcome.folder = publisher.version_dir(*latest);
+            return outcome;
+        }
+    }
+
+    info.version = publisher.reserve();
+    fs::path folder = publisher.temp_dir();
+    ReportContext context = outcome.context();
+    std::vector<std::string> written;
+    WriteOptions write_options{request.charts, nullptr, &outcome.summary};
+    if (request.on_start) write_options.progress = request.on_start(grid.case_count());
+    if (!write_report(folder.string(), context, write_options, diagnostics, written)) {
+        outcome.status = Status::invalid_input;
+        return outcome;  // the publisher's destructor removes the temporary folder
+    }
+    for (auto const& file : outcome.loaded.program.files) {
+        write_file(folder / "inputs" / file->input_name, file->source->text);
+        written.push_back("inputs/" + file->input_name);
+    }
+    std::vector<Manifest::Output> outputs;
+    for (auto const& name : written) outputs.push_back({name, sha256_file((folder / name).string())});
+    auto manifest =
+        make_manifest(info, context, request.command_line, inputs, grid.case_count(), outputs);
+    write_file(folder / "manifest.json", manifest_text(manifest));
+
+    outcome.folder = publisher.commit();
+    outcome.status = Status::published;
+    return outcome;
+}
+
+}  // namespace roofline::report
