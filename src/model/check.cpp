@@ -86,13 +86,13 @@ void Checker::collect_statement(ParsedFile const& file, ast::Statement const& st
     if (auto const* s = boost::get<ast::MatmulStmt>(&node)) {
         define(scopes[static_cast<std::size_t>(scope)].ops, s->name, file.span_of(s->name),
                "matmul");
-        ops.push_back({&file, s, nullptr, scope});
+        ops.push_back({&file, s, scope});
         return;
     }
     if (auto const* s = boost::get<ast::ElementwiseStmt>(&node)) {
         define(scopes[static_cast<std::size_t>(scope)].ops, s->name, file.span_of(s->name),
                "elementwise op");
-        ops.push_back({&file, nullptr, s, scope});
+        ops.push_back({&file, s, scope});
         return;
     }
     if (auto const* s = boost::get<ast::ResidentStmt>(&node)) {

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace roofline::model {
@@ -71,8 +72,7 @@ struct Checker {
     // Matmuls and elementwise ops in the order written: the order of the cases.
     struct PendingOp {
         ParsedFile const* file;
-        ast::MatmulStmt const* matmul;            // one of the two
-        ast::ElementwiseStmt const* elementwise;
+        std::variant<ast::MatmulStmt const*, ast::ElementwiseStmt const*> node;
         int scope;
     };
     std::vector<PendingOp> ops;
@@ -168,8 +168,8 @@ struct Checker {
 
     // check_matmuls.cpp
     void check_ops();
-    void check_matmul(PendingOp const& pending);
-    void check_elementwise(PendingOp const& pending);
+    void check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt);
+    void check_elementwise(PendingOp const& pending, ast::ElementwiseStmt const& stmt);
     void check_residents();
     void check_tokens();
     void warn_unsupported();
