@@ -21,7 +21,7 @@ struct OperandResolver {
 
     int dtype(ast::Identifier const& id) {
         int dtype = checker.lookup_dtype(scope, id.name);
-        if (dtype == -2) {
+        if (dtype == Checker::wrong_dtype_argument) {
             ok = false;  // a dtype argument already reported
         } else if (dtype < 0) {
             checker.diagnostics.error(file.span_of(id),
