@@ -55,129 +55,173 @@ char const* statement_keyword(ast::Statement const& statement) {
     return boost::apply_visitor(Visitor{}, statement.get());
 }
 
+// The value a --set override replaces: the name of a top-level let or sweep.
+// nullptr for the statements that define no such value.
+std::string const* overridable_name(ast::Statement const& statement) {
+    struct Visitor {
+        using Name = std::string const*;
+        Name operator()(ast::LetStmt const& s) const { return &s.name.name; }
+        Name operator()(ast::SweepStmt const& s) const { return &s.name.name; }
+        Name operator()(ast::ScenarioStmt const&) const { return nullptr; }
+        Name operator()(ast::IncludeStmt const&) const { return nullptr; }
+        Name operator()(ast::DtypeStmt const&) const { return nullptr; }
+        Name operator()(ast::HardwareStmt const&) const { return nullptr; }
+        Name operator()(ast::TargetStmt const&) const { return nullptr; }
+        Name operator()(ast::MatmulStmt const&) const { return nullptr; }
+        Name operator()(ast::ElementwiseStmt const&) const { return nullptr; }
+        Name operator()(ast::ResidentStmt const&) const { return nullptr; }
+        Name operator()(ast::TokensStmt const&) const { return nullptr; }
+        Name operator()(ast::UseStmt const&) const { return nullptr; }
+        Name operator()(ast::LayerStmt const&) const { return nullptr; }
+        Name operator()(ast::TemplateStmt const&) const { return nullptr; }
+    };
+    return boost::apply_visitor(Visitor{}, statement.get());
+}
+
+// Checker::collect_statement for each kind of statement, once --set overrides
+// are applied. One overload per kind: a new kind does not compile until it is
+// handled here.
+struct StatementCollector {
+    Checker& checker;
+    ParsedFile const& file;
+    ast::Statement const& statement;
+    int scope;
+
+    Checker::Scope& current() const { return checker.scopes[static_cast<std::size_t>(scope)]; }
+
+    // Statements that describe the whole scenario belong at the top level;
+    // elsewhere, an error at the keyword.
+    bool at_top_level(boost::spirit::x3::position_tagged const& node) const {
+        if (scope == 0) return true;
+        auto span = file.span_of(node);
+        std::string_view keyword = statement_keyword(statement);
+        span.length = static_cast<std::uint32_t>(keyword.size());
+        checker.diagnostics.error(span, "'" + std::string(keyword) +
+                                            "' is not allowed inside a layer or template");
+        return false;
+    }
+
+    void operator()(ast::LetStmt const& s) const {
+        if (!checker.define_value(scope, s.name.name, file.span_of(s.name))) return;
+        checker.lets.push_back({&file, &s.value, scope});
+        checker.let_slots.push_back(current().values.at(s.name.name));
+    }
+
+    void operator()(ast::MatmulStmt const& s) const {
+        checker.define(current().ops, s.name, file.span_of(s.name), "matmul");
+        checker.ops.push_back({&file, &s, scope});
+    }
+
+    void operator()(ast::ElementwiseStmt const& s) const {
+        checker.define(current().ops, s.name, file.span_of(s.name), "elementwise op");
+        checker.ops.push_back({&file, &s, scope});
+    }
+
+    void operator()(ast::ResidentStmt const& s) const {
+        checker.define(current().ops, s.name, file.span_of(s.name), "resident");
+        checker.residents.push_back({&file, &s, scope});
+    }
+
+    void operator()(ast::UseStmt const& s) const { checker.instantiate(file, s, scope); }
+
+    void operator()(ast::TemplateStmt const& s) const {
+        at_top_level(s);  // collected first, by collect_templates
+    }
+
+    void operator()(ast::LayerStmt const& layer) const {
+        checker.define(current().layers, layer.name, file.span_of(layer.name), "layer");
+        Checker::Scope inner;
+        inner.parent = scope;
+        auto const& outer_path = current().path;
+        inner.path = outer_path.empty() ? layer.name.name : outer_path + "/" + layer.name.name;
+        checker.scopes.push_back(std::move(inner));
+        int inner_scope = static_cast<int>(checker.scopes.size() - 1);
+        checker.layers.push_back(
+            {&file, layer.count ? &*layer.count : nullptr, scope, inner_scope});
+        checker.collect_in_layer(file, layer.body, inner_scope);
+    }
+
+    void operator()(ast::ScenarioStmt const& s) const {
+        if (!at_top_level(s)) return;
+        Span span = file.span_of(s.title);
+        if (checker.title_span.file) {
+            checker.diagnostics.error(span, "the scenario already has a title")
+                .notes.push_back(Diagnostics::note(checker.title_span, "previous title is here"));
+            return;
+        }
+        checker.title_span = span;
+        checker.scenario.title = s.title.value;
+    }
+
+    void operator()(ast::SweepStmt const& s) const {
+        if (!at_top_level(s)) return;
+        if (!checker.define_value(0, s.name.name, file.span_of(s.name))) return;
+        int sweep_index = static_cast<int>(checker.sweeps.size());
+        auto& slot = checker.scenario.slots.back();
+        slot.sweep = sweep_index;
+        if (sweep_index < 64) slot.depends_on = std::uint64_t{1} << sweep_index;
+        checker.sweeps.push_back({&file, &s, scope});
+    }
+
+    void operator()(ast::TokensStmt const& s) const {
+        if (!at_top_level(s)) return;
+        Span span = file.span_of(s);
+        span.length = 6;  // the keyword
+        auto& tokens = checker.tokens;
+        if (tokens.node) {
+            Span previous = tokens.file->span_of(*tokens.node);
+            previous.length = 6;
+            checker.diagnostics
+                .error(span, "the scenario already says how many tokens a step processes")
+                .notes.push_back(Diagnostics::note(previous, "previous tokens statement is here"));
+            return;
+        }
+        tokens = {&file, &s, 0};
+        auto& scenario = checker.scenario;
+        int slot = static_cast<int>(scenario.slots.size());
+        // A slot no expression can name: `tokens` is a keyword.
+        scenario.slots.push_back(Slot{"tokens", span, -1, {}, 0, 0});
+        scenario.tokens_slot = slot;
+        checker.lets.push_back({&file, &s.value, 0});
+        checker.let_slots.push_back(slot);
+    }
+
+    void operator()(ast::DtypeStmt const& s) const {
+        if (at_top_level(s)) checker.dtypes.push_back({&file, &s, scope});
+    }
+
+    void operator()(ast::HardwareStmt const& s) const {
+        if (at_top_level(s)) checker.hardware.push_back({&file, &s, scope});
+    }
+
+    void operator()(ast::TargetStmt const& s) const {
+        if (at_top_level(s)) checker.targets.push_back({&file, &s, scope});
+    }
+
+    void operator()(ast::IncludeStmt const& s) const {
+        at_top_level(s);  // expanded by the loader
+    }
+};
+
 }  // namespace
 
 void Checker::collect_statement(ParsedFile const& file, ast::Statement const& statement,
                                 int scope) {
-    auto const& node = statement.get();
-    bool top = scope == 0;
-    if (top && !options.overrides.empty()) {
-        std::string const* name = nullptr;
-        if (auto const* s = boost::get<ast::LetStmt>(&node)) name = &s->name.name;
-        if (auto const* s = boost::get<ast::SweepStmt>(&node)) name = &s->name.name;
+    // A top-level let or sweep named by a --set override is replaced by it,
+    // in its place.
+    if (scope == 0 && !options.overrides.empty()) {
+        std::string const* name = overridable_name(statement);
         for (std::size_t i = 0; name && i < options.overrides.size(); ++i) {
             auto const& o = options.overrides[i];
             if (override_used[i]) continue;
-            auto const& replacement = o.statement->get();
-            auto const* let = boost::get<ast::LetStmt>(&replacement);
-            auto const* sweep = boost::get<ast::SweepStmt>(&replacement);
-            if ((let ? let->name.name : sweep->name.name) != *name) continue;
+            std::string const* replaced = overridable_name(*o.statement);
+            if (!replaced || *replaced != *name) continue;
             override_used[i] = true;
             collect_statement(*o.file, *o.statement, 0);
             return;
         }
     }
-    if (auto const* s = boost::get<ast::LetStmt>(&node)) {
-        if (!define_value(scope, s->name.name, file.span_of(s->name))) return;
-        lets.push_back({&file, &s->value, scope});
-        let_slots.push_back(scopes[static_cast<std::size_t>(scope)].values.at(s->name.name));
-        return;
-    }
-    if (auto const* s = boost::get<ast::MatmulStmt>(&node)) {
-        define(scopes[static_cast<std::size_t>(scope)].ops, s->name, file.span_of(s->name),
-               "matmul");
-        ops.push_back({&file, s, nullptr, scope});
-        return;
-    }
-    if (auto const* s = boost::get<ast::ElementwiseStmt>(&node)) {
-        define(scopes[static_cast<std::size_t>(scope)].ops, s->name, file.span_of(s->name),
-               "elementwise op");
-        ops.push_back({&file, nullptr, s, scope});
-        return;
-    }
-    if (auto const* s = boost::get<ast::ResidentStmt>(&node)) {
-        define(scopes[static_cast<std::size_t>(scope)].ops, s->name, file.span_of(s->name),
-               "resident");
-        residents.push_back({&file, s, scope});
-        return;
-    }
-    if (auto const* s = boost::get<ast::UseStmt>(&node)) {
-        instantiate(file, *s, scope);
-        return;
-    }
-    if (top && boost::get<boost::spirit::x3::forward_ast<ast::TemplateStmt>>(&node))
-        return;  // collected first, by collect_templates
-    if (auto const* f = boost::get<boost::spirit::x3::forward_ast<ast::LayerStmt>>(&node)) {
-        ast::LayerStmt const& layer = f->get();
-        define(scopes[static_cast<std::size_t>(scope)].layers, layer.name,
-               file.span_of(layer.name), "layer");
-        Scope inner;
-        inner.parent = scope;
-        auto const& outer_path = scopes[static_cast<std::size_t>(scope)].path;
-        inner.path = outer_path.empty() ? layer.name.name : outer_path + "/" + layer.name.name;
-        scopes.push_back(std::move(inner));
-        int inner_scope = static_cast<int>(scopes.size() - 1);
-        layers.push_back({&file, layer.count ? &*layer.count : nullptr, scope, inner_scope});
-        collect_in_layer(file, layer.body, inner_scope);
-        return;
-    }
-    if (!top) {
-        // Statements that describe the whole scenario belong at the top level.
-        auto span = file.span_of(boost::apply_visitor(
-            [](auto const& s) -> boost::spirit::x3::position_tagged const& {
-                if constexpr (std::is_base_of_v<boost::spirit::x3::position_tagged,
-                                                std::decay_t<decltype(s)>>)
-                    return s;
-                else
-                    return s.get();
-            },
-            node));
-        span.length = static_cast<std::uint32_t>(std::string_view(statement_keyword(statement)).size());
-        diagnostics.error(span, std::string("'") + statement_keyword(statement) +
-                                    "' is not allowed inside a layer or template");
-        return;
-    }
-    if (auto const* s = boost::get<ast::ScenarioStmt>(&node)) {
-        Span span = file.span_of(s->title);
-        if (title_span.file) {
-            diagnostics.error(span, "the scenario already has a title")
-                .notes.push_back(Diagnostics::note(title_span, "previous title is here"));
-            return;
-        }
-        title_span = span;
-        scenario.title = s->title.value;
-    } else if (auto const* s = boost::get<ast::SweepStmt>(&node)) {
-        if (!define_value(0, s->name.name, file.span_of(s->name))) return;
-        int sweep_index = static_cast<int>(sweeps.size());
-        auto& slot = scenario.slots.back();
-        slot.sweep = sweep_index;
-        if (sweep_index < 64) slot.depends_on = std::uint64_t{1} << sweep_index;
-        sweeps.push_back({&file, s, scope});
-    } else if (auto const* s = boost::get<ast::TokensStmt>(&node)) {
-        Span span = file.span_of(*s);
-        span.length = 6;  // the keyword
-        if (tokens.node) {
-            Span previous = tokens.file->span_of(*tokens.node);
-            previous.length = 6;
-            diagnostics.error(span, "the scenario already says how many tokens a step processes")
-                .notes.push_back(Diagnostics::note(previous, "previous tokens statement is here"));
-            return;
-        }
-        tokens = {&file, s, 0};
-        int slot = static_cast<int>(scenario.slots.size());
-        // A slot no expression can name: `tokens` is a keyword.
-        scenario.slots.push_back(Slot{"tokens", span, -1, {}, 0, 0});
-        scenario.tokens_slot = slot;
-        lets.push_back({&file, &s->value, 0});
-        let_slots.push_back(slot);
-    } else if (auto const* s = boost::get<ast::DtypeStmt>(&node)) {
-        dtypes.push_back({&file, s, scope});
-    } else if (auto const* s = boost::get<ast::HardwareStmt>(&node)) {
-        hardware.push_back({&file, s, scope});
-    } else if (auto const* s = boost::get<ast::TargetStmt>(&node)) {
-        targets.push_back({&file, s, scope});
-    }
-    // include statements are expanded by the loader.
+    boost::apply_visitor(StatementCollector{*this, file, statement, scope}, statement.get());
 }
 
 void Checker::collect_in_layer(ParsedFile const& file, std::vector<ast::Statement> const& body,
@@ -207,10 +251,8 @@ void Checker::collect(std::vector<StatementRef> const& statements) {
     for (std::size_t i = 0; i < options.overrides.size(); ++i) {
         if (override_used[i]) continue;
         auto const& o = options.overrides[i];
-        auto const& node = o.statement->get();
-        auto const* let = boost::get<ast::LetStmt>(&node);
-        auto const* sweep = boost::get<ast::SweepStmt>(&node);
-        std::string name = let ? let->name.name : sweep ? sweep->name.name : std::string("?");
+        std::string const* overridden = overridable_name(*o.statement);
+        std::string name = overridden ? *overridden : std::string("?");
         diagnostics.error(Span{}, "--set " + name + ": the scenario has no top-level let or sweep named '" +
                                       name + "'" + did_you_mean(name, visible_values(0)));
     }

@@ -12,7 +12,7 @@ namespace roofline::model {
 int Checker::lookup_dtype(std::string const& name) const {
     for (std::size_t i = 0; i < scenario.dtypes.size(); ++i)
         if (scenario.dtypes[i].name == name) return static_cast<int>(i);
-    return -1;
+    return unknown_dtype;
 }
 
 std::vector<std::string_view> Checker::dtype_names() const {
@@ -87,13 +87,16 @@ void Checker::check_hardware() {
 
     // Resolved in dependency order (a base before the chips that extend it),
     // whatever the order in the files.
-    std::vector<int> resolved(hardware.size(), -2);  // -2 not yet, -3 in progress, -1 failed
+    // resolved[i]: the index in `list` of hardware[i] once resolved, or one of these.
+    constexpr int not_resolved = -2, resolving = -3, failed = -1;
+    std::vector<int> resolved(hardware.size(), not_resolved);
+    // Returns the index in `list`, or failed (also for a chip still resolving).
     auto resolve = [&](auto& self, std::size_t i) -> int {
-        if (resolved[i] != -2) return resolved[i] == -3 ? -1 : resolved[i];
+        if (resolved[i] != not_resolved) return resolved[i] == resolving ? failed : resolved[i];
         auto const& pending = hardware[i];
         auto const& stmt = *pending.node;
         auto const& file = *pending.file;
-        resolved[i] = -3;
+        resolved[i] = resolving;
         Hardware hw;
         if (stmt.base) {
             auto it = index.find(stmt.base->name);
@@ -101,15 +104,15 @@ void Checker::check_hardware() {
             if (it == index.end()) {
                 diagnostics.error(base_span, "unknown hardware '" + stmt.base->name + "'" +
                                                  did_you_mean(stmt.base->name, names));
-                return resolved[i] = -1;
+                return resolved[i] = failed;
             }
-            if (resolved[it->second] == -3) {
+            if (resolved[it->second] == resolving) {
                 diagnostics.error(base_span, "hardware '" + stmt.name.name +
                                                  "' extends itself through '" + stmt.base->name + "'");
-                return resolved[i] = -1;
+                return resolved[i] = failed;
             }
             int base = self(self, it->second);
-            if (base < 0) return resolved[i] = -1;
+            if (base == failed) return resolved[i] = failed;
             hw = list[static_cast<std::size_t>(base)];
             hw.base = stmt.base->name;
             hw.display_name.clear();
@@ -219,7 +222,7 @@ void Checker::check_hardware() {
             diagnostics.error(hw.span, "hardware '" + hw.id + "' has no 'hbm_bandwidth'");
             ok = false;
         }
-        if (!ok) return resolved[i] = -1;
+        if (!ok) return resolved[i] = failed;
         if (hw.display_name.empty()) hw.display_name = hw.id;
         list.push_back(std::move(hw));
         return resolved[i] = static_cast<int>(list.size() - 1);

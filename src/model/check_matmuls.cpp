@@ -21,7 +21,7 @@ struct OperandResolver {
 
     int dtype(ast::Identifier const& id) {
         int dtype = checker.lookup_dtype(scope, id.name);
-        if (dtype == -2) {
+        if (dtype == Checker::wrong_dtype_argument) {
             ok = false;  // a dtype argument already reported
         } else if (dtype < 0) {
             checker.diagnostics.error(file.span_of(id),
@@ -121,16 +121,23 @@ Op new_op(Checker::Scope const& scope, ast::Identifier const& name, ParsedFile c
 }  // namespace
 
 void Checker::check_ops() {
+    // One overload per kind of op: a new kind does not compile until it is checked.
+    struct Dispatch {
+        Checker& checker;
+        PendingOp const& pending;
+        void operator()(ast::MatmulStmt const* stmt) const { checker.check_matmul(pending, *stmt); }
+        void operator()(ast::ElementwiseStmt const* stmt) const {
+            checker.check_elementwise(pending, *stmt);
+        }
+    };
     for (auto const& pending : ops) {
         diagnostics.set_context(instance_note(pending.scope));
-        if (pending.matmul) check_matmul(pending);
-        else check_elementwise(pending);
+        std::visit(Dispatch{*this, pending}, pending.node);
     }
     diagnostics.set_context(std::nullopt);
 }
 
-void Checker::check_matmul(PendingOp const& pending) {
-    auto const& stmt = *pending.matmul;
+void Checker::check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt) {
     auto const& file = *pending.file;
     Op matmul = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
     OperandResolver resolve{*this, file, pending.scope, matmul.axes};
@@ -152,8 +159,7 @@ void Checker::check_matmul(PendingOp const& pending) {
     if (resolve.ok) scenario.ops.push_back(std::move(matmul));
 }
 
-void Checker::check_elementwise(PendingOp const& pending) {
-    auto const& stmt = *pending.elementwise;
+void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt const& stmt) {
     auto const& file = *pending.file;
     Op op = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
     op.kind = OpKind::elementwise;

@@ -31,7 +31,8 @@ void Checker::collect_templates(std::vector<StatementRef> const& statements) {
         if (!f) continue;
         ast::TemplateStmt const& templ = f->get();
         Span span = ref.file->span_of(templ.name);
-        auto [it, inserted] = templates.emplace(templ.name.name, Template{ref.file, &templ, {}, 0});
+        auto [it, inserted] = templates.emplace(
+            templ.name.name, Template{ref.file, &templ, {}, KindsState::not_inferred});
         if (!inserted) {
             diagnostics.error(span, "redefinition of template '" + templ.name.name + "'")
                 .notes.push_back(Diagnostics::note(
@@ -85,8 +86,9 @@ Diagnostic Checker::note_at_parameter(Template const& templ, std::size_t paramet
 // (an operand's dtype, `compute`, a dtype argument of a nested use) or when
 // its default is a dtype name; otherwise it is a value parameter.
 std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& templ) {
-    if (templ.kinds_state != 0) return templ.kinds;  // done, or a cycle (reported on use)
-    templ.kinds_state = 1;
+    if (templ.kinds_state != KindsState::not_inferred)
+        return templ.kinds;  // inferred, or a cycle (reported on use)
+    templ.kinds_state = KindsState::being_inferred;
     auto const& params = templ.node->parameters;
     templ.kinds.assign(params.size(), ParamKind::value);
     auto mark = [&](std::string const& name) {
@@ -130,7 +132,7 @@ std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& templ)
             }
         };
     walk(templ.node->body);
-    templ.kinds_state = 2;
+    templ.kinds_state = KindsState::inferred;
     return templ.kinds;
 }
 
@@ -268,7 +270,7 @@ void Checker::check_dtype_arguments() {
             continue;
         }
         int dtype = lookup_dtype(arg.scope, id->name);
-        if (dtype >= 0 || dtype == -2) {
+        if (dtype >= 0 || dtype == wrong_dtype_argument) {
             alias.ok = dtype >= 0;
             continue;
         }
@@ -291,14 +293,14 @@ int Checker::lookup_dtype(int scope, std::string const& name) const {
             auto const& aliases = scopes[static_cast<std::size_t>(s)].dtype_aliases;
             auto it = aliases.find(current);
             if (it == aliases.end()) continue;
-            if (!it->second.ok) return -2;
+            if (!it->second.ok) return wrong_dtype_argument;
             scope = it->second.scope;
             current = it->second.name;
             found = true;
         }
         if (!found) return lookup_dtype(current);
     }
-    return -1;
+    return unknown_dtype;
 }
 
 }  // namespace roofline::model

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace roofline::model {
@@ -71,8 +72,7 @@ struct Checker {
     // Matmuls and elementwise ops in the order written: the order of the cases.
     struct PendingOp {
         ParsedFile const* file;
-        ast::MatmulStmt const* matmul;            // one of the two
-        ast::ElementwiseStmt const* elementwise;
+        std::variant<ast::MatmulStmt const*, ast::ElementwiseStmt const*> node;
         int scope;
     };
     std::vector<PendingOp> ops;
@@ -91,11 +91,14 @@ struct Checker {
     // Templates by name, collected before anything else so that a use may
     // come before its template. Parameter kinds are inferred on first use.
     enum class ParamKind : char { value, dtype };
+    // Where the inference of a template's parameter kinds stands; a template
+    // met again while its kinds are being inferred is used in a cycle.
+    enum class KindsState : char { not_inferred, being_inferred, inferred };
     struct Template {
         ParsedFile const* file;
         ast::TemplateStmt const* node;
         std::vector<ParamKind> kinds;
-        int kinds_state = 0;  // 0: not inferred, 1: being inferred, 2: done
+        KindsState kinds_state = KindsState::not_inferred;
     };
     std::map<std::string, Template> templates;
     std::vector<std::string> instantiating;  // the uses being expanded, outermost first
@@ -160,16 +163,20 @@ struct Checker {
     void check_dtypes();
     void check_hardware();
     void check_targets();
-    int lookup_dtype(std::string const& name) const;
-    // In a scope: through the dtype parameters of enclosing instances. -2: a
-    // dtype argument already reported as wrong.
+    // What lookup_dtype answers when the name gives no index into scenario.dtypes.
+    static constexpr int unknown_dtype = -1;         // no dtype of that name
+    static constexpr int wrong_dtype_argument = -2;  // a dtype parameter whose argument
+                                                     // was already reported as wrong
+    int lookup_dtype(std::string const& name) const;  // an index, or unknown_dtype
+    // In a scope: through the dtype parameters of enclosing instances. An
+    // index, unknown_dtype or wrong_dtype_argument.
     int lookup_dtype(int scope, std::string const& name) const;
     std::vector<std::string_view> dtype_names() const;
 
     // check_matmuls.cpp
     void check_ops();
-    void check_matmul(PendingOp const& pending);
-    void check_elementwise(PendingOp const& pending);
+    void check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt);
+    void check_elementwise(PendingOp const& pending, ast::ElementwiseStmt const& stmt);
     void check_residents();
     void check_tokens();
     void warn_unsupported();
