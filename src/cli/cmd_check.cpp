@@ -10,8 +10,7 @@ namespace roofline::cli {
 int cmd_check(std::vector<std::string> const& args) {
     po::options_description options("options");
     options.add_options()
-        ("include,I", po::value<std::vector<std::string>>()->default_value({}, ""),
-         "also search DIR for included files")
+        (include_option, repeated(), include_help)
         ("files", po::value<std::vector<std::string>>()->required(), "scenario files");
     po::positional_options_description positional;
     positional.add("files", -1);

@@ -31,13 +31,13 @@ int cmd_diff(std::vector<std::string> const& args) {
     options.add_options()
         ("output,o", po::value<std::string>()->default_value("out"),
          "reports folder: NAME@vN means OUT/NAME/vN; the diff goes to OUT/diffs/")
-        ("pair", po::value<std::vector<std::string>>()->default_value({}, ""),
+        ("pair", repeated(),
          "A_HW=B_HW: compare hardware A_HW of REPORT_A with B_HW of REPORT_B (repeatable; "
          "then only the named pairs are compared)")
         ("fail-if-slower", po::value<std::string>(),
          "PCT: exit 1 when a matched case is slower in B by more than PCT percent")
         ("no-charts", "skip the gnuplot charts")
-        ("reports", po::value<std::vector<std::string>>()->default_value({}, ""), "the two reports");
+        ("reports", repeated(), "the two reports");
     // clang-format on
     po::positional_options_description positional;
     positional.add("reports", -1);

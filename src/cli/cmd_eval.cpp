@@ -15,12 +15,11 @@ namespace roofline::cli {
 int cmd_eval(std::vector<std::string> const& args) {
     po::options_description options("options");
     options.add_options()
-        ("set", po::value<std::vector<std::string>>()->default_value({}, ""),
+        ("set", repeated(),
          "NAME=VALUE: an axis size (B=256), a range (B=1..512, B=1..512 times 2) or a list (B=[1,8,64])")
-        ("target", po::value<std::vector<std::string>>()->default_value({}, ""),
+        ("target", repeated(),
          "hardware to evaluate on (repeatable; default: the whole catalog)")
-        ("include,I", po::value<std::vector<std::string>>()->default_value({}, ""),
-         "also search DIR for included files")
+        (include_option, repeated(), include_help)
         ("matmul", po::value<std::string>()->required(), "the matmul, e.g. \"bf16[B, D] * int8[D, F] -> bf16[B, F]\"");
     po::positional_options_description positional;
     positional.add("matmul", 1);

@@ -44,8 +44,7 @@ void print_one(model::Scenario const& s, model::Hardware const& hw) {
 int cmd_hardware(std::vector<std::string> const& args) {
     po::options_description options("options");
     options.add_options()
-        ("include,I", po::value<std::vector<std::string>>()->default_value({}, ""),
-         "also search DIR for included files")
+        (include_option, repeated(), include_help)
         ("name", po::value<std::string>(), "one chip to show in full");
     po::positional_options_description positional;
     positional.add("name", 1);

@@ -17,14 +17,13 @@ int cmd_run(std::vector<std::string> const& args) {
     po::options_description options("options");
     options.add_options()
         ("output,o", po::value<std::string>()->default_value("out"), "reports folder")
-        ("set", po::value<std::vector<std::string>>()->default_value({}, ""),
+        ("set", repeated(),
          "NAME=VALUE: override a top-level let or sweep (B=64, B=1..64, B=[1,8])")
-        ("target", po::value<std::vector<std::string>>()->default_value({}, ""),
+        ("target", repeated(),
          "hardware to evaluate on, replacing the scenario's targets (repeatable)")
         ("force", "publish a new version even when nothing changed")
         ("no-charts", "skip the gnuplot charts")
-        ("include,I", po::value<std::vector<std::string>>()->default_value({}, ""),
-         "also search DIR for included files")
+        (include_option, repeated(), include_help)
         ("scenario", po::value<std::string>()->required(), "the scenario file");
     po::positional_options_description positional;
     positional.add("scenario", 1);

@@ -8,16 +8,6 @@
 
 namespace roofline::cli {
 
-namespace {
-
-std::string printf_string(char const* format, double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, format, value);
-    return buffer;
-}
-
-}  // namespace
-
 std::string case_table(model::Scenario const& scenario, engine::Evaluation const& evaluation) {
     bool any_layer = false;
     for (auto const& op : scenario.ops) any_layer = any_layer || !op.layer.empty();
@@ -47,28 +37,6 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
     }
     return render_table(rows, right);
 }
-
-namespace {
-
-// A step of a large model on one chip takes hours: minutes from 10 minutes,
-// hours from 2 hours (as the step charts do), format_seconds below.
-std::string format_step(double seconds) {
-    if (seconds >= 7200) return printf_string("%.3g h", seconds / 3600);
-    if (seconds >= 600) return printf_string("%.3g min", seconds / 60);
-    return format_seconds(seconds);
-}
-
-// 0% and 100% only when exact: a step that is nearly all memory-bound is not all.
-std::string format_share(double share) {
-    if (std::isnan(share)) return "-";
-    if (share <= 0) return "0%";
-    if (share >= 1) return "100%";
-    if (share < 0.001) return "<0.1%";
-    if (share > 0.999) return ">99.9%";
-    return printf_string("%.1f%%", share * 100);
-}
-
-}  // namespace
 
 std::string step_summary(report::ReportContext const& context, report::Summary const& summary) {
     auto const& grid = context.grid;
@@ -100,9 +68,9 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
             std::vector<std::string> row;
             for (std::size_t v = 0; v < grid.sweep_count; ++v)
                 row.push_back(format_count(grid.sweep_value(p, v)));
-            row.push_back(format_step(step.t_lower));
-            row.push_back(format_step(step.t_upper));
-            row.push_back(format_share(step.memory_share));
+            row.push_back(output::format_long_seconds(step.t_lower));
+            row.push_back(output::format_long_seconds(step.t_upper));
+            row.push_back(output::format_share(step.memory_share));
             if (grid.has_tokens) row.push_back(format_general(step.tokens_per_s));
             if (grid.has_resident) row.push_back(format_general(step.resident_bytes / 1e9));
             if (chips) row.push_back(format_count(step.min_chips));

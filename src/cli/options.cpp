@@ -30,6 +30,10 @@ std::optional<Parsed> parse_options(std::string const& command, std::string cons
     return parsed;
 }
 
+po::typed_value<std::vector<std::string>>* repeated() {
+    return po::value<std::vector<std::string>>()->default_value({}, "");
+}
+
 void print_diagnostics(Diagnostics const& diagnostics) {
     std::cerr << format(diagnostics);
 }

@@ -28,4 +28,11 @@ std::optional<Parsed> parse_options(std::string const& command, std::string cons
 
 void print_diagnostics(Diagnostics const& diagnostics);
 
+// The value of an option that may be given several times (--set, --target,
+// -I, ...): all of them in order, none by default.
+po::typed_value<std::vector<std::string>>* repeated();
+// -I DIR, which every command that reads scenarios takes.
+inline constexpr char const* include_option = "include,I";
+inline constexpr char const* include_help = "also search DIR for included files";
+
 }  // namespace roofline::cli

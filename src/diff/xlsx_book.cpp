@@ -16,41 +16,28 @@ namespace roofline::diff {
 
 namespace {
 
-constexpr char const* time_format = "[<1]##0.00E+0\" s\";#,##0.000\" s\"";  // as report.xlsx
 constexpr char const* speedup_format = "0.00\"×\"";
-constexpr char const* ratio_format = "#,##0.00";
 constexpr lxw_color_t faster_fill = 0xC6EFCE, faster_ink = 0x006100;
 constexpr lxw_color_t slower_fill = 0xFFC7CE, slower_ink = 0x9C0006;
-constexpr lxw_color_t flip_fill = 0xFFEB9C, flip_ink = 0x7F6000, header_fill = 0xD9E1F2;
+constexpr lxw_color_t flip_fill = 0xFFEB9C, flip_ink = 0x7F6000;
 
 }  // namespace
 
 XlsxBook::XlsxBook(std::string path, std::string const& title)
     : book_(std::move(path), {title, "", std::string("roofline ") + ROOFLINE_VERSION, ""}) {
-    auto format = [&] { return book_.add_format(); };
+    auto const& common = book_.formats();
     auto& F = fmt_;
-    F.title = format();
-    format_set_bold(F.title);
-    format_set_font_size(F.title, 14);
-    F.bold = format();
-    format_set_bold(F.bold);
-    F.header = format();
-    format_set_bold(F.header);
-    format_set_bg_color(F.header, header_fill);
-    format_set_bottom(F.header, LXW_BORDER_THIN);
-    F.note = format();
-    format_set_italic(F.note);
-    format_set_font_color(F.note, 0x808080);
-    for (auto [target, code] :
-         {std::pair{&F.time, time_format}, std::pair{&F.speedup, speedup_format},
-          std::pair{&F.ratio, ratio_format}}) {
-        *target = format();
-        format_set_num_format(*target, code);
-    }
+    F.title = common.title;
+    F.bold = common.bold;
+    F.header = common.header;
+    F.note = common.note;
+    F.time = common.time;
+    F.ratio = common.ratio;
+    F.speedup = book_.number_format(speedup_format);
     for (auto [target, fill, ink] : {std::tuple{&F.faster, faster_fill, faster_ink},
                                      std::tuple{&F.slower, slower_fill, slower_ink},
                                      std::tuple{&F.flip, flip_fill, flip_ink}}) {
-        *target = format();
+        *target = book_.add_format();
         format_set_bg_color(*target, fill);
         format_set_font_color(*target, ink);
     }

@@ -49,6 +49,24 @@ std::string format_bytes(double value) {
     return printf_string("%.4g GB", value / 1e9);
 }
 
+// A step of a large model on one chip takes hours: minutes from 10 minutes,
+// hours from 2 hours (as the step charts do), format_seconds below.
+std::string format_long_seconds(double seconds) {
+    if (seconds >= 7200) return printf_string("%.3g h", seconds / 3600);
+    if (seconds >= 600) return printf_string("%.3g min", seconds / 60);
+    return format_seconds(seconds);
+}
+
+// 0% and 100% only when exact: a step that is nearly all memory-bound is not all.
+std::string format_share(double share) {
+    if (std::isnan(share)) return "-";
+    if (share <= 0) return "0%";
+    if (share >= 1) return "100%";
+    if (share < 0.001) return "<0.1%";
+    if (share > 0.999) return ">99.9%";
+    return printf_string("%.1f%%", share * 100);
+}
+
 std::string render_table(std::vector<std::vector<std::string>> const& rows,
                          std::vector<bool> const& right) {
     std::vector<std::size_t> widths;

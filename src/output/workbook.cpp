@@ -19,6 +19,15 @@ constexpr std::time_t document_time = 946684800;
 
 char* or_null(std::string& s) { return s.empty() ? nullptr : s.data(); }
 
+// Times in seconds: engineering notation below a second, so that the exponent
+// is always -9, -6 or -3 and reads as ns, us or ms ("21.79E-6 s" is 21.79 us).
+// Excel number formats cannot multiply by 1e6 (only % scales, by 100), so a
+// literal " us" suffix on the unscaled value would lie; conditions pick the
+// notation instead: [<1] engineering, plain seconds from 1 s up.
+constexpr char const* time_format = "[<1]##0.00E+0\" s\";#,##0.000\" s\"";
+constexpr char const* ratio_format = "#,##0.00";  // FLOP/byte, ratios
+constexpr lxw_color_t muted_text = 0x808080, header_fill = 0xD9E1F2;
+
 }  // namespace
 
 Workbook::Workbook(std::string path, DocumentProperties const& properties, bool zip64)
@@ -46,6 +55,24 @@ Workbook::Workbook(std::string path, DocumentProperties const& properties, bool 
     props.comments = or_null(p.comments);
     props.created = document_time;
     check(workbook_set_properties(wb_.get(), &props), "setting the document properties");
+
+    // Formats are numbered in the order cells first use them, not made: the
+    // ones a workbook leaves unused cost nothing.
+    auto& f = formats_;
+    f.title = add_format();
+    format_set_bold(f.title);
+    format_set_font_size(f.title, 14);
+    f.bold = add_format();
+    format_set_bold(f.bold);
+    f.header = add_format();
+    format_set_bold(f.header);
+    format_set_bg_color(f.header, header_fill);
+    format_set_bottom(f.header, LXW_BORDER_THIN);
+    f.note = add_format();
+    format_set_italic(f.note);
+    format_set_font_color(f.note, muted_text);
+    f.time = number_format(time_format);
+    f.ratio = number_format(ratio_format);
 }
 
 Workbook::~Workbook() = default;  // the Closer closes an unclosed workbook

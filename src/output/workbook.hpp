@@ -23,6 +23,12 @@ struct DocumentProperties {
     std::string title, subject, author, comments;  // empty: left out
 };
 
+// The formats every workbook of the tool shares.
+struct CommonFormats {
+    lxw_format *title, *bold, *header, *note;  // text
+    lxw_format *time, *ratio;                  // numbers: seconds, FLOP/byte and ratios
+};
+
 class Workbook {
 public:
     // Creates the file now (libxlsxwriter opens it only when closing), so
@@ -34,6 +40,7 @@ public:
     Workbook& operator=(Workbook const&) = delete;
 
     lxw_workbook* get() { return wb_.get(); }
+    CommonFormats const& formats() const { return formats_; }
     std::string const& path() const { return path_; }
     std::string const& tmpdir() const { return tmpdir_; }
     bool closed() const { return !wb_; }
@@ -86,6 +93,7 @@ private:
     std::string path_, tmpdir_;
     std::unique_ptr<lxw_workbook, Closer> wb_;
     std::vector<lxw_worksheet*> sheets_;
+    CommonFormats formats_{};
 };
 
 }  // namespace roofline::output

@@ -53,11 +53,10 @@ bool has_step_chart(ReportContext const& context, std::size_t v, std::size_t t) 
 
 Chart step_chart(ReportContext const& context, Summary const& summary, std::size_t v,
                  std::size_t t) {
-    auto const& hw = context.target(t);
-    auto const& scenario = context.scenario;
     auto const& grid = context.grid;
-    auto const& sweep = scenario.sweeps[v];
     std::size_t const targets = grid.target_count;
+    auto const& sweep = context.scenario.sweeps[v];
+    auto const& hw = context.target(t);
 
     Chart chart;
     chart.stem = "step-" + file_part(sweep.name) + "-" + file_part(hw.id);

@@ -7,14 +7,7 @@ namespace roofline::report {
 
 namespace {
 
-// Times in seconds: engineering notation below a second, so that the exponent
-// is always -9, -6 or -3 and reads as ns, us or ms ("21.79E-6 s" is 21.79 us).
-// Excel number formats cannot multiply by 1e6 (only % scales, by 100), so a
-// literal " us" suffix on the unscaled value would lie; conditions pick the
-// notation instead: [<1] engineering, plain seconds from 1 s up.
-constexpr char const* time_format = "[<1]##0.00E+0\" s\";#,##0.000\" s\"";
 constexpr char const* sci_format = "0.00E+00";          // FLOPs, bytes, FLOP/s, B/s
-constexpr char const* ratio_format = "#,##0.00";        // FLOP/byte
 constexpr char const* fraction_format = "0.0%";         // attained / peak
 // Bytes in GB (10^9: each trailing comma divides by 1000), as hbm_capacity is
 // usually quoted.
@@ -26,7 +19,7 @@ constexpr char const* rate_format = "#,##0.0";  // tokens/s
 // for the common colour-vision deficiencies), grey for unsupported.
 constexpr lxw_color_t compute_tint = 0xDDEBF7, compute_strong = 0x9BC2E6, compute_ink = 0x1F3864;
 constexpr lxw_color_t memory_tint = 0xFCE4D6, memory_strong = 0xF4B084, memory_ink = 0x833C0B;
-constexpr lxw_color_t muted_text = 0x808080, header_fill = 0xD9E1F2;
+constexpr lxw_color_t muted_text = 0x808080;
 
 }  // namespace
 
@@ -34,24 +27,17 @@ constexpr lxw_color_t muted_text = 0x808080, header_fill = 0xD9E1F2;
 
 void XlsxWriter::State::make_formats() {
     auto& F = fmt;
-    F.title = add_format();
-    format_set_bold(F.title);
-    format_set_font_size(F.title, 14);
-    F.label = add_format();
-    format_set_bold(F.label);
+    auto const& common = book->formats();
+    F.title = common.title;
+    F.label = common.bold;
     F.section = add_format();
     format_set_bold(F.section);
     format_set_font_size(F.section, 12);
-    F.header = add_format();
-    format_set_bold(F.header);
-    format_set_bg_color(F.header, header_fill);
-    format_set_bottom(F.header, LXW_BORDER_THIN);
-    F.note = add_format();
-    format_set_italic(F.note);
-    format_set_font_color(F.note, muted_text);
+    F.header = common.header;
+    F.note = common.note;
     F.sci = number_format(sci_format);
-    F.ratio = number_format(ratio_format);
-    F.time = number_format(time_format);
+    F.ratio = common.ratio;
+    F.time = common.time;
     F.fraction = number_format(fraction_format);
     F.bytes = number_format(bytes_format);
     F.whole = number_format(whole_format);
