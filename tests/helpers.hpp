@@ -1,6 +1,7 @@
 #pragma once
 // Test helpers: parse and check scenario text held in memory (no disk), with
-// the shipped catalog reachable through the real templates folder.
+// the shipped catalog reachable through the real templates folder; and
+// `contains`, for checking what a text (an output, a file) says.
 
 #include "roofline/engine/evaluate.hpp"
 #include "roofline/lang/loader.hpp"
@@ -10,6 +11,10 @@
 #include <string>
 
 namespace roofline::test {
+
+inline bool contains(std::string const& text, std::string const& part) {
+    return text.find(part) != std::string::npos;
+}
 
 struct Checked {
     std::unique_ptr<MemoryFileSystem> fs = std::make_unique<MemoryFileSystem>();

@@ -4,7 +4,9 @@
 // gnuplot is required: without it these tests fail (make deps installs it).
 #include "roofline/report/chart_writer.hpp"
 
+#include "command.hpp"
 #include "helpers.hpp"
+#include "sandbox.hpp"
 #include "step_scenario.hpp"
 
 #include <catch2/catch.hpp>
@@ -13,33 +15,18 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 using namespace roofline;
 namespace fs = std::filesystem;
+using test::contains;
+using test::read_file;
 
 namespace {
 
-std::string slurp(fs::path const& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-bool contains(std::string const& text, std::string const& part) {
-    return text.find(part) != std::string::npos;
-}
-
-fs::path temp_folder(std::string const& name) {
-    return fs::temp_directory_path() /
-           ("roofline_charts_" + std::to_string(::getpid()) + "_" + name);
-}
-
 struct Rendered {
     std::unique_ptr<test::Checked> checked;
+    test::Sandbox box;  // holds the folder
     fs::path folder;
     std::set<std::string> files;  // names in the folder
 };
@@ -73,7 +60,7 @@ void render(test::Checked& checked, fs::path const& folder, Rendered* out = null
 Rendered render_text(std::string const& text, std::string const& name) {
     Rendered r;
     r.checked = test::check_text(text);
-    render(*r.checked, temp_folder(name), &r);
+    render(*r.checked, r.box / name, &r);
     return r;
 }
 
@@ -105,9 +92,10 @@ std::set<std::string> expected_files(std::vector<std::string> const& hardware,
 // root element is <svg>.
 void check_svg(fs::path const& path) {
     INFO(path.string());
-    std::string command = "xmllint --noout --nonet '" + path.string() + "' 2>&1";
-    CHECK(std::system(command.c_str()) == 0);
-    std::string text = slurp(path);
+    auto xmllint = test::run_command("xmllint --noout --nonet " + test::quoted(path));
+    INFO(xmllint.err);
+    CHECK(xmllint.exit_code == 0);
+    std::string text = read_file(path);
     std::size_t at = 0;
     // Skip the prolog: <?xml ...?>, comments, <!DOCTYPE ...>.
     while ((at = text.find('<', at)) != std::string::npos &&
@@ -120,7 +108,7 @@ void check_svg(fs::path const& path) {
 // The PNG signature, then the IHDR chunk with the width and height.
 void check_png(fs::path const& path, std::uint32_t width, std::uint32_t height) {
     INFO(path.string());
-    std::string bytes = slurp(path);
+    std::string bytes = read_file(path);
     REQUIRE(bytes.size() > 24);
     CHECK(bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
     CHECK(bytes.compare(12, 4, "IHDR") == 0);
@@ -171,33 +159,32 @@ TEST_CASE("charts: one roofline per target and one sweep chart per sweep and tar
     // are drawn all the same.
     CHECK(r.files == expected_files({"v5e", "h100"}, {"B", "S"}));
     check_files(r);
-    auto sweep = slurp(r.folder / "sweep-B-v5e.svg");
+    auto sweep = read_file(r.folder / "sweep-B-v5e.svg");
     CHECK(contains(sweep, "block/q"));
-    CHECK(contains(slurp(r.folder / "roofline-h100.svg"), "block/q: not plotted, no int8 peak"));
-    fs::remove_all(r.folder);
+    CHECK(contains(read_file(r.folder / "roofline-h100.svg"),
+                   "block/q: not plotted, no int8 peak"));
 }
 
 TEST_CASE("charts: the exercises scenario marks the chapter's critical batch sizes", "[charts]") {
     auto checked = test::check_with_catalog(
-        slurp(fs::path(ROOFLINE_SOURCE_DIR) / "scenarios" / "roofline-exercises.roof"));
+        read_file(fs::path(ROOFLINE_SOURCE_DIR) / "scenarios" / "roofline-exercises.roof"));
     Rendered r;
-    render(*checked, temp_folder("exercises"), &r);
+    render(*checked, r.box / "exercises", &r);
     CHECK(r.files == expected_files({"v5e_book", "h100_book"}, {"B"}));
     check_files(r);
     // critical_B by hand (reports.md and the scenario's notes): int8 at
     // D = F = 4096 on v5e: 2*4096*4096*B / (2*4096*B + 4096^2) >= 3.94e14 / 8.2e11
     // from B = 273; w8a16 (bf16 compute, int8 weights): 137; per_example never.
-    auto svg = slurp(r.folder / "sweep-B-v5e_book.svg");
+    auto svg = read_file(r.folder / "sweep-B-v5e_book.svg");
     CHECK(contains(svg, "d4096/int8_matmul: critical B = 273"));
     CHECK(contains(svg, "d4096/w8a16: critical B = 137"));
     CHECK(contains(svg, "d1024/w8a16: critical B = 227"));
     CHECK(contains(svg, "d4096/per_example: never compute-bound"));
     CHECK(contains(svg, ">273<"));  // the label at the marker
     // The roofline names the ridges: 3.94e14 / 8.2e11 = 480.5, 1.97e14 / 8.2e11 = 240.2.
-    auto roof = slurp(r.folder / "roofline-v5e_book.svg");
+    auto roof = read_file(r.folder / "roofline-v5e_book.svg");
     CHECK(contains(roof, "ridge 480 FLOP/B"));
     CHECK(contains(roof, "ridge 240 FLOP/B"));
-    fs::remove_all(r.folder);
 }
 
 TEST_CASE("charts: a stacked step chart per sweep and target, the layers named in the key",
@@ -207,7 +194,7 @@ TEST_CASE("charts: a stacked step chart per sweep and target, the layers named i
     auto r = render_text(test::step::scenario, "steps");
     CHECK(r.files == expected_files({"fast", "half"}, {"B"}));
     check_files(r);
-    auto svg = slurp(r.folder / "step-B-fast.svg");
+    auto svg = read_file(r.folder / "step-B-fast.svg");
     CHECK(contains(svg, "Step by hand"));
     CHECK(contains(svg, "against B on Fast chip [fast]"));
     // Bands bottom up in the order the layers first appear, a key entry each.
@@ -218,8 +205,7 @@ TEST_CASE("charts: a stacked step chart per sweep and target, the layers named i
     CHECK(contains(svg, "(top level): no time, none of its matmuls has a peak on this chip"));
     // The largest step is 2.8e-4 s (B = 1000, by hand): the axis is in µs.
     CHECK(contains(svg, "step time (\u00b5s)"));
-    CHECK(contains(slurp(r.folder / "step-B-half.svg"), "against B on half"));
-    fs::remove_all(r.folder);
+    CHECK(contains(read_file(r.folder / "step-B-half.svg"), "against B on half"));
 }
 
 TEST_CASE("charts: no step chart for a sweep of one value, nor on a chip with no peak to use",
@@ -237,7 +223,6 @@ TEST_CASE("charts: no step chart for a sweep of one value, nor on a chip with no
                          "no_steps");
     CHECK(r.files == expected_files({"v5e", "int8_only"}, {"B", "S"}, {"B"}, {"v5e"}));
     check_files(r);
-    fs::remove_all(r.folder);
 }
 
 TEST_CASE("charts: the same inputs give the same SVG bytes", "[charts]") {
@@ -254,10 +239,8 @@ TEST_CASE("charts: the same inputs give the same SVG bytes", "[charts]") {
     for (auto const& name : a.files)
         if (name.ends_with(".svg")) {
             INFO(name);
-            CHECK(slurp(a.folder / name) == slurp(b.folder / name));
+            CHECK(read_file(a.folder / name) == read_file(b.folder / name));
         }
-    fs::remove_all(a.folder);
-    fs::remove_all(b.folder);
 }
 
 TEST_CASE("charts: names from the scenario are data, never gnuplot code", "[charts]") {
@@ -294,7 +277,7 @@ TEST_CASE("charts: names from the scenario are data, never gnuplot code", "[char
     s.ops[1].layer = "bad \xff\xfe utf8 \xc2\x85 \xed\xa0\x80 <&>";  // not UTF-8, a C1 control
 
     Rendered r;
-    render(*checked, temp_folder("hostile"), &r);
+    render(*checked, r.box / "hostile", &r);
     CHECK(r.files == expected_files({"chip_a", "chip_b"}, {"B"}));
     check_files(r);
     for (int n = 1; n <= 9; ++n) {
@@ -302,12 +285,11 @@ TEST_CASE("charts: names from the scenario are data, never gnuplot code", "[char
         CHECK_FALSE(fs::exists(pwned + std::to_string(n)));
     }
     // The names are drawn as text.
-    auto svg = slurp(r.folder / "sweep-B-chip_a.svg");
+    auto svg = read_file(r.folder / "sweep-B-chip_a.svg");
     CHECK(contains(svg, "`" + touch(1) + "`"));
     CHECK(contains(svg, touch(6)));
     CHECK(contains(svg, touch(8)));
-    CHECK(contains(slurp(r.folder / "roofline-chip_b.svg"), "`" + touch(4) + "`"));
-    fs::remove_all(r.folder);
+    CHECK(contains(read_file(r.folder / "roofline-chip_b.svg"), "`" + touch(4) + "`"));
 }
 
 TEST_CASE("charts: a sweep series keeps at most 500 evenly spread points", "[charts]") {
@@ -362,12 +344,12 @@ TEST_CASE("charts: errors are ChartError", "[charts]") {
                                  }));
 
     // A folder that cannot be made: its parent is a file.
-    auto file = temp_folder("a_file");
-    std::ofstream(file) << "x";
+    test::Sandbox box;
+    auto file = box / "a_file";
+    test::write_file(file, "x");
     CHECK_THROWS_AS(
         report::render_charts((file / "charts").string(), context, data, summary.summary()),
         report::ChartError);
-    fs::remove(file);
 
     // No gnuplot on PATH.
     struct PathGuard {
@@ -375,7 +357,7 @@ TEST_CASE("charts: errors are ChartError", "[charts]") {
         PathGuard() { ::setenv("PATH", "/nonexistent", 1); }
         ~PathGuard() { ::setenv("PATH", saved.c_str(), 1); }
     };
-    auto folder = temp_folder("no_gnuplot");
+    auto folder = box / "no_gnuplot";
     {
         PathGuard no_gnuplot;
         CHECK_FALSE(report::gnuplot_available());
@@ -387,5 +369,4 @@ TEST_CASE("charts: errors are ChartError", "[charts]") {
         }
     }
     CHECK(report::gnuplot_available());
-    fs::remove_all(folder);
 }

@@ -1,5 +1,6 @@
 // cases.csv formatting and the publishing rules of versioned report folders.
 #include "helpers.hpp"
+#include "sandbox.hpp"
 
 #include "output/csv_rows.hpp"
 #include "roofline/report/csv_writer.hpp"
@@ -13,7 +14,6 @@
 #include <fstream>
 #include <set>
 #include <thread>
-#include <unistd.h>
 
 using namespace roofline;
 namespace fs = std::filesystem;
@@ -42,21 +42,6 @@ std::string csv_of(std::string const& text) {
     std::free(data);
     return result;
 }
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("roofline-test-" + std::to_string(::getpid()) + "-" +
-                                            std::to_string(counter()++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-    static int& counter() {
-        static int n = 0;
-        return n;
-    }
-};
 
 }  // namespace
 
@@ -110,28 +95,28 @@ TEST_CASE("sha256 of known texts", "[publish]") {
 }
 
 TEST_CASE("publish: versions count up, latest follows, nothing partial is visible", "[publish]") {
-    TempDir out;
+    test::Sandbox out;
     for (int expected = 1; expected <= 3; ++expected) {
         report::Publisher publisher(out.path.string(), "demo");
         CHECK(publisher.reserve() == expected);
         auto temp = fs::path(publisher.temp_dir());
         CHECK(temp.filename().string().rfind(".tmp-", 0) == 0);  // hidden while written
         std::ofstream(temp / "cases.csv") << "x\n";
-        CHECK_FALSE(fs::exists(out.path / "demo" / ("v" + std::to_string(expected))));
+        CHECK_FALSE(fs::exists(out / "demo" / ("v" + std::to_string(expected))));
         auto published = publisher.commit();
-        CHECK(published == (out.path / "demo" / ("v" + std::to_string(expected))).string());
-        CHECK(fs::read_symlink(out.path / "demo" / "latest") == fs::path("v" + std::to_string(expected)));
+        CHECK(published == (out / "demo" / ("v" + std::to_string(expected))).string());
+        CHECK(fs::read_symlink(out / "demo" / "latest") == fs::path("v" + std::to_string(expected)));
         CHECK(publisher.latest_version() == expected);
     }
     // Only v1..v3, latest, and the lock file remain.
     std::set<std::string> names;
-    for (auto const& entry : fs::directory_iterator(out.path / "demo"))
+    for (auto const& entry : fs::directory_iterator(out / "demo"))
         names.insert(entry.path().filename().string());
     CHECK(names == std::set<std::string>{".lock", "latest", "v1", "v2", "v3"});
 }
 
 TEST_CASE("publish: an abandoned or destroyed reservation leaves nothing", "[publish]") {
-    TempDir out;
+    test::Sandbox out;
     {
         report::Publisher publisher(out.path.string(), "demo");
         publisher.reserve();
@@ -139,7 +124,7 @@ TEST_CASE("publish: an abandoned or destroyed reservation leaves nothing", "[pub
         // a failure: the publisher goes away without commit
     }
     std::set<std::string> names;
-    for (auto const& entry : fs::directory_iterator(out.path / "demo"))
+    for (auto const& entry : fs::directory_iterator(out / "demo"))
         names.insert(entry.path().filename().string());
     CHECK(names == std::set<std::string>{".lock"});
     report::Publisher again(out.path.string(), "demo");
@@ -147,7 +132,7 @@ TEST_CASE("publish: an abandoned or destroyed reservation leaves nothing", "[pub
 }
 
 TEST_CASE("publish: leftovers of a killed run are cleaned up, earlier versions untouched", "[publish]") {
-    TempDir out;
+    test::Sandbox out;
     {
         report::Publisher first(out.path.string(), "demo");
         first.reserve();
@@ -157,20 +142,20 @@ TEST_CASE("publish: leftovers of a killed run are cleaned up, earlier versions u
     // What a kill -9 during v2 leaves: a reservation and a temporary folder
     // owned by a process that no longer exists.
     long dead = 999'999'999;
-    std::ofstream(out.path / "demo" / ".reserve-v2") << dead;
-    fs::create_directories(out.path / "demo" / (".tmp-" + std::to_string(dead) + "-v2"));
+    std::ofstream(out / "demo" / ".reserve-v2") << dead;
+    fs::create_directories(out / "demo" / (".tmp-" + std::to_string(dead) + "-v2"));
     report::Publisher next(out.path.string(), "demo");
     CHECK(next.reserve() == 2);
-    CHECK_FALSE(fs::exists(out.path / "demo" / (".tmp-" + std::to_string(dead) + "-v2")));
+    CHECK_FALSE(fs::exists(out / "demo" / (".tmp-" + std::to_string(dead) + "-v2")));
     next.commit();
-    std::ifstream v1(out.path / "demo" / "v1" / "cases.csv");
+    std::ifstream v1(out / "demo" / "v1" / "cases.csv");
     std::string text;
     std::getline(v1, text);
     CHECK(text == "v1 data");
 }
 
 TEST_CASE("publish: concurrent runs get distinct versions", "[publish]") {
-    TempDir out;
+    test::Sandbox out;
     constexpr int runs = 8;
     std::vector<int> versions(runs);
     std::vector<std::thread> threads;
@@ -183,6 +168,6 @@ TEST_CASE("publish: concurrent runs get distinct versions", "[publish]") {
         });
     for (auto& t : threads) t.join();
     CHECK(std::set<int>(versions.begin(), versions.end()).size() == runs);
-    for (int v = 1; v <= runs; ++v) CHECK(fs::is_directory(out.path / "demo" / ("v" + std::to_string(v))));
-    CHECK(fs::read_symlink(out.path / "demo" / "latest") == fs::path("v8"));
+    for (int v = 1; v <= runs; ++v) CHECK(fs::is_directory(out / "demo" / ("v" + std::to_string(v))));
+    CHECK(fs::read_symlink(out / "demo" / "latest") == fs::path("v8"));
 }

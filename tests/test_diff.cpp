@@ -13,63 +13,37 @@
 #include "roofline/diff/cases_reader.hpp"
 #include "roofline/report/sha256.hpp"
 
+#include "command.hpp"
+#include "helpers.hpp"
+#include "sandbox.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-    int exit_code;
-    std::string out, err;
-};
+using roofline::test::contains;
+using roofline::test::python3;
+using roofline::test::quoted;
+using roofline::test::read_file;
+using roofline::test::run_command;
+using roofline::test::run_roofline;
 
-std::string slurp(fs::path const& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-bool contains(std::string const& text, std::string const& part) {
-    return text.find(part) != std::string::npos;
-}
-
-struct Sandbox {
-    fs::path dir;
+// The shared sandbox with the two chips of these tests in chips.roof.
+struct Sandbox : roofline::test::Sandbox {
     Sandbox() {
-        static int n = 0;
-        dir = fs::temp_directory_path() /
-              ("roofline-diff-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-        fs::remove_all(dir);
-        fs::create_directories(dir);
         write("chips.roof",
               "hardware chip_a { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e14 FLOP/s }\n"
               "hardware chip_b { hbm_bandwidth = 2e12 B/s  peak bf16 = 4e14 FLOP/s }\n");
-    }
-    ~Sandbox() { fs::remove_all(dir); }
-
-    Result roofline(std::string const& args) const {
-        auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-        std::string command = "cd '" + dir.string() + "' && '" + ROOFLINE_BINARY + "' " + args +
-                              " >'" + out.string() + "' 2>'" + err.string() + "'";
-        int status = std::system(command.c_str());
-        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-    }
-    void write(std::string const& name, std::string const& text) const {
-        std::ofstream(dir / name, std::ios::binary) << text;
     }
     // A scenario NAME.roof with `proj` (and `layer l { tail }`) on `targets`.
     void scenario(std::string const& name, std::string const& targets) const {
@@ -81,14 +55,14 @@ struct Sandbox {
     }
     // Runs a scenario (no charts: faster); requires success.
     void run(std::string const& args) const {
-        auto r = roofline("run " + args + " --no-charts");
+        auto r = run_roofline(path, "run " + args + " --no-charts");
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
     }
     // No diff folder and no temporary folder were left.
     void check_nothing_published() const {
-        if (!fs::exists(dir / "out/diffs")) return;
-        for (auto const& entry : fs::directory_iterator(dir / "out/diffs"))
+        if (!fs::exists(path / "out/diffs")) return;
+        for (auto const& entry : fs::directory_iterator(path / "out/diffs"))
             FAIL_CHECK(entry.path());
     }
 };
@@ -96,7 +70,7 @@ struct Sandbox {
 // diff.csv as rows of fields (no quoted fields in these tests), keyed by column name.
 using Row = std::map<std::string, std::string>;
 std::vector<Row> read_csv(fs::path const& path) {
-    std::istringstream in(slurp(path));
+    std::istringstream in(read_file(path));
     std::vector<std::string> header;
     std::vector<Row> rows;
     for (std::string line; std::getline(in, line);) {
@@ -146,7 +120,7 @@ TEST_CASE(
     box.scenario("gen_b", "chip_b");
     box.run("gen_a.roof");
     box.run("gen_b.roof");
-    auto r = box.roofline("diff gen_a@v1 gen_b@v1");
+    auto r = run_roofline(box.path, "diff gen_a@v1 gen_b@v1");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.empty());
@@ -158,7 +132,7 @@ TEST_CASE(
     REQUIRE(flops(1024) / bytes(1024) > 200);
     CHECK(flip_speedup() == Approx(2.7952684).epsilon(1e-7));
 
-    fs::path folder = box.dir / "out/diffs/gen_a-v1--gen_b-v1";
+    fs::path folder = box / "out/diffs/gen_a-v1--gen_b-v1";
     auto rows = read_csv(folder / "diff.csv");
     REQUIRE(rows.size() == 6);  // 2 matmuls x 3 points, all matched
     for (char const* op : {"proj", "tail"}) {
@@ -211,7 +185,7 @@ TEST_CASE(
     CHECK(contains(r.out, "106 → 222"));
 
     // The published folder: every file with its hash in diff.json.
-    auto manifest = nlohmann::json::parse(slurp(folder / "diff.json"));
+    auto manifest = nlohmann::json::parse(read_file(folder / "diff.json"));
     CHECK(manifest["a"]["report"] == "gen_a");
     CHECK(manifest["b"]["version"] == 1);
     CHECK(manifest["matched"] == 6);
@@ -227,18 +201,18 @@ TEST_CASE(
           "charts/roofline-chip_a-chip_b.svg", "charts/speedup-B-chip_a-chip_b.png",
           "charts/speedup-B-chip_a-chip_b.svg"})
         CHECK(std::find(paths.begin(), paths.end(), expected) != paths.end());
-    for (auto const& entry : fs::directory_iterator(box.dir / "out/diffs"))
+    for (auto const& entry : fs::directory_iterator(box / "out/diffs"))
         CHECK(entry.path().filename().string().rfind(".tmp-", 0) != 0);
 
     // The workbook's Cases sheet: the speedup is a formula of the two times,
     // coloured by conditional formats.
-    std::string const xlsx = (folder / "diff.xlsx").string();
+    fs::path const xlsx = folder / "diff.xlsx";
     auto sheet = [&](int n) {
-        auto path = box.dir / "sheet.xml";
-        std::string command = "unzip -p '" + xlsx + "' xl/worksheets/sheet" + std::to_string(n) +
-                              ".xml >'" + path.string() + "'";
-        REQUIRE(std::system(command.c_str()) == 0);
-        return slurp(path);
+        auto unzip = run_command("unzip -p " + quoted(xlsx) + " xl/worksheets/sheet" +
+                                 std::to_string(n) + ".xml");
+        INFO(unzip.err);
+        REQUIRE(unzip.exit_code == 0);
+        return unzip.out;
     };
     auto cases = sheet(2);
     CHECK(contains(cases, "<f>G2/H2</f><v>2</v>"));
@@ -250,16 +224,15 @@ TEST_CASE(
 
     // An independent reader (Debian's python3-openpyxl, as the report's
     // workbook tests use) sees the same cells.
-    std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
     box.write("read.py",
               "import json, sys, openpyxl\n"
               "wb = openpyxl.load_workbook(sys.argv[1])\n"
               "rows = [list(r) for r in wb['Cases'].iter_rows(values_only=True)]\n"
               "print(json.dumps({'sheets': wb.sheetnames, 'rows': rows}))\n");
-    std::string command = python + " '" + (box.dir / "read.py").string() + "' '" + xlsx + "' >'" +
-                          (box.dir / "cells.json").string() + "'";
-    REQUIRE(std::system(command.c_str()) == 0);
-    auto cells = nlohmann::json::parse(slurp(box.dir / "cells.json"));
+    auto reader = run_command(python3() + " " + quoted(box / "read.py") + " " + quoted(xlsx));
+    INFO(reader.err);
+    REQUIRE(reader.exit_code == 0);
+    auto cells = nlohmann::json::parse(reader.out);
     CHECK(cells["sheets"] == nlohmann::json({"Summary", "Cases"}));
     auto const& head = cells["rows"][0];
     CHECK(head ==
@@ -278,7 +251,7 @@ TEST_CASE(
     CHECK(flipped[11] == "compute→memory");
 
     // Versions never change, so neither does their diff.
-    auto again = box.roofline("diff out/gen_a/v1 out/gen_b");
+    auto again = run_roofline(box.path, "diff out/gen_a/v1 out/gen_b");
     CHECK(again.exit_code == 0);
     CHECK(contains(again.out, "up to date: out/diffs/gen_a-v1--gen_b-v1\n"));
     CHECK(contains(again.out, std::string("speedup ") + geomean));
@@ -288,7 +261,7 @@ TEST_CASE("diff: a report against itself gives speedup 1 and no flips", "[diff]"
     Sandbox box;
     box.scenario("both", "chip_a, chip_b");
     box.run("both.roof");
-    auto r = box.roofline("diff both both@latest --fail-if-slower 0 --no-charts");
+    auto r = run_roofline(box.path, "diff both both@latest --fail-if-slower 0 --no-charts");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(contains(
@@ -297,7 +270,7 @@ TEST_CASE("diff: a report against itself gives speedup 1 and no flips", "[diff]"
         "0 only in A, 0 only in B"));
     CHECK(contains(r.out, "chip_a → chip_a"));
     CHECK(contains(r.out, "chip_b → chip_b"));
-    auto rows = read_csv(box.dir / "out/diffs/both-v1--both-v1/diff.csv");
+    auto rows = read_csv(box / "out/diffs/both-v1--both-v1/diff.csv");
     REQUIRE(rows.size() == 12);
     for (auto const& row : rows) {
         CHECK(row.at("status") == "matched");
@@ -305,7 +278,7 @@ TEST_CASE("diff: a report against itself gives speedup 1 and no flips", "[diff]"
         CHECK(row.at("flip").empty());
         CHECK(row.at("bound_a") == row.at("bound_b"));
     }
-    CHECK_FALSE(fs::exists(box.dir / "out/diffs/both-v1--both-v1/charts"));
+    CHECK_FALSE(fs::exists(box / "out/diffs/both-v1--both-v1/charts"));
 }
 
 TEST_CASE("diff: cases on one side only are listed, not dropped", "[diff]") {
@@ -313,7 +286,7 @@ TEST_CASE("diff: cases on one side only are listed, not dropped", "[diff]") {
     box.scenario("gen", "chip_a");
     box.run("gen.roof");
     box.run("gen.roof --set 'B=[64, 150, 2048]'");
-    auto r = box.roofline("diff gen@v1 gen@v2 --no-charts");
+    auto r = run_roofline(box.path, "diff gen@v1 gen@v2 --no-charts");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(contains(r.out, "; 2 only in A, 2 only in B"));
@@ -321,7 +294,7 @@ TEST_CASE("diff: cases on one side only are listed, not dropped", "[diff]") {
     CHECK(contains(r.out, "only in A: l/tail on chip_a at B = 1024"));
     CHECK(contains(r.out, "only in B: proj on chip_a at B = 2048"));
     CHECK(contains(r.out, "geometric mean of 4 matched cases"));
-    auto rows = read_csv(box.dir / "out/diffs/gen-v1--gen-v2/diff.csv");
+    auto rows = read_csv(box / "out/diffs/gen-v1--gen-v2/diff.csv");
     REQUIRE(rows.size() == 8);
     auto const& only_a = find_row(rows, "only_a", "proj", "1024");
     CHECK(only_a.at("hardware_a") == "chip_a");
@@ -344,14 +317,14 @@ TEST_CASE("diff: hardware pairs across one report, and pairing errors", "[diff]"
     box.run("both.roof");
     box.run("gen_a.roof");
 
-    auto r = box.roofline("diff both@v1 both@v1 --pair chip_a=chip_b --no-charts");
+    auto r = run_roofline(box.path, "diff both@v1 both@v1 --pair chip_a=chip_b --no-charts");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(contains(
         r.err, "roofline: note: not compared (no --pair names them): chip_b of A; chip_a of B"));
     CHECK(contains(r.out, "geometric mean of 6 matched cases"));
     CHECK(contains(r.out, "2 bound flips; 0 only in A, 0 only in B"));
-    auto rows = read_csv(box.dir / "out/diffs/both-v1--both-v1--chip_a=chip_b/diff.csv");
+    auto rows = read_csv(box / "out/diffs/both-v1--both-v1--chip_a=chip_b/diff.csv");
     CHECK(num(find_row(rows, "matched", "proj", "64"), "speedup") == 2);
     CHECK(num(find_row(rows, "matched", "proj", "1024"), "speedup") == 4);
 
@@ -359,28 +332,28 @@ TEST_CASE("diff: hardware pairs across one report, and pairing errors", "[diff]"
     // the same names the same folder.
     box.scenario("gen_b", "chip_b");
     box.run("gen_b.roof");
-    auto same = box.roofline("diff gen_a gen_b --pair chip_a=chip_b --no-charts");
+    auto same = run_roofline(box.path, "diff gen_a gen_b --pair chip_a=chip_b --no-charts");
     CHECK(same.exit_code == 0);
-    CHECK(fs::exists(box.dir / "out/diffs/gen_a-v1--gen_b-v1/diff.csv"));
+    CHECK(fs::exists(box / "out/diffs/gen_a-v1--gen_b-v1/diff.csv"));
 
     // Several targets, no --pair: equal ids; chip_b exists in A only.
-    auto mixed = box.roofline("diff both gen_a --no-charts");
+    auto mixed = run_roofline(box.path, "diff both gen_a --no-charts");
     CHECK(mixed.exit_code == 0);
     CHECK(contains(mixed.out, "6 only in A, 0 only in B"));
     CHECK(contains(mixed.out, "chip_b → -"));
 
-    auto unknown = box.roofline("diff both gen_a --pair chip_c=chip_a");
+    auto unknown = run_roofline(box.path, "diff both gen_a --pair chip_c=chip_a");
     CHECK(unknown.exit_code == 1);
     CHECK(contains(unknown.err,
                    "roofline: error: --pair chip_c=chip_a: both v1 has no hardware 'chip_c' (its "
                    "targets: chip_a, chip_b)"));
-    auto twice = box.roofline("diff both both --pair chip_a=chip_b --pair chip_a=chip_a");
+    auto twice = run_roofline(box.path, "diff both both --pair chip_a=chip_b --pair chip_a=chip_a");
     CHECK(twice.exit_code == 1);
     CHECK(contains(twice.err, "is paired twice"));
-    auto malformed = box.roofline("diff both both --pair chip_a");
+    auto malformed = run_roofline(box.path, "diff both both --pair chip_a");
     CHECK(malformed.exit_code == 2);
     CHECK(contains(malformed.err, "--pair takes A_HW=B_HW, not 'chip_a'"));
-    auto one = box.roofline("diff both");
+    auto one = run_roofline(box.path, "diff both");
     CHECK(one.exit_code == 2);
     CHECK(contains(one.err, "expected two reports, got 1"));
 }
@@ -393,7 +366,7 @@ TEST_CASE("diff: --fail-if-slower exits 1 when a matched case is slower by more 
     box.run("gen_a.roof");
     box.run("gen_b.roof");
     // B -> A is slower: by 100 % (memory-bound), 179.5 % (the flip), 300 % (compute-bound).
-    auto slower = box.roofline("diff gen_b@v1 gen_a@v1 --fail-if-slower 150 --no-charts");
+    auto slower = run_roofline(box.path, "diff gen_b@v1 gen_a@v1 --fail-if-slower 150 --no-charts");
     INFO(slower.out << slower.err);
     CHECK(slower.exit_code == 1);
     CHECK(contains(
@@ -403,12 +376,12 @@ TEST_CASE("diff: --fail-if-slower exits 1 when a matched case is slower by more 
     CHECK(
         contains(slower.out, "published out/diffs/gen_b-v1--gen_a-v1"));  // published all the same
     CHECK(contains(slower.out, "0.50×"));
-    auto enough = box.roofline("diff gen_b@v1 gen_a@v1 --fail-if-slower 300 --no-charts");
+    auto enough = run_roofline(box.path, "diff gen_b@v1 gen_a@v1 --fail-if-slower 300 --no-charts");
     CHECK(enough.exit_code == 0);
     CHECK(contains(enough.out, "up to date: out/diffs/gen_b-v1--gen_a-v1"));
-    auto faster = box.roofline("diff gen_a@v1 gen_b@v1 --fail-if-slower 0 --no-charts");
+    auto faster = run_roofline(box.path, "diff gen_a@v1 gen_b@v1 --fail-if-slower 0 --no-charts");
     CHECK(faster.exit_code == 0);
-    auto bad = box.roofline("diff gen_a@v1 gen_b@v1 --fail-if-slower ten");
+    auto bad = run_roofline(box.path, "diff gen_a@v1 gen_b@v1 --fail-if-slower ten");
     CHECK(bad.exit_code == 2);
     CHECK(contains(bad.err, "--fail-if-slower takes a percentage"));
 }
@@ -417,17 +390,17 @@ TEST_CASE("diff: broken, missing or foreign reports give a clear error, not a cr
     Sandbox box;
     box.scenario("gen_a", "chip_a");
     box.run("gen_a.roof");
-    fs::copy(box.dir / "out/gen_a", box.dir / "out/copy",
+    fs::copy(box / "out/gen_a", box / "out/copy",
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
-    fs::path const v1 = box.dir / "out/copy/v1";
-    auto const manifest_text = slurp(v1 / "manifest.json");
-    auto const cases_text = slurp(v1 / "cases.csv");
+    fs::path const v1 = box / "out/copy/v1";
+    auto const manifest_text = read_file(v1 / "manifest.json");
+    auto const cases_text = read_file(v1 / "cases.csv");
     auto restore = [&] {
         box.write("out/copy/v1/manifest.json", manifest_text);
         box.write("out/copy/v1/cases.csv", cases_text);
     };
     auto fails = [&](std::string const& expected) {
-        auto r = box.roofline("diff gen_a@v1 copy@v1 --no-charts");
+        auto r = run_roofline(box.path, "diff gen_a@v1 copy@v1 --no-charts");
         INFO(r.out << r.err);
         CHECK(r.exit_code == 1);
         CHECK(contains(r.err, "roofline: error: "));
@@ -497,17 +470,17 @@ TEST_CASE("diff: broken, missing or foreign reports give a clear error, not a cr
         fails("out/copy/v1/cases.csv:2: column 'B': '6x' is not a number");
     }
     SECTION("no such report") {
-        auto r = box.roofline("diff gen_a@v1 gen_a@v7");
+        auto r = run_roofline(box.path, "diff gen_a@v1 gen_a@v7");
         CHECK(r.exit_code == 1);
         CHECK(contains(r.err, "roofline: error: no report at 'out/gen_a/v7' (from 'gen_a@v7')"));
-        auto path = box.roofline("diff gen_a@v1 nowhere/v1");
+        auto path = run_roofline(box.path, "diff gen_a@v1 nowhere/v1");
         CHECK(path.exit_code == 1);
         CHECK(contains(path.err, "roofline: error: no report at 'nowhere/v1'"));
     }
     SECTION("another tool version of the same format is fine, with a note") {
         manifest["tool_version"] = "0.0.9";
         box.write("out/copy/v1/manifest.json", manifest.dump());
-        auto r = box.roofline("diff gen_a@v1 copy@v1 --no-charts");
+        auto r = run_roofline(box.path, "diff gen_a@v1 copy@v1 --no-charts");
         CHECK(r.exit_code == 0);
         CHECK(contains(r.err, "roofline: note: gen_a v1 was made by roofline " ROOFLINE_VERSION
                               " and gen_a v1 by roofline 0.0.9 (the same report format)"));
@@ -519,7 +492,7 @@ TEST_CASE(
     "diff: cases.csv is read as RFC 4180 (quotes, doubled quotes, CRLF, a line break in a field)",
     "[diff]") {
     Sandbox box;
-    fs::create_directories(box.dir / "r/v1");
+    fs::create_directories(box / "r/v1");
     box.write(
         "r/v1/manifest.json",
         R"({"report_format": 1, "report": "r", "version": 1, "tool_version": "0.1.0", "cases": 2,
@@ -531,9 +504,9 @@ TEST_CASE(
               header +
                   "\"m\"\"x\",\"a,b\",1,h,bf16,1,2,3,4,0.5,1e+14,100,1,2,2,3,memory,1,0.01,\r\n"
                   "\"-m\",\"two\nlines\",1,h,bf16,2,2,3,4,0.5,,,,,,,unsupported,,,7");
-    fs::create_directory_symlink("v1", box.dir / "r/latest");
-    auto report = roofline::diff::read_report((box.dir / "r").string(), "out");
-    CHECK(report.folder == (box.dir / "r/v1").string());
+    fs::create_directory_symlink("v1", box / "r/latest");
+    auto report = roofline::diff::read_report((box / "r").string(), "out");
+    CHECK(report.folder == (box / "r/v1").string());
     roofline::diff::CasesReader reader(report);
     roofline::diff::CaseRow row;
     REQUIRE(reader.next(row));
@@ -594,7 +567,7 @@ TEST_CASE("diff: the step of each hardware pair, summed over the ops with their 
     //   step 1.0012e-4 + 6.008e-6 = 1.06128e-4 s ("106 µs")
     // chip_b has twice the bandwidth: 5.3064e-5 s ("53.1 µs"), speedup 2.
     // B = 2: proj 10,024,000 B, head 6,016,000 B: 1.06256e-4 s and half of it.
-    auto r = box.roofline("diff a@v1 b@v1 --no-charts");
+    auto r = run_roofline(box.path, "diff a@v1 b@v1 --no-charts");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(contains(r.out, "step = sum of count × t_lower over the ops of a sweep point:"));
@@ -607,7 +580,7 @@ TEST_CASE("diff: the step of each hardware pair, summed over the ops with their 
 
     // Without `head` on side B, the sums are of different ops (the matched
     // proj alone: 1.0012e-4 and 5.006e-5 s): no speedup.
-    r = box.roofline("diff a@v1 c@v1 --no-charts");
+    r = run_roofline(box.path, "diff a@v1 c@v1 --no-charts");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     words = step_row(r.out, "1");

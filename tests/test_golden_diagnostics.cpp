@@ -16,13 +16,13 @@
 // The remaining cases are built in code: binary junk, deep nesting, empty
 // files, the error cap, and deterministic random input.
 #include "helpers.hpp"
+#include "sandbox.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -30,6 +30,7 @@
 
 namespace {
 namespace fs = std::filesystem;
+using roofline::test::read_file;
 
 std::string golden_dir() {
     return fs::path(ROOFLINE_TESTS_DIR "/golden/diagnostics").lexically_normal().string();
@@ -44,13 +45,6 @@ std::vector<std::string> golden_files() {
     std::sort(files.begin(), files.end());
     files.push_back((fs::path(golden_dir()) / "include_cycle" / "a.roof").string());
     return files;
-}
-
-std::string read_file(std::string const& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 std::vector<std::string> split_lines(std::string const& text) {

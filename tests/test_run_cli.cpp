@@ -2,65 +2,30 @@
 // byte-identical outputs, and failures that leave nothing behind.
 #include "roofline/report/sha256.hpp"
 
+#include "command.hpp"
+#include "sandbox.hpp"
 #include "step_scenario.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 using roofline::report::sha256_file;
+using namespace roofline::test;  // Sandbox, run_roofline, run_command, read_file
 
 namespace {
-
-struct Result {
-    int exit_code;
-    std::string out, err;
-};
-
-std::string slurp(fs::path const& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-struct Sandbox {
-    fs::path dir;
-    Sandbox() {
-        static int n = 0;
-        dir = fs::temp_directory_path() / ("roofline-run-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-    }
-    ~Sandbox() { fs::remove_all(dir); }
-
-    Result roofline(std::string const& args, std::string const& env = "") const {
-        auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-        std::string command = "cd '" + dir.string() + "' && " + env + " '" + ROOFLINE_BINARY + "' " +
-                              args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-        int status = std::system(command.c_str());
-        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-    }
-    fs::path write(std::string const& name, std::string const& text) const {
-        std::ofstream(dir / name) << text;
-        return dir / name;
-    }
-};
 
 std::string const exercises = std::string(ROOFLINE_SOURCE_DIR) + "/scenarios/roofline-exercises.roof";
 
 // Every file a manifest lists exists with the hash it records.
 void check_complete(fs::path const& version) {
     INFO(version);
-    auto manifest = nlohmann::json::parse(slurp(version / "manifest.json"));
+    auto manifest = nlohmann::json::parse(read_file(version / "manifest.json"));
     REQUIRE(manifest["outputs"].size() >= 3);
     for (auto const& output : manifest["outputs"]) {
         auto path = version / output["path"].get<std::string>();
@@ -74,10 +39,10 @@ void check_complete(fs::path const& version) {
 
 TEST_CASE("run: publishes v1 with every part, then says up to date", "[run]") {
     Sandbox box;
-    auto first = box.roofline("run '" + exercises + "'");
+    auto first = run_roofline(box.path, "run '" + exercises + "'");
     INFO(first.err);
     REQUIRE(first.exit_code == 0);
-    auto report = box.dir / "out" / "roofline-exercises";
+    auto report = box / "out" / "roofline-exercises";
     CHECK(first.out.find("published out/roofline-exercises/v1: 8192 cases") != std::string::npos);
     CHECK(first.err.empty());  // no progress bar when stderr is not a terminal
     CHECK(fs::read_symlink(report / "latest") == "v1");
@@ -88,7 +53,7 @@ TEST_CASE("run: publishes v1 with every part, then says up to date", "[run]") {
                              "charts/sweep-B-h100_book.svg", "charts/sweep-B-h100_book.png"})
         CHECK(fs::exists(v1 / part));
     check_complete(v1);
-    auto manifest = nlohmann::json::parse(slurp(v1 / "manifest.json"));
+    auto manifest = nlohmann::json::parse(read_file(v1 / "manifest.json"));
     CHECK(manifest["tool"] == "roofline");
     CHECK(manifest["report"] == "roofline-exercises");
     CHECK(manifest["version"] == 1);
@@ -96,21 +61,21 @@ TEST_CASE("run: publishes v1 with every part, then says up to date", "[run]") {
     CHECK(manifest["inputs"].size() == 3);
     CHECK(manifest["created_utc"].get<std::string>().size() == 20);  // 2026-11-30T03:10:27Z
     // 8192 data rows + header in cases.csv.
-    auto csv = slurp(v1 / "cases.csv");
+    auto csv = read_file(v1 / "cases.csv");
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 8193);
 
-    auto second = box.roofline("run '" + exercises + "'");
+    auto second = run_roofline(box.path, "run '" + exercises + "'");
     CHECK(second.exit_code == 0);
     CHECK(second.out == "up to date: out/roofline-exercises/v1\n");
     CHECK_FALSE(fs::exists(report / "v2"));
 
-    auto forced = box.roofline("run '" + exercises + "' --force");
+    auto forced = run_roofline(box.path, "run '" + exercises + "' --force");
     CHECK(forced.exit_code == 0);
     CHECK(fs::read_symlink(report / "latest") == "v2");
-    CHECK(slurp(report / "v1" / "cases.csv") == slurp(report / "v2" / "cases.csv"));
+    CHECK(read_file(report / "v1" / "cases.csv") == read_file(report / "v2" / "cases.csv"));
 
     // Different --set values are different inputs: a new version.
-    auto narrowed = box.roofline("run '" + exercises + "' --set B=1..8");
+    auto narrowed = run_roofline(box.path, "run '" + exercises + "' --set B=1..8");
     INFO(narrowed.err);
     CHECK(narrowed.exit_code == 0);
     CHECK(narrowed.out.find("v3: 128 cases") != std::string::npos);  // 8 x 2 x 8
@@ -119,7 +84,7 @@ TEST_CASE("run: publishes v1 with every part, then says up to date", "[run]") {
 TEST_CASE("run: prints the step of each target after publishing", "[run][steps]") {
     Sandbox box;
     box.write("steps.roof", roofline::test::step::scenario);
-    auto r = box.roofline("run steps.roof");
+    auto r = run_roofline(box.path, "run steps.roof");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     // step_scenario.hpp by hand: on fast 2.8038e-5, 3.376e-5 and 2.8e-4 s,
@@ -140,7 +105,7 @@ TEST_CASE("run: prints the step of each target after publishing", "[run][steps]"
           "     1  56.1 \u00b5s  56.4 \u00b5s    100%\n"
           "   120  65.1 \u00b5s  98.7 \u00b5s    100%\n"
           "  1000   280 \u00b5s   412 \u00b5s      0%\n");
-    auto v1 = box.dir / "out" / "steps" / "v1";
+    auto v1 = box / "out" / "steps" / "v1";
     for (auto const* part : {"charts/step-B-fast.svg", "charts/step-B-fast.png",
                              "charts/step-B-half.svg", "charts/step-B-half.png"})
         CHECK(fs::exists(v1 / part));
@@ -149,12 +114,12 @@ TEST_CASE("run: prints the step of each target after publishing", "[run][steps]"
 
 TEST_CASE("run: identical inputs give byte-identical cases.csv and report.xlsx", "[run]") {
     Sandbox box;
-    REQUIRE(box.roofline("run '" + exercises + "' -o a").exit_code == 0);
-    REQUIRE(box.roofline("run '" + exercises + "' -o b").exit_code == 0);
+    REQUIRE(run_roofline(box.path, "run '" + exercises + "' -o a").exit_code == 0);
+    REQUIRE(run_roofline(box.path, "run '" + exercises + "' -o b").exit_code == 0);
     for (auto const* part : {"cases.csv", "report.xlsx"}) {
         INFO(part);
-        CHECK(sha256_file((box.dir / "a/roofline-exercises/v1" / part).string()) ==
-              sha256_file((box.dir / "b/roofline-exercises/v1" / part).string()));
+        CHECK(sha256_file((box / "a/roofline-exercises/v1" / part).string()) ==
+              sha256_file((box / "b/roofline-exercises/v1" / part).string()));
     }
 }
 
@@ -167,8 +132,8 @@ let D = 64
 matmul m = bf16[B, D] * bf16[D, D2] -> bf16[B, D2]
 let D2 = 128
 )");
-    REQUIRE(box.roofline("run bad.roof --no-charts").exit_code == 0);
-    auto before = sha256_file((box.dir / "out/bad/v1/cases.csv").string());
+    REQUIRE(run_roofline(box.path, "run bad.roof --no-charts").exit_code == 0);
+    auto before = sha256_file((box / "out/bad/v1/cases.csv").string());
     // Now D2 divides by B - 4: division by zero at B = 4 (and 64 elsewhere),
     // found while the cases are written.
     box.write("bad.roof", R"(
@@ -178,34 +143,35 @@ let D = 64
 matmul m = bf16[B, D] * bf16[D, D2] -> bf16[B, D2]
 let D2 = 64 + 64 / (B - 4) * 0
 )");
-    auto failed = box.roofline("run bad.roof --no-charts");
+    auto failed = run_roofline(box.path, "run bad.roof --no-charts");
     CHECK(failed.exit_code == 1);
     CHECK(failed.err.find("bad.roof:6:18: error: division by zero (at B = 4)") != std::string::npos);
     std::vector<std::string> names;
-    for (auto const& entry : fs::directory_iterator(box.dir / "out/bad"))
+    for (auto const& entry : fs::directory_iterator(box / "out/bad"))
         names.push_back(entry.path().filename().string());
     std::sort(names.begin(), names.end());
     CHECK(names == std::vector<std::string>{".lock", "latest", "v1"});
-    CHECK(sha256_file((box.dir / "out/bad/v1/cases.csv").string()) == before);
+    CHECK(sha256_file((box / "out/bad/v1/cases.csv").string()) == before);
 }
 
 TEST_CASE("run: an unwritable output folder is an I/O failure (exit 3)", "[run]") {
     Sandbox box;
     box.write("blocker", "a file, not a folder");
-    auto r = box.roofline("run '" + exercises + "' -o blocker/out");
+    auto r = run_roofline(box.path, "run '" + exercises + "' -o blocker/out");
     CHECK(r.exit_code == 3);
     CHECK(r.err.find("roofline: error: cannot create") != std::string::npos);
 }
 
 TEST_CASE("run: without gnuplot it fails clearly unless --no-charts", "[run]") {
     Sandbox box;
-    auto r = box.roofline("run '" + exercises + "'", "env PATH=/nonexistent");
+    auto r = run_roofline(box.path, "run '" + exercises + "'", "env PATH=/nonexistent");
     CHECK(r.exit_code == 3);
     CHECK(r.err.find("gnuplot") != std::string::npos);
-    CHECK_FALSE(fs::exists(box.dir / "out/roofline-exercises/v1"));
-    auto without = box.roofline("run '" + exercises + "' --no-charts", "env PATH=/nonexistent");
+    CHECK_FALSE(fs::exists(box / "out/roofline-exercises/v1"));
+    auto without =
+        run_roofline(box.path, "run '" + exercises + "' --no-charts", "env PATH=/nonexistent");
     CHECK(without.exit_code == 0);
-    CHECK_FALSE(fs::exists(box.dir / "out/roofline-exercises/v1/charts"));
+    CHECK_FALSE(fs::exists(box / "out/roofline-exercises/v1/charts"));
 }
 
 TEST_CASE("run: a run killed part-way leaves no partial version", "[run]") {
@@ -216,19 +182,19 @@ TEST_CASE("run: a run killed part-way leaves no partial version", "[run]") {
         text += "matmul m" + std::to_string(i) + " = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
     box.write("big.roof", text);
     // Killed and reaped before the next run starts.
-    std::string command = "cd '" + box.dir.string() + "' && ('" + ROOFLINE_BINARY +
-                          "' run big.roof --no-charts >/dev/null 2>&1 & pid=$!; sleep 0.7; "
+    std::string command = "cd " + quoted(box.path) + " && (" + quoted(ROOFLINE_BINARY) +
+                          " run big.roof --no-charts >/dev/null 2>&1 & pid=$!; sleep 0.7; "
                           "kill -9 $pid 2>/dev/null; wait $pid; true)";
-    REQUIRE(std::system(command.c_str()) == 0);
+    REQUIRE(run_command(command).exit_code == 0);
     // Whatever moment the kill came at: every visible version is complete.
-    if (fs::exists(box.dir / "out/big"))
-        for (auto const& entry : fs::directory_iterator(box.dir / "out/big"))
+    if (fs::exists(box / "out/big"))
+        for (auto const& entry : fs::directory_iterator(box / "out/big"))
             if (entry.path().filename().string()[0] == 'v') check_complete(entry.path());
     // The next run cleans up and publishes a complete version.
-    auto again = box.roofline("run big.roof --no-charts --force");
+    auto again = run_roofline(box.path, "run big.roof --no-charts --force");
     INFO(again.err);
     REQUIRE(again.exit_code == 0);
-    for (auto const& entry : fs::directory_iterator(box.dir / "out/big")) {
+    for (auto const& entry : fs::directory_iterator(box / "out/big")) {
         auto name = entry.path().filename().string();
         CHECK(name.rfind(".tmp-", 0) != 0);
         CHECK(name.rfind(".reserve-", 0) != 0);

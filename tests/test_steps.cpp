@@ -201,12 +201,12 @@ let E = 64
 
 TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and recalculated",
           "[steps][xlsx][libreoffice]") {
-    TempDir dir;
+    Sandbox dir;
     Report r(step::scenario);
     step::set_facts(r.grid);
-    auto path = dir.path / "report.xlsx";
+    auto path = dir / "report.xlsx";
     r.write(path);
-    auto dump = run_tool("dump " + quoted(path), dir.path);
+    auto dump = run_tool("dump " + quoted(path));
     CHECK(dump.at("sheets") == json({"Summary", "Steps", "Hardware", "Cases", "Charts"}));
 
     // Steps: a note, the header, then target by target, point by point.
@@ -300,10 +300,10 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
         }
 
     // LibreOffice, from cached results all zeroed: the hand numbers again.
-    auto poisoned = dir.path / "poisoned.xlsx";
-    run_tool("poison " + quoted(path) + " " + quoted(poisoned), dir.path);
+    auto poisoned = dir / "poisoned.xlsx";
+    run_tool("poison " + quoted(path) + " " + quoted(poisoned));
     auto recalculated =
-        run_tool("recalc " + quoted(poisoned) + " " + quoted(dir.path / "work"), dir.path);
+        run_tool("recalc " + quoted(poisoned) + " " + quoted(dir / "work"));
     auto const& rows = recalculated.at("sheets").at("Steps");
     auto const& srows = recalculated.at("sheets").at("Summary");
     for (std::size_t t = 0; t < 2; ++t)
@@ -328,10 +328,10 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
     // Edit fast into half (bandwidth 5e11) and its capacity to 2e9 B: the fast
     // rows become the half rows by hand; 1.5e9 and 1.7e9 B now fit on one chip
     // (min chips 1), 2.1e9 B needs 2.
-    auto edited = dir.path / "edited.xlsx", edited2 = dir.path / "edited2.xlsx";
-    run_tool("set " + quoted(path) + " Hardware C2 5e11 " + quoted(edited), dir.path);
-    run_tool("set " + quoted(edited) + " Hardware D2 2e9 " + quoted(edited2), dir.path);
-    auto after = run_tool("recalc " + quoted(edited2) + " " + quoted(dir.path / "work"), dir.path);
+    auto edited = dir / "edited.xlsx", edited2 = dir / "edited2.xlsx";
+    run_tool("set " + quoted(path) + " Hardware C2 5e11 " + quoted(edited));
+    run_tool("set " + quoted(edited) + " Hardware D2 2e9 " + quoted(edited2));
+    auto after = run_tool("recalc " + quoted(edited2) + " " + quoted(dir / "work"));
     auto const& rows2 = after.at("sheets").at("Steps");
     auto const& srows2 = after.at("sheets").at("Summary");
     for (std::size_t p = 0; p < 3; ++p) {
@@ -350,13 +350,13 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
 
 TEST_CASE("steps: columns the scenario has nothing for are left out; past one Cases sheet, values",
           "[steps][xlsx]") {
-    TempDir dir;
+    Sandbox dir;
     Report r(step::scenario);  // no resident bytes, no tokens
     report::XlsxOptions options;
     options.rows_per_cases_sheet = 10;  // 18 cases: Cases and Cases (2)
-    auto path = dir.path / "report.xlsx";
+    auto path = dir / "report.xlsx";
     r.write(path, options);
-    auto dump = run_tool("dump " + quoted(path), dir.path);
+    auto dump = run_tool("dump " + quoted(path));
     auto const& steps = dump.at("cells").at("Steps");
     CHECK(texts(steps[1]) == std::vector<std::string>{"hardware", "B", "step t_lower",
                                                       "step t_upper", "memory-bound share"});

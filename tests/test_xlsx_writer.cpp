@@ -9,14 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <regex>
-#include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace roofline;
 using namespace roofline::test::xlsx;
@@ -236,11 +231,11 @@ std::string range_text(json const& dump, std::string const& ref) {
 }  // namespace
 
 TEST_CASE("xlsx: cached values are the engine's, formulas reference the Hardware sheet", "[xlsx]") {
-    TempDir dir;
+    Sandbox dir;
     Report r(scenario_text);
-    auto path = dir.path / "report.xlsx";
+    auto path = dir / "report.xlsx";
     r.write(path);
-    auto dump = run_tool("dump " + quoted(path), dir.path);
+    auto dump = run_tool("dump " + quoted(path));
 
     CHECK(dump.at("sheets") == json({"Summary", "Steps", "Hardware", "Cases", "Charts"}));
     for (std::size_t c = 0; c < columns; ++c) CHECK(cell(dump, "Cases", 0, c).at("v") == cases_header[c]);
@@ -308,17 +303,17 @@ TEST_CASE("xlsx: cached values are the engine's, formulas reference the Hardware
 
 TEST_CASE("xlsx: LibreOffice recalculates the engine's numbers, and follows an edited bandwidth",
           "[xlsx][libreoffice]") {
-    TempDir dir;
+    Sandbox dir;
     Report r(scenario_text);
-    auto path = dir.path / "report.xlsx";
+    auto path = dir / "report.xlsx";
     r.write(path);
 
     // Every cached result zeroed first, so that only a recalculation can
     // produce the numbers. A missing soffice fails here (the tool exits 3):
     // make test installs it.
-    auto poisoned = dir.path / "poisoned.xlsx";
-    run_tool("poison " + quoted(path) + " " + quoted(poisoned), dir.path);
-    auto before = run_tool("recalc " + quoted(poisoned) + " " + quoted(dir.path / "work"), dir.path);
+    auto poisoned = dir / "poisoned.xlsx";
+    run_tool("poison " + quoted(path) + " " + quoted(poisoned));
+    auto before = run_tool("recalc " + quoted(poisoned) + " " + quoted(dir / "work"));
     auto const& rows = before.at("sheets").at("Cases");
     REQUIRE(rows.size() == r.cases.size() + 1);
     // LibreOffice writes unformatted numbers (15 significant digits), except
@@ -343,9 +338,9 @@ TEST_CASE("xlsx: LibreOffice recalculates the engine's numbers, and follows an e
     }
 
     // Halve fast's bandwidth (Hardware!C2) in a copy, recalculate.
-    auto edited = dir.path / "edited.xlsx";
-    run_tool("set " + quoted(path) + " Hardware C2 5e11 " + quoted(edited), dir.path);
-    auto after = run_tool("recalc " + quoted(edited) + " " + quoted(dir.path / "work"), dir.path);
+    auto edited = dir / "edited.xlsx";
+    run_tool("set " + quoted(path) + " Hardware C2 5e11 " + quoted(edited));
+    auto after = run_tool("recalc " + quoted(edited) + " " + quoted(dir / "work"));
     auto const& rows2 = after.at("sheets").at("Cases");
     REQUIRE(rows2.size() == rows.size());
     for (std::size_t i = 0; i < r.cases.size(); ++i) {
@@ -378,20 +373,20 @@ TEST_CASE("xlsx: LibreOffice recalculates the engine's numbers, and follows an e
 
 TEST_CASE("xlsx: the same inputs give the same bytes; the cell API path gives the same cells",
           "[xlsx]") {
-    TempDir dir;
+    Sandbox dir;
     Report r(scenario_text);
-    r.write(dir.path / "a.xlsx");
+    r.write(dir / "a.xlsx");
     r.info.created_utc = "2027-01-01T00:00:00Z";  // a later run: manifest.json differs, not this
-    r.write(dir.path / "b.xlsx");
-    auto a = slurp(dir.path / "a.xlsx"), b = slurp(dir.path / "b.xlsx");
+    r.write(dir / "b.xlsx");
+    auto a = read_file(dir / "a.xlsx"), b = read_file(dir / "b.xlsx");
     REQUIRE(a.size() > 1000);
     CHECK(a == b);
 
     report::XlsxOptions api;
     api.direct_rows = false;
-    r.write(dir.path / "api.xlsx", api);
-    auto direct = run_tool("dump " + quoted(dir.path / "a.xlsx"), dir.path);
-    auto reference = run_tool("dump " + quoted(dir.path / "api.xlsx"), dir.path);
+    r.write(dir / "api.xlsx", api);
+    auto direct = run_tool("dump " + quoted(dir / "a.xlsx"));
+    auto reference = run_tool("dump " + quoted(dir / "api.xlsx"));
     CHECK(reference.at("sheets") == direct.at("sheets"));
     check_cases_rows(r, reference, data_rows(reference));
     auto const& x = direct.at("cells").at("Cases");
@@ -414,7 +409,7 @@ TEST_CASE("xlsx: the same inputs give the same bytes; the cell API path gives th
 }
 
 TEST_CASE("xlsx: names from the scenario are text, never formulas", "[xlsx]") {
-    TempDir dir;
+    Sandbox dir;
     // The language's names are identifiers; the writer must not rely on it.
     std::string const evil = "=cmd|'/c calc'!A1", layer = "+1 <b> & \"c\" _x0041_ \x01";
     Report r(scenario_text, [&](model::Scenario& s) {
@@ -425,9 +420,9 @@ TEST_CASE("xlsx: names from the scenario are text, never formulas", "[xlsx]") {
         INFO("direct rows: " << direct);
         report::XlsxOptions options;
         options.direct_rows = direct;
-        auto path = dir.path / (direct ? "direct.xlsx" : "api.xlsx");
+        auto path = dir / (direct ? "direct.xlsx" : "api.xlsx");
         r.write(path, options);
-        auto dump = run_tool("dump " + quoted(path), dir.path);
+        auto dump = run_tool("dump " + quoted(path));
         auto text_at = [&](std::string const& sheet, std::size_t row, std::size_t col) {
             auto const& c = cell(dump, sheet, row, col);
             REQUIRE(c.is_object());
@@ -455,16 +450,16 @@ TEST_CASE("xlsx: names from the scenario are text, never formulas", "[xlsx]") {
 }
 
 TEST_CASE("xlsx: Cases continue on 'Cases (2)', 'Cases (3)' past the row limit", "[xlsx]") {
-    TempDir dir;
+    Sandbox dir;
     Report r(scenario_text);
     for (bool direct : {true, false}) {
         INFO("direct rows: " << direct);
         report::XlsxOptions options;
         options.rows_per_cases_sheet = 5;
         options.direct_rows = direct;
-        auto path = dir.path / "report.xlsx";
+        auto path = dir / "report.xlsx";
         r.write(path, options);
-        auto dump = run_tool("dump " + quoted(path), dir.path);
+        auto dump = run_tool("dump " + quoted(path));
         CHECK(dump.at("sheets") ==
               json({"Summary", "Steps", "Hardware", "Cases", "Cases (2)", "Cases (3)", "Charts"}));
         auto rows = data_rows(dump);
@@ -485,11 +480,11 @@ TEST_CASE("xlsx: Cases continue on 'Cases (2)', 'Cases (3)' past the row limit",
 }
 
 TEST_CASE("xlsx: Summary tables by hand", "[xlsx]") {
-    TempDir dir;
+    Sandbox dir;
     Report r(scenario_text);
-    auto path = dir.path / "report.xlsx";
+    auto path = dir / "report.xlsx";
     r.write(path);
-    auto dump = run_tool("dump " + quoted(path), dir.path);
+    auto dump = run_tool("dump " + quoted(path));
     auto const& rows = dump.at("cells").at("Summary");
     auto find = [&](std::string const& first) {
         for (std::size_t i = 0; i < rows.size(); ++i)
@@ -538,7 +533,7 @@ TEST_CASE("xlsx: Summary tables by hand", "[xlsx]") {
 }
 
 TEST_CASE("xlsx: chart series sample the sweep evenly", "[xlsx]") {
-    TempDir dir;
+    Sandbox dir;
     // 9 points, 3 per series: points 0, 4 and 8 (B = 1, 5, 9).
     Report r(R"(
 hardware hw { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e14 FLOP/s }
@@ -550,9 +545,9 @@ matmul m = bf16[B, D] * bf16[D, D2] -> bf16[B, D2]
 )");
     report::XlsxOptions options;
     options.chart_points_per_series = 3;
-    auto path = dir.path / "report.xlsx";
+    auto path = dir / "report.xlsx";
     r.write(path, options);
-    auto dump = run_tool("dump " + quoted(path), dir.path);
+    auto dump = run_tool("dump " + quoted(path));
     REQUIRE(dump.at("charts").size() == 1);
     auto const& series = dump.at("charts")[0].at("series");
     REQUIRE(series.size() == 2);  // roof bf16, m
@@ -575,11 +570,11 @@ matmul m = bf16[B, D] * bf16[D, D2] -> bf16[B, D2]
 }
 
 TEST_CASE("xlsx: errors", "[xlsx]") {
-    TempDir dir;
+    Sandbox dir;
     Report r(scenario_text);
     report::ReportContext context{r.checked->scenario, r.grid, r.info};
     // The temporary files go beside the output: a missing folder fails at once.
-    auto missing = dir.path / "no" / "such" / "report.xlsx";
+    auto missing = dir / "no" / "such" / "report.xlsx";
     try {
         report::XlsxWriter writer(missing.string(), context);
         FAIL("no error");
@@ -588,7 +583,7 @@ TEST_CASE("xlsx: errors", "[xlsx]") {
     }
     // Unfinished: the destructor closes the file and does not throw.
     {
-        report::XlsxWriter writer((dir.path / "partial.xlsx").string(), context);
+        report::XlsxWriter writer((dir / "partial.xlsx").string(), context);
         bool first = true;
         engine::stream_cases(r.checked->scenario, r.grid, r.checked->diagnostics,
                              [&](engine::Case const& c) {
@@ -596,10 +591,10 @@ TEST_CASE("xlsx: errors", "[xlsx]") {
                                  first = false;
                              });
     }
-    CHECK(fs::exists(dir.path / "partial.xlsx"));
+    CHECK(fs::exists(dir / "partial.xlsx"));
     // More cases than the grid holds is a caller's bug.
     {
-        report::XlsxWriter writer((dir.path / "extra.xlsx").string(), context);
+        report::XlsxWriter writer((dir / "extra.xlsx").string(), context);
         std::vector<engine::Case> all;
         engine::stream_cases(r.checked->scenario, r.grid, r.checked->diagnostics,
                              [&](engine::Case const& c) { all.push_back(c); });

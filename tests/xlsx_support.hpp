@@ -4,23 +4,20 @@
 // reader tests/xlsx/xlsx_tool.py (openpyxl for the stored cells, LibreOffice
 // for the recalculated ones).
 
+#include "command.hpp"
 #include "helpers.hpp"
 #include "roofline/report/report.hpp"
 #include "roofline/report/xlsx_writer.hpp"
+#include "sandbox.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace roofline::test::xlsx {
@@ -28,27 +25,9 @@ namespace roofline::test::xlsx {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("roofline-xlsx-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-inline std::string slurp(fs::path const& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using test::quoted;
+using test::read_file;
+using test::Sandbox;
 
 // A scenario checked, its grid, its cases (kept for comparison) and summary.
 struct Report {
@@ -90,20 +69,14 @@ struct Report {
 };
 
 // tests/xlsx/xlsx_tool.py through the system's Python (Debian's python3-openpyxl).
-inline json run_tool(std::string const& args, fs::path const& dir) {
-    std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-    auto out = dir / "tool.out", err = dir / "tool.err";
-    std::string command = python + " '" + ROOFLINE_TESTS_DIR + "/xlsx/xlsx_tool.py' " + args +
-                          " >'" + out.string() + "' 2>'" + err.string() + "'";
-    int status = std::system(command.c_str());
-    INFO(command << "\n" << slurp(err));
-    REQUIRE(WIFEXITED(status));
-    REQUIRE(WEXITSTATUS(status) == 0);
-    std::string text = slurp(out);
-    return text.empty() ? json() : json::parse(text);
+inline json run_tool(std::string const& args) {
+    std::string command =
+        test::python3() + " '" + ROOFLINE_TESTS_DIR + "/xlsx/xlsx_tool.py' " + args;
+    auto tool = test::run_command(command);
+    INFO(command << "\n" << tool.err);
+    REQUIRE(tool.exit_code == 0);
+    return tool.out.empty() ? json() : json::parse(tool.out);
 }
-
-inline std::string quoted(fs::path const& p) { return "'" + p.string() + "'"; }
 
 inline json const& cell(json const& dump, std::string const& sheet, std::size_t row,
                         std::size_t col) {
