@@ -3,7 +3,8 @@
 # write, for comparing two builds byte for byte (a refactoring must not change
 # a byte). The report is scenarios/llama3-70b-decode.roof and the diff is that
 # report against the same scenario with one more op on other targets (so
-# matched, only-A and only-B cases all appear), by hardware id and with --pair.
+# matched, only-A and only-B cases all appear), by hardware id and with --pair;
+# the terminal output of both and of an `eval` table too.
 # The fields that differ from run to run (created_utc in manifest.json and
 # diff.json, the manifests' hashes in diff.json) are blanked before hashing,
 # and the temporary folder's path is taken out of them.
@@ -24,6 +25,8 @@ cp "$root/scenarios/llama3-70b-decode.roof" a.roof
 } > b.roof
 "$roofline" run a.roof -o out -I "$root/scenarios" > run-a.log
 "$roofline" run b.roof -o out -I "$root/scenarios" > run-b.log
+"$roofline" eval "bf16[B, D] * int8[D, F] -> bf16[B, F]" --set B=[1,64,512] --set D=8192 \
+    --set F=28672 --target h100_sxm --target tpu_v5e --target mi300x > eval.log
 "$roofline" diff out/a/v1 out/b/v1 -o out > diff.log
 "$roofline" diff out/a/v1 out/b/v1 -o out --pair h100_sxm=b200 --pair mi300x=mi325x > diff-pairs.log
 
@@ -36,7 +39,7 @@ find out -type f ! -name '.lock' | LC_ALL=C sort | while read -r f; do
     *) sha256sum "$f" ;;
     esac
 done
-for log in run-a run-b diff diff-pairs; do
+for log in run-a run-b eval diff diff-pairs; do
     # Elapsed times differ from run to run.
     sed -E 's/in [0-9.]+ s$/in T s/' "$log.log" | sha256sum | sed "s#-\$#$log.log (terminal)#"
 done
