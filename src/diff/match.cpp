@@ -257,54 +257,42 @@ void Matcher::run(std::function<void(DiffCase const&)> const& sink) {
     std::error_code ec;
     auto csv_bytes = std::filesystem::file_size(a_.cases_path(), ec);
     Index index(k, ec ? 0 : std::min<std::size_t>(a_.cases, csv_bytes / 64));
+    // Every row of one side on paired hardware, its sweeps in union order.
     CaseRow row;
-    {
-        CasesReader reader(a_);
+    auto each_row = [&](bool side_a, auto&& use) {
+        CasesReader reader(side_a ? a_ : b_);
         while (reader.next(row)) {
-            auto pair = pair_of(row.hardware, true);
+            auto pair = pair_of(row.hardware, side_a);
             if (pair < 0) {
-                ++left_out_a_;
+                ++(side_a ? left_out_a_ : left_out_b_);
                 continue;
             }
-            map_sweeps(row, a_to_union_, sweep.data(), critical.data());
-            Index::Record record{intern_op(row.op, row.layer), static_cast<std::uint32_t>(pair),
-                                 side_of(row, intern_dtype(row.compute_dtype))};
-            if (!index.insert(record, sweep.data(), critical.data()))
+            map_sweeps(row, side_a ? a_to_union_ : b_to_union_, sweep.data(), critical.data());
+            use(reader, static_cast<std::uint32_t>(pair));
+        }
+        reader.finish();
+    };
+    each_row(true, [&](CasesReader const& reader, std::uint32_t pair) {
+        Index::Record record{intern_op(row.op, row.layer), pair,
+                             side_of(row, intern_dtype(row.compute_dtype))};
+        if (!index.insert(record, sweep.data(), critical.data()))
+            throw ReportError(reader.where() + ": " + describe(row) + " is listed twice");
+    });
+    each_row(false, [&](CasesReader const& reader, std::uint32_t pair) {
+        DiffCase c{Status::only_b, intern_op(row.op, row.layer), pair, sweep, missing_side,
+                   side_of(row, intern_dtype(row.compute_dtype)), none, critical};
+        std::size_t found = index.find(c.op, c.pair, sweep.data());
+        if (found != SIZE_MAX) {
+            auto& record = index.record(found);
+            if (record.matched)
                 throw ReportError(reader.where() + ": " + describe(row) + " is listed twice");
+            record.matched = true;
+            c.status = Status::matched;
+            c.a = record.side;
+            c.critical_a = index.critical(found);
         }
-        reader.finish();
-    }
-    {
-        CasesReader reader(b_);
-        while (reader.next(row)) {
-            auto pair = pair_of(row.hardware, false);
-            if (pair < 0) {
-                ++left_out_b_;
-                continue;
-            }
-            map_sweeps(row, b_to_union_, sweep.data(), critical.data());
-            DiffCase c{Status::only_b,
-                       intern_op(row.op, row.layer),
-                       static_cast<std::uint32_t>(pair),
-                       sweep,
-                       missing_side,
-                       side_of(row, intern_dtype(row.compute_dtype)),
-                       none,
-                       critical};
-            std::size_t found = index.find(c.op, c.pair, sweep.data());
-            if (found != SIZE_MAX) {
-                auto& record = index.record(found);
-                if (record.matched)
-                    throw ReportError(reader.where() + ": " + describe(row) + " is listed twice");
-                record.matched = true;
-                c.status = Status::matched;
-                c.a = record.side;
-                c.critical_a = index.critical(found);
-            }
-            sink(c);
-        }
-        reader.finish();
-    }
+        sink(c);
+    });
     for (std::size_t i = 0; i < index.size(); ++i) {
         auto const& record = index.record(i);
         if (record.matched) continue;

@@ -25,14 +25,8 @@ constexpr lxw_color_t flip_fill = 0xFFEB9C, flip_ink = 0x7F6000;
 
 XlsxBook::XlsxBook(std::string path, std::string const& title)
     : book_(std::move(path), {title, "", std::string("roofline ") + ROOFLINE_VERSION, ""}) {
-    auto const& common = book_.formats();
     auto& F = fmt_;
-    F.title = common.title;
-    F.bold = common.bold;
-    F.header = common.header;
-    F.note = common.note;
-    F.time = common.time;
-    F.ratio = common.ratio;
+    static_cast<output::CommonFormats&>(F) = book_.formats();
     F.speedup = book_.number_format(speedup_format);
     for (auto [target, fill, ink] : {std::tuple{&F.faster, faster_fill, faster_ink},
                                      std::tuple{&F.slower, slower_fill, slower_ink},

@@ -15,9 +15,10 @@ namespace roofline::diff {
 
 class XlsxBook {
 public:
-    struct Formats {
-        lxw_format *title, *bold, *header, *note;
-        lxw_format *time, *speedup, *ratio;  // number formats
+    // The workbook's common formats (title, bold, header, note, time, ratio)
+    // and the diff's own.
+    struct Formats : output::CommonFormats {
+        lxw_format* speedup;                 // a number format
         lxw_format *faster, *slower, *flip;  // conditional formats
     };
 

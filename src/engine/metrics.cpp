@@ -1,19 +1,20 @@
 #include "roofline/engine/metrics.hpp"
 
+#include <array>
+
 namespace roofline::engine {
 
-std::string_view bound_name(Bound bound) {
-    switch (bound) {
-        case Bound::memory: return "memory";
-        case Bound::compute: return "compute";
-        case Bound::unsupported: return "unsupported";
-    }
-    return "";
-}
+namespace {
+
+constexpr std::array<std::string_view, 3> bound_names = {"memory", "compute", "unsupported"};
+
+}  // namespace
+
+std::string_view bound_name(Bound bound) { return bound_names.at(static_cast<std::size_t>(bound)); }
 
 std::optional<Bound> parse_bound(std::string_view name) {
-    for (Bound b : {Bound::memory, Bound::compute, Bound::unsupported})
-        if (bound_name(b) == name) return b;
+    for (std::size_t i = 0; i < bound_names.size(); ++i)
+        if (bound_names[i] == name) return static_cast<Bound>(i);
     return std::nullopt;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <type_traits>
 
 namespace roofline::model {
 
@@ -56,26 +57,18 @@ char const* statement_keyword(ast::Statement const& statement) {
 }
 
 // The value a --set override replaces: the name of a top-level let or sweep.
-// nullptr for the statements that define no such value.
+// nullptr for every other statement, whatever kinds come (a --set can only
+// ever replace a value).
 std::string const* overridable_name(ast::Statement const& statement) {
-    struct Visitor {
-        using Name = std::string const*;
-        Name operator()(ast::LetStmt const& s) const { return &s.name.name; }
-        Name operator()(ast::SweepStmt const& s) const { return &s.name.name; }
-        Name operator()(ast::ScenarioStmt const&) const { return nullptr; }
-        Name operator()(ast::IncludeStmt const&) const { return nullptr; }
-        Name operator()(ast::DtypeStmt const&) const { return nullptr; }
-        Name operator()(ast::HardwareStmt const&) const { return nullptr; }
-        Name operator()(ast::TargetStmt const&) const { return nullptr; }
-        Name operator()(ast::MatmulStmt const&) const { return nullptr; }
-        Name operator()(ast::ElementwiseStmt const&) const { return nullptr; }
-        Name operator()(ast::ResidentStmt const&) const { return nullptr; }
-        Name operator()(ast::TokensStmt const&) const { return nullptr; }
-        Name operator()(ast::UseStmt const&) const { return nullptr; }
-        Name operator()(ast::LayerStmt const&) const { return nullptr; }
-        Name operator()(ast::TemplateStmt const&) const { return nullptr; }
-    };
-    return boost::apply_visitor(Visitor{}, statement.get());
+    return boost::apply_visitor(
+        [](auto const& node) -> std::string const* {
+            using Node = std::decay_t<decltype(node)>;
+            if constexpr (std::is_same_v<Node, ast::LetStmt> || std::is_same_v<Node, ast::SweepStmt>)
+                return &node.name.name;
+            else
+                return nullptr;
+        },
+        statement.get());
 }
 
 // Checker::collect_statement for each kind of statement, once --set overrides

@@ -8,29 +8,19 @@ namespace {
 constexpr double kB = 1e3, MB = 1e6, GB = 1e9, TB = 1e12, PB = 1e15;
 constexpr double KiB = 1024.0, MiB = KiB * 1024, GiB = MiB * 1024, TiB = GiB * 1024;
 
+using F = UnitFamily;
+// clang-format off
 constexpr std::array<Unit, 21> units{{
-    {"B", UnitFamily::bytes, 1},
-    {"KB", UnitFamily::bytes, kB},
-    {"MB", UnitFamily::bytes, MB},
-    {"GB", UnitFamily::bytes, GB},
-    {"TB", UnitFamily::bytes, TB},
-    {"KiB", UnitFamily::bytes, KiB},
-    {"MiB", UnitFamily::bytes, MiB},
-    {"GiB", UnitFamily::bytes, GiB},
-    {"TiB", UnitFamily::bytes, TiB},
-    {"B/s", UnitFamily::bytes_per_s, 1},
-    {"KB/s", UnitFamily::bytes_per_s, kB},
-    {"MB/s", UnitFamily::bytes_per_s, MB},
-    {"GB/s", UnitFamily::bytes_per_s, GB},
-    {"TB/s", UnitFamily::bytes_per_s, TB},
-    {"FLOP/s", UnitFamily::ops_per_s, 1},
-    {"GFLOP/s", UnitFamily::ops_per_s, GB},
-    {"TFLOP/s", UnitFamily::ops_per_s, TB},
-    {"PFLOP/s", UnitFamily::ops_per_s, PB},
-    {"OP/s", UnitFamily::ops_per_s, 1},
-    {"GOP/s", UnitFamily::ops_per_s, GB},
-    {"TOP/s", UnitFamily::ops_per_s, TB},
+    {"B", F::bytes, 1}, {"KB", F::bytes, kB}, {"MB", F::bytes, MB}, {"GB", F::bytes, GB},
+    {"TB", F::bytes, TB},
+    {"KiB", F::bytes, KiB}, {"MiB", F::bytes, MiB}, {"GiB", F::bytes, GiB}, {"TiB", F::bytes, TiB},
+    {"B/s", F::bytes_per_s, 1}, {"KB/s", F::bytes_per_s, kB}, {"MB/s", F::bytes_per_s, MB},
+    {"GB/s", F::bytes_per_s, GB}, {"TB/s", F::bytes_per_s, TB},
+    {"FLOP/s", F::ops_per_s, 1}, {"GFLOP/s", F::ops_per_s, GB}, {"TFLOP/s", F::ops_per_s, TB},
+    {"PFLOP/s", F::ops_per_s, PB},
+    {"OP/s", F::ops_per_s, 1}, {"GOP/s", F::ops_per_s, GB}, {"TOP/s", F::ops_per_s, TB},
 }};
+// clang-format on
 constexpr Unit pops{"POP/s", UnitFamily::ops_per_s, PB};
 
 }  // namespace
