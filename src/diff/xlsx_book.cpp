@@ -122,8 +122,10 @@ void XlsxBook::ratio_formula(lxw_worksheet* ws, std::size_t row, std::size_t col
                              std::size_t b, double value) {
     if (!std::isfinite(value)) return;
     std::string n = std::to_string(row + 1);
-    std::string f =
-        "=" + xlsx_detail::column_letters(a) + n + "/" + xlsx_detail::column_letters(b) + n;
+    // std::string("=").append(...), not "=" + ...: GCC 12 at -O3 gives a false
+    // -Wrestrict for a string literal + a temporary std::string.
+    std::string f = std::string("=").append(xlsx_detail::column_letters(a)) + n + "/" +
+                    xlsx_detail::column_letters(b) + n;
     auto r = static_cast<lxw_row_t>(row);
     auto c = static_cast<lxw_col_t>(col);
     check(worksheet_write_formula_num(ws, r, c, f.c_str(), fmt_.speedup, value),
@@ -158,8 +160,8 @@ void XlsxBook::speedup_colors(lxw_worksheet* ws, std::size_t first_row, std::siz
 void XlsxBook::flip_colors(lxw_worksheet* ws, std::size_t first_row, std::size_t last_row,
                            std::size_t first_col, std::size_t last_col, std::size_t flip_col) {
     if (last_row < first_row) return;
-    std::string test =
-        "$" + xlsx_detail::column_letters(flip_col) + std::to_string(first_row + 1) + "<>\"\"";
+    std::string test = std::string("$").append(xlsx_detail::column_letters(flip_col)) +
+                       std::to_string(first_row + 1) + "<>\"\"";
     lxw_conditional_format cf{};
     cf.type = LXW_CONDITIONAL_TYPE_FORMULA;
     cf.value_string = test.data();
