@@ -63,7 +63,10 @@ void run_gnuplot(std::vector<GnuplotChart> const& charts, std::string const& fol
     for (auto const& chart : charts) {
         if (!failure.empty()) break;
         while (running.size() >= parallel) finish_oldest();
-        auto& job = running.emplace_back(chart.stem);
+        // Not emplace_back(chart.stem): clang 14 lacks C++20's parenthesized
+        // aggregate initialization.
+        auto& job = running.emplace_back();
+        job.stem = chart.stem;
         job.script.gp() << chart.script();
         job.script.end();
         job.process.emplace(job.script, folder);
