@@ -119,7 +119,8 @@ int Publisher::reserve() {
     bool written = ::write(fd, pid.data(), pid.size()) == static_cast<ssize_t>(pid.size());
     ::close(fd);
     if (!written) fail("cannot write '" + marker_ + "'");
-    temp_ = (fs::path(dir_) / output::temporary_name("v" + std::to_string(version_))).string();
+    temp_ = (fs::path(dir_) / output::temporary_name(std::string("v").append(std::to_string(version_))))
+                .string();
     std::error_code ec;
     fs::remove_all(temp_, ec);
     if (!fs::create_directory(temp_, ec) || ec)
