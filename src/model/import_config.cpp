@@ -1,0 +1,446 @@
+// config.json -> scenario text. One reader (Config) records every field it
+// reads for the header; one function per architecture family reads the
+// shapes; one writer emits the lets, the sweep and the uses.
+#include "roofline/model/import_config.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline::model {
+namespace {
+
+using json = nlohmann::json;
+using Int = std::int64_t;
+
+enum class Family { llama, qwen2, mixtral, gpt2 };
+
+struct Architecture {
+    char const* name;        // architectures[0]
+    char const* model_type;  // model_type, when there is no `architectures`
+    Family family;
+};
+
+constexpr Architecture known_architectures[] = {
+    {"LlamaForCausalLM", "llama", Family::llama},
+    {"MistralForCausalLM", "mistral", Family::llama},
+    {"Qwen2ForCausalLM", "qwen2", Family::qwen2},
+    {"MixtralForCausalLM", "mixtral", Family::mixtral},
+    {"GPT2LMHeadModel", "gpt2", Family::gpt2},
+};
+
+std::string in_quotes(std::string const& s) { return "'" + s + "'"; }
+
+// 8030261248 -> "8,030,261,248"
+std::string grouped(Int value) {
+    std::string digits = std::to_string(value < 0 ? -value : value);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return value < 0 ? "-" + out : out;
+}
+
+// The fields read, in reading order, for the header; errors name the file.
+class Config {
+public:
+    Config(json const& root, std::string file) : root_(root), file_(std::move(file)) {}
+
+    [[noreturn]] void fail(std::string const& message) const {
+        throw ImportError(file_ + ": error: " + message);
+    }
+    void set_architecture(std::string name) { architecture_ = std::move(name); }
+
+    json const* find(std::string const& name) const {
+        auto it = root_.find(name);
+        if (it == root_.end() || it->is_null()) return nullptr;
+        return &*it;
+    }
+    bool root_has(std::string const& name) const { return find(name) != nullptr; }
+    void record(std::string const& name, std::string const& value) {
+        used_.emplace_back(name, value);
+    }
+
+    // A required positive integer.
+    Int integer(std::string const& name) {
+        auto value = optional_integer(name);
+        if (!value)
+            fail("missing field " + in_quotes(name) + ", which " + architecture_ + " needs");
+        return *value;
+    }
+    // A positive integer, or nullopt when the field is absent or null.
+    std::optional<Int> optional_integer(std::string const& name) {
+        json const* v = find(name);
+        if (!v) return std::nullopt;
+        if (!v->is_number_integer() || v->get<Int>() <= 0)
+            fail("field " + in_quotes(name) + " must be a positive integer, not " + v->dump());
+        record(name, v->dump());
+        return v->get<Int>();
+    }
+    bool boolean(std::string const& name, bool absent) {
+        json const* v = find(name);
+        if (!v) return absent;
+        if (!v->is_boolean()) fail("field " + in_quotes(name) + " must be true or false, not " + v->dump());
+        record(name, v->dump());
+        return v->get<bool>();
+    }
+    std::optional<std::string> string(std::string const& name) {
+        json const* v = find(name);
+        if (!v) return std::nullopt;
+        if (!v->is_string()) fail("field " + in_quotes(name) + " must be a string, not " + v->dump());
+        record(name, v->dump());
+        return v->get<std::string>();
+    }
+    // A string field that, when present, must be one of `accepted`.
+    void require_one_of(std::string const& name, std::vector<std::string> const& accepted) {
+        auto value = string(name);
+        if (!value) return;
+        for (auto const& a : accepted)
+            if (*value == a) return;
+        std::string list;
+        for (auto const& a : accepted) list += (list.empty() ? "" : ", ") + in_quotes(a);
+        fail("field " + in_quotes(name) + " is " + in_quotes(*value) + "; " + architecture_ +
+             " is imported with " + list + " only");
+    }
+    // A boolean field whose `true` the templates cannot model.
+    void require_false(std::string const& name, std::string const& what) {
+        if (boolean(name, false))
+            fail("field " + in_quotes(name) + " is true (" + what + "), which roofline import does "
+                 "not model for " + architecture_);
+    }
+
+    std::vector<std::pair<std::string, std::string>> const& used() const { return used_; }
+    std::string const& file() const { return file_; }
+    std::string const& architecture() const { return architecture_; }
+
+private:
+    json const& root_;
+    std::string file_;
+    std::string architecture_;
+    std::vector<std::pair<std::string, std::string>> used_;
+};
+
+// What the scenario is written from.
+struct Shapes {
+    Family family = Family::llama;
+    Int L = 0, D = 0, H = 0, KV = 0, Hd = 0, F = 0, V = 0;
+    Int max_positions = 0;
+    Int E = 0, K = 0;               // experts, experts per token (Mixtral)
+    std::optional<Int> window;      // sliding_window (decode attention span)
+    bool tied = false;              // LM head tied to the embedding
+    std::string F_field = "intermediate_size";
+    std::string Hd_comment;         // where Hd comes from
+    std::vector<std::string> assumed;  // header lines: defaults taken
+};
+
+Architecture const& find_architecture(Config& config, json const& root) {
+    auto supported = supported_architectures();
+    if (auto it = root.find("architectures"); it != root.end() && !it->is_null()) {
+        if (!it->is_array() || it->empty() || !(*it)[0].is_string())
+            config.fail("field 'architectures' must be a list of names, not " + it->dump());
+        auto name = (*it)[0].get<std::string>();
+        for (auto const& a : known_architectures)
+            if (name == a.name) {
+                config.record("architectures", it->dump());
+                return a;
+            }
+        config.fail("unknown architecture " + in_quotes(name) +
+                    " (field 'architectures'); roofline import supports " + supported);
+    }
+    if (auto it = root.find("model_type"); it != root.end() && !it->is_null()) {
+        if (!it->is_string()) config.fail("field 'model_type' must be a string, not " + it->dump());
+        auto type = it->get<std::string>();
+        for (auto const& a : known_architectures)
+            if (type == a.model_type) {
+                config.record("model_type", it->dump());
+                return a;
+            }
+        config.fail("unknown model_type " + in_quotes(type) + " (field 'model_type'); "
+                    "roofline import supports " + supported);
+    }
+    config.fail("missing field 'architectures' (and no 'model_type'): the config does not say "
+                "which model it is; roofline import supports " + supported);
+}
+
+// Heads: H, KV (default H), Hd (head_dim, or hidden_size / H), with the
+// divisibility checks.
+void read_heads(Config& c, Shapes& s, char const* heads_field, char const* width_field) {
+    s.H = c.integer(heads_field);
+    if (auto kv = c.optional_integer("num_key_value_heads")) {
+        s.KV = *kv;
+    } else {
+        s.KV = s.H;
+        if (s.family != Family::gpt2)
+            s.assumed.push_back("num_key_value_heads absent: KV = num_attention_heads (multi-head "
+                                "attention)");
+    }
+    if (s.H % s.KV != 0)
+        c.fail("'num_key_value_heads' (" + std::to_string(s.KV) +
+               ") does not divide 'num_attention_heads' (" + std::to_string(s.H) + ")");
+    if (auto hd = s.family == Family::gpt2 ? std::nullopt : c.optional_integer("head_dim")) {
+        s.Hd = *hd;
+        s.Hd_comment = "head_dim";
+    } else {
+        if (s.D % s.H != 0)
+            c.fail(in_quotes(heads_field) + " (" + std::to_string(s.H) + ") does not divide " +
+                   in_quotes(width_field) + " (" + std::to_string(s.D) +
+                   "), and there is no 'head_dim'");
+        s.Hd = s.D / s.H;
+        s.Hd_comment = std::string(width_field) + " / " + heads_field;
+    }
+}
+
+// Llama, Mistral, Qwen2 and Mixtral: the same names for the same shapes.
+Shapes read_llama_like(Config& c, Family family) {
+    Shapes s;
+    s.family = family;
+    c.require_one_of("hidden_act", {"silu"});
+    s.L = c.integer("num_hidden_layers");
+    s.D = c.integer("hidden_size");
+    read_heads(c, s, "num_attention_heads", "hidden_size");
+    s.F = c.integer("intermediate_size");
+    s.V = c.integer("vocab_size");
+    s.max_positions = c.integer("max_position_embeddings");
+    s.tied = c.boolean("tie_word_embeddings", false);
+    if (family == Family::qwen2) {
+        c.require_false("use_sliding_window", "sliding-window attention in some layers");
+    } else {
+        c.require_false("attention_bias", "biases on the attention projections");
+        c.require_false("mlp_bias", "biases on the MLP projections");
+        s.window = c.optional_integer("sliding_window");
+    }
+    if (family == Family::mixtral) {
+        s.E = c.integer("num_local_experts");
+        s.K = c.integer("num_experts_per_tok");
+        s.F_field = "intermediate_size, per expert";
+        if (s.K > s.E)
+            c.fail("'num_experts_per_tok' (" + std::to_string(s.K) +
+                   ") exceeds 'num_local_experts' (" + std::to_string(s.E) + ")");
+    }
+    return s;
+}
+
+Shapes read_gpt2(Config& c) {
+    Shapes s;
+    s.family = Family::gpt2;
+    c.require_one_of("activation_function", {"gelu_new", "gelu", "gelu_pytorch_tanh", "gelu_fast"});
+    c.require_false("add_cross_attention", "cross-attention layers");
+    s.L = c.integer("n_layer");
+    s.D = c.integer("n_embd");
+    read_heads(c, s, "n_head", "n_embd");
+    s.KV = s.H;
+    if (auto inner = c.optional_integer("n_inner")) {
+        s.F = *inner;
+        s.F_field = "n_inner";
+    } else {
+        s.F = 4 * s.D;
+        s.F_field = "4 x n_embd (n_inner absent or null)";
+    }
+    s.V = c.integer("vocab_size");
+    s.max_positions = c.integer("n_positions");
+    if (!c.boolean("tie_word_embeddings", true))
+        c.fail("field 'tie_word_embeddings' is false; GPT2LMHeadModel is imported with the LM "
+               "head tied to the embedding only");
+    s.tied = true;
+    return s;
+}
+
+// The parameter count, with the formula that gives it, for the header.
+std::pair<Int, std::string> parameters(Shapes const& s) {
+    Int attention = 2 * s.D * s.H * s.Hd + 2 * s.D * s.KV * s.Hd;
+    Int ends = (s.tied ? 1 : 2) * s.V * s.D;
+    std::string ends_text = s.tied ? "V D (embedding, tied to the LM head)"
+                                   : "2 V D (embedding and LM head)";
+    switch (s.family) {
+    case Family::llama:
+    case Family::qwen2: {
+        bool bias = s.family == Family::qwen2;
+        Int layer = attention + (bias ? s.H * s.Hd + 2 * s.KV * s.Hd : 0) + 3 * s.D * s.F +
+                    2 * s.D;
+        return {s.L * layer + ends + s.D,
+                "L x (2 D H Hd + 2 D KV Hd" + std::string(bias ? " + H Hd + 2 KV Hd" : "") +
+                    " + 3 D F + 2 D) + " + ends_text + " + D\n#   = " + std::to_string(s.L) +
+                    " x " + grouped(layer) + " + " + grouped(ends) + " + " + grouped(s.D)};
+    }
+    case Family::mixtral: {
+        Int layer = attention + s.E * 3 * s.D * s.F + s.D * s.E + 2 * s.D;
+        return {s.L * layer + ends + s.D,
+                "L x (2 D H Hd + 2 D KV Hd + E x 3 D F + D E + 2 D) + " + ends_text +
+                    " + D\n#   = " + std::to_string(s.L) + " x " + grouped(layer) + " + " +
+                    grouped(ends) + " + " + grouped(s.D)};
+    }
+    case Family::gpt2: {
+        Int layer = 4 * s.D * s.H * s.Hd + 3 * s.H * s.Hd + s.D + 2 * s.D * s.F + s.F + s.D +
+                    4 * s.D;
+        Int positions = s.max_positions * s.D;
+        return {s.L * layer + ends + positions + 2 * s.D,
+                "L x (4 D H Hd + 3 H Hd + D + 2 D F + F + D + 4 D) + " + ends_text +
+                    " + P D (positions) + 2 D\n#   = " + std::to_string(s.L) + " x " +
+                    grouped(layer) + " + " + grouped(ends) + " + " + grouped(positions) + " + " +
+                    grouped(2 * s.D)};
+    }
+    }
+    return {0, ""};
+}
+
+std::string let_line(std::string const& name, Int value, std::string const& comment) {
+    std::string head = "let " + name + std::string(name.size() < 2 ? 2 - name.size() : 0, ' ') +
+                       " = " + std::to_string(value);
+    if (head.size() < 19) head += std::string(19 - head.size(), ' ');
+    return head + "  # " + comment + "\n";
+}
+
+std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const& o,
+                           Int params, std::string const& formula) {
+    bool decode = o.mode == ImportMode::decode;
+    std::string const& w = o.weight_dtype;
+    Int S = std::min<Int>(8192, s.max_positions);
+    Int T = std::min<Int>(2048, s.max_positions);
+    std::string positions_field = s.family == Family::gpt2 ? "n_positions" : "max_position_embeddings";
+    bool windowed = decode && s.window && *s.window < S;
+
+    std::string out;
+    out += "# " + c.architecture() + ", " + (decode ? "decode" : "prefill") + ", " + w +
+           " weights: imported from " + c.file() + " by `roofline import`.\n";
+    out += "#\n# Config fields used:\n";
+    for (auto const& [name, value] : c.used()) out += "#   " + name + " = " + value + "\n";
+    for (auto const& line : s.assumed) out += "# Assumed: " + line + "\n";
+    out += "#\n# Parameters: " + grouped(params) + "\n#   = " + formula + "\n";
+    out += "# docs/import.md says what is read from the config and what is assumed.\n\n";
+
+    std::string title = c.architecture() + " " + (decode ? "decode" : "prefill") + ", " + w;
+    title += decode ? ", " + std::to_string(S) + " context" : ", " + std::to_string(T) + " prompts";
+    out += "scenario \"" + title + "\"\n\n";
+
+    out += "include \"hardware/catalog.roof\"\n";
+    switch (s.family) {
+    case Family::llama: out += "include \"layers/dense.roof\"\n"; break;
+    case Family::qwen2: out += "include \"layers/qkv_bias.roof\"\n"; break;
+    case Family::mixtral: out += "include \"layers/moe.roof\"\n"; break;
+    case Family::gpt2: out += "include \"layers/gpt2.roof\"\n"; break;
+    }
+    out += "include \"layers/lm_head.roof\"\n\n";
+
+    out += "target ";
+    for (std::size_t i = 0; i < o.targets.size(); ++i) out += (i ? ", " : "") + o.targets[i];
+    out += "\n\n";
+
+    bool gpt2 = s.family == Family::gpt2;
+    out += let_line("L", s.L, gpt2 ? "n_layer" : "num_hidden_layers");
+    out += let_line("D", s.D, gpt2 ? "n_embd" : "hidden_size");
+    out += let_line("H", s.H, gpt2 ? "n_head" : "num_attention_heads");
+    if (!gpt2)
+        out += let_line("KV", s.KV,
+                        s.KV == s.H && !c.root_has("num_key_value_heads")
+                            ? "num_attention_heads (no num_key_value_heads)"
+                            : "num_key_value_heads");
+    out += let_line("Hd", s.Hd, s.Hd_comment);
+    out += let_line("F", s.F, s.F_field);
+    if (s.family == Family::mixtral) {
+        out += let_line("E", s.E, "num_local_experts");
+        out += let_line("K", s.K, "num_experts_per_tok");
+    }
+    out += let_line("V", s.V, "vocab_size");
+    if (gpt2) out += let_line("P", s.max_positions, "n_positions: learned position embeddings");
+    out += "\n";
+
+    if (decode) {
+        out += "sweep B = 1 .. 256 times 2    # sequences in the batch, one new token each\n";
+        out += "let S = " + std::to_string(S) + std::string(S < 10000 ? 18 : 17, ' ') +
+               "# context: min(8192, " + positions_field + " = " +
+               std::to_string(s.max_positions) + ")\n";
+        if (windowed)
+            out += "let W = " + std::to_string(*s.window) +
+                   "                  # sliding_window: attention reads the last W positions\n";
+        out += "\ntokens = B\n\n";
+    } else {
+        out += "sweep B = 1 .. 8 times 2    # prompts in the batch\n";
+        out += "let T = " + std::to_string(T) + "                # tokens per prompt: min(2048, " +
+               positions_field + " = " + std::to_string(s.max_positions) + ")\n";
+        out += "\ntokens = B * T\n\n";
+    }
+
+    std::string N = decode ? "B" : "B * T";
+    std::string wdt = ", wdt = " + w;
+    out += "use embedding(N = " + N + ", D = D, V = V" + wdt + ")\n";
+    if (gpt2) out += "use position_embedding(N = " + N + ", D = D, P = P" + wdt + ")\n";
+    std::string span = decode ? (windowed ? "S = min(S, W)" : "S = S") : "T = T";
+    std::string phase = decode ? "decode" : "prefill";
+    std::string heads = gpt2 ? "H = H, Hd = Hd" : "H = H, KV = KV, Hd = Hd";
+    std::string layer;
+    switch (s.family) {
+    case Family::llama: layer = "dense_" + phase; break;
+    case Family::qwen2: layer = "qkv_bias_" + phase; break;
+    case Family::mixtral: layer = "moe_" + phase; break;
+    case Family::gpt2: layer = "gpt2_" + phase; break;
+    }
+    std::string experts = s.family == Family::mixtral ? ", E = E, k = K" : "";
+    out += "use " + layer + "(B = B, " + span + ", D = D, " + heads + ", F = F" + experts + wdt +
+           ") as decoder x L\n";
+    std::string head = gpt2 ? "gpt2_lm_head" : s.tied ? "tied_lm_head" : "lm_head";
+    out += "use " + head + "(N = B, D = D, V = V" + wdt + ")\n";
+    return out;
+}
+
+// "file:line:col: error: invalid JSON: ..." from nlohmann's parse error.
+[[noreturn]] void json_error(std::string const& text, std::string const& file,
+                             json::parse_error const& e) {
+    std::size_t at = e.byte == 0 ? 0 : e.byte - 1;
+    if (at > text.size()) at = text.size();
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < at; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    std::string message = e.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..."
+    if (auto colon = message.find(": ", message.find("parse error")); colon != std::string::npos)
+        message = message.substr(colon + 2);
+    throw ImportError(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                      ": error: invalid JSON: " + message);
+}
+
+}  // namespace
+
+std::string supported_architectures() {
+    std::string list;
+    for (auto const& a : known_architectures)
+        list += (list.empty() ? "" : ", ") + std::string(a.name) + " (" + a.model_type + ")";
+    return list;
+}
+
+ImportedScenario import_config(std::string const& json_text, std::string const& file_name,
+                               ImportOptions const& options) {
+    json root;
+    try {
+        root = json::parse(json_text);
+    } catch (json::parse_error const& e) {
+        json_error(json_text, file_name, e);
+    }
+    Config config(root, file_name);
+    if (!root.is_object()) config.fail("the config must be a JSON object, not " + std::string(root.type_name()));
+    auto const& architecture = find_architecture(config, root);
+    config.set_architecture(architecture.name);
+
+    Shapes shapes = architecture.family == Family::gpt2
+                        ? read_gpt2(config)
+                        : read_llama_like(config, architecture.family);
+    auto [count, formula] = parameters(shapes);
+    ImportedScenario result;
+    result.text = write_scenario(config, shapes, options, count, formula);
+    result.architecture = architecture.name;
+    result.parameters = static_cast<double>(count);
+    return result;
+}
+
+}  // namespace roofline::model
