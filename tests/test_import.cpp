@@ -181,6 +181,100 @@ char const* const gpt2 = R"({
   "vocab_size": 50257
 })";
 
+// Qwen/Qwen1.5-MoE-A2.7B
+char const* const qwen15_moe = R"({
+  "architectures": ["Qwen2MoeForCausalLM"],
+  "attention_dropout": 0.0,
+  "bos_token_id": 151643,
+  "decoder_sparse_step": 1,
+  "eos_token_id": 151643,
+  "hidden_act": "silu",
+  "hidden_size": 2048,
+  "initializer_range": 0.02,
+  "intermediate_size": 5632,
+  "max_position_embeddings": 8192,
+  "max_window_layers": 21,
+  "model_type": "qwen2_moe",
+  "moe_intermediate_size": 1408,
+  "norm_topk_prob": false,
+  "num_attention_heads": 16,
+  "num_experts": 60,
+  "num_experts_per_tok": 4,
+  "num_hidden_layers": 24,
+  "num_key_value_heads": 16,
+  "output_router_logits": false,
+  "rms_norm_eps": 1e-06,
+  "rope_theta": 1000000.0,
+  "router_aux_loss_coef": 0.001,
+  "shared_expert_intermediate_size": 5632,
+  "sliding_window": 32768,
+  "tie_word_embeddings": false,
+  "torch_dtype": "bfloat16",
+  "transformers_version": "4.39.0.dev0",
+  "use_cache": true,
+  "use_sliding_window": false,
+  "vocab_size": 151936
+})";
+
+// google/gemma-7b
+char const* const gemma_7b = R"({
+  "architectures": ["GemmaForCausalLM"],
+  "attention_bias": false,
+  "attention_dropout": 0.0,
+  "bos_token_id": 2,
+  "eos_token_id": 1,
+  "head_dim": 256,
+  "hidden_act": "gelu",
+  "hidden_size": 3072,
+  "initializer_range": 0.02,
+  "intermediate_size": 24576,
+  "max_position_embeddings": 8192,
+  "model_type": "gemma",
+  "num_attention_heads": 16,
+  "num_hidden_layers": 28,
+  "num_key_value_heads": 16,
+  "pad_token_id": 0,
+  "rms_norm_eps": 1e-06,
+  "rope_scaling": null,
+  "rope_theta": 10000.0,
+  "torch_dtype": "bfloat16",
+  "transformers_version": "4.38.0.dev0",
+  "use_cache": true,
+  "vocab_size": 256000
+})";
+
+// google/gemma-2-9b
+char const* const gemma2_9b = R"({
+  "architectures": ["Gemma2ForCausalLM"],
+  "attention_bias": false,
+  "attention_dropout": 0.0,
+  "attn_logit_softcapping": 50.0,
+  "bos_token_id": 2,
+  "cache_implementation": "hybrid",
+  "eos_token_id": 1,
+  "final_logit_softcapping": 30.0,
+  "head_dim": 256,
+  "hidden_act": "gelu_pytorch_tanh",
+  "hidden_activation": "gelu_pytorch_tanh",
+  "hidden_size": 3584,
+  "initializer_range": 0.02,
+  "intermediate_size": 14336,
+  "max_position_embeddings": 8192,
+  "model_type": "gemma2",
+  "num_attention_heads": 16,
+  "num_hidden_layers": 42,
+  "num_key_value_heads": 8,
+  "pad_token_id": 0,
+  "query_pre_attn_scalar": 256,
+  "rms_norm_eps": 1e-06,
+  "rope_theta": 10000.0,
+  "sliding_window": 4096,
+  "torch_dtype": "float32",
+  "transformers_version": "4.42.0.dev0",
+  "use_cache": true,
+  "vocab_size": 256000
+})";
+
 struct Evaluated {
     Diagnostics diagnostics;
     Program program;
@@ -255,11 +349,11 @@ std::string import_error(std::string const& config) {
 }
 
 // `config` with the field `name` replaced by `value` (a JSON text), or
-// removed when `value` is empty.
+// removed when `value` is empty; added first when it is not there.
 std::string with_field(std::string config, std::string const& name, std::string const& value) {
     auto key = "\n  \"" + name + "\": ";
     auto at = config.find(key);
-    REQUIRE(at != std::string::npos);
+    if (at == std::string::npos) return "{" + key + value + "," + config.substr(1);
     auto end = config.find_first_of(",\n", at + key.size());
     if (config[end] == ',') ++end;
     config.erase(at, end - at);
@@ -346,6 +440,54 @@ TEST_CASE("import: weight bytes are the published parameter counts x 2 bytes (bf
         CHECK(r->find("scores", "decoder/attention", 1).metrics.counts.flops == 33'554'432.0);
         CHECK(r->facts(1).cache_bytes == 536'870'912.0);
     }
+    SECTION("Qwen1.5-MoE-A2.7B (Qwen2-MoE): 14,315,784,192") {
+        // D = 2048, 16 heads of 128 (KV = 16). Per layer:
+        //   q, k, v 3 x (2048 x 2048 + 2048 bias) = 12,589,056; o 4,194,304
+        //   routed experts 60 x 3 x 2048 x 1408  = 519,045,120
+        //   router 2048 x 60                      =     122,880
+        //   shared expert 3 x 2048 x 5632         =  34,603,008; its gate 2,048
+        //   norms 2 x 2048                        =       4,096
+        //   layer total 570,560,512; x 24 = 13,693,452,288
+        // Embedding and LM head 2 x 151936 x 2048 = 622,329,856; final norm
+        // 2,048. Total 14,315,784,192 (the published 14.3B).
+        auto imported = model::import_config(qwen15_moe, "config.json");
+        CHECK(imported.parameters == 14'315'784'192.0);
+        auto r = evaluate_text(imported.text);
+        CHECK(r->facts(1).weight_bytes == 2 * 14'315'784'192.0);
+        // At B = 1 the token reaches k = 4 experts: gate 2 x 4 x 2048 x 1408.
+        CHECK(r->find("gate", "decoder/moe", 1).metrics.counts.flops == 23'068'672.0);
+        // The shared expert sees every token: 2 x 2048 x 5632 per token.
+        CHECK(r->find("gate", "decoder/shared_expert/mlp", 2).metrics.counts.flops ==
+              2 * 2 * 2048.0 * 5632);
+    }
+    SECTION("Gemma 7B: 8,537,680,896, head_dim 256 (not 3072 / 16)") {
+        // H x Hd = 16 x 256 = 4096. Per layer: q, k, v, o 4 x 3072 x 4096 =
+        // 50,331,648; GeGLU 3 x 3072 x 24576 = 226,492,416; norms 6,144:
+        // 276,830,208; x 28 = 7,751,245,824. Embedding 256000 x 3072 =
+        // 786,432,000, tied; final norm 3,072. Total 8,537,680,896.
+        auto imported = model::import_config(gemma_7b, "config.json");
+        CHECK(imported.parameters == 8'537'680'896.0);
+        CHECK(contains(imported.text, "let Hd = 256         # head_dim"));
+        auto r = evaluate_text(imported.text);
+        CHECK(r->facts(1).weight_bytes == 2 * 8'537'680'896.0);
+        // GELU(gate) x up: 9 FLOPs x 24576 per token.
+        CHECK(r->find("gelu_mul", "decoder/mlp", 1).metrics.counts.flops == 9 * 24576.0);
+    }
+    SECTION("Gemma 2 9B: 9,241,705,984, local layers over a 4096-position window") {
+        // Per layer: q, o 2 x 3584 x 4096 = 29,360,128; k, v 2 x 3584 x 2048 =
+        // 14,680,064; GeGLU 3 x 3584 x 14336 = 154,140,672; four norms 14,336:
+        // 198,195,200; x 42 = 8,324,198,400. Embedding 256000 x 3584 =
+        // 917,504,000, tied; final norm 3,584. Total 9,241,705,984.
+        auto imported = model::import_config(gemma2_9b, "config.json");
+        CHECK(imported.parameters == 9'241'705'984.0);
+        auto r = evaluate_text(imported.text);
+        CHECK(r->facts(1).weight_bytes == 2 * 9'241'705'984.0);
+        // KV cache per sequence: 21 local layers x 4096 positions and 21
+        // global x 8192, each 2 x 8 x 256 x 2 B = 8,192 B per position:
+        // 21 x 8,192 x (4096 + 8192) = 2,113,929,216 B.
+        CHECK(r->facts(1).cache_bytes == 2'113'929'216.0);
+        CHECK(r->find("softcap", "gemma2_lm_head", 1).metrics.counts.flops == 3 * 256000.0);
+    }
     SECTION("--dtype fp8: the matmul weights take 1 byte, the norm gains stay bf16") {
         // Llama 3 8B: 8,030,261,248 - 266,240 gains at 1 byte + 266,240 at 2.
         auto r = import_and_evaluate(llama3_8b, model::ImportMode::decode, "fp8");
@@ -410,7 +552,8 @@ TEST_CASE("import: the shipped bf16 model scenarios come back case for case", "[
 
 TEST_CASE("import: every architecture in both modes checks and evaluates without warnings",
           "[import]") {
-    for (auto const* config : {llama3_8b, llama3_70b, mixtral_8x7b, mistral_7b, qwen25_7b, gpt2}) {
+    for (auto const* config : {llama3_8b, llama3_70b, mixtral_8x7b, mistral_7b, qwen25_7b,
+                               qwen15_moe, gemma_7b, gemma2_9b, gpt2}) {
         for (auto mode : {model::ImportMode::decode, model::ImportMode::prefill}) {
             auto r = import_and_evaluate(config, mode);
             CHECK(r->evaluation.has_tokens);
@@ -484,6 +627,14 @@ TEST_CASE("import: errors name the field, the architectures supported, the place
               "config.json: error: 'num_experts_per_tok' (9) exceeds 'num_local_experts' (8)");
     }
     SECTION("a value the templates cannot model, a field of the wrong type") {
+        CHECK(contains(import_error(with_field(qwen15_moe, "mlp_only_layers", "[0, 1]")),
+                       "error: field 'mlp_only_layers' is [0,1] (dense MLP layers)"));
+        CHECK(contains(import_error(with_field(qwen15_moe, "decoder_sparse_step", "2")),
+                       "error: field 'decoder_sparse_step' is 2"));
+        CHECK(import_error(with_field(gemma_7b, "head_dim", "")) ==
+              "config.json: error: missing field 'head_dim', which GemmaForCausalLM needs");
+        CHECK(contains(import_error(with_field(gemma2_9b, "num_hidden_layers", "41")),
+                       "error: 'num_hidden_layers' (41) is odd"));
         CHECK(import_error(with_field(llama3_8b, "hidden_act", "\"gelu\"")) ==
               "config.json: error: field 'hidden_act' is 'gelu'; LlamaForCausalLM is imported "
               "with 'silu' only");

@@ -18,7 +18,7 @@ namespace {
 using json = nlohmann::json;
 using Int = std::int64_t;
 
-enum class Family { llama, qwen2, mixtral, gpt2 };
+enum class Family { llama, qwen2, mixtral, qwen2_moe, gemma, gemma2, gpt2 };
 
 struct Architecture {
     char const* name;        // architectures[0]
@@ -31,6 +31,9 @@ constexpr Architecture known_architectures[] = {
     {"MistralForCausalLM", "mistral", Family::llama},
     {"Qwen2ForCausalLM", "qwen2", Family::qwen2},
     {"MixtralForCausalLM", "mixtral", Family::mixtral},
+    {"Qwen2MoeForCausalLM", "qwen2_moe", Family::qwen2_moe},
+    {"GemmaForCausalLM", "gemma", Family::gemma},
+    {"Gemma2ForCausalLM", "gemma2", Family::gemma2},
     {"GPT2LMHeadModel", "gpt2", Family::gpt2},
 };
 
@@ -83,6 +86,25 @@ public:
         record(name, v->dump());
         return v->get<Int>();
     }
+    // A required positive number (soft-capping values: recorded, not used).
+    double number(std::string const& name) {
+        json const* v = find(name);
+        if (!v) fail("missing field " + in_quotes(name) + ", which " + architecture_ + " needs");
+        if (!v->is_number() || v->get<double>() <= 0)
+            fail("field " + in_quotes(name) + " must be a positive number, not " + v->dump());
+        record(name, v->dump());
+        return v->get<double>();
+    }
+    // A list field that the templates model only when it is empty.
+    void require_empty_list(std::string const& name, std::string const& what) {
+        json const* v = find(name);
+        if (!v) return;
+        if (!v->is_array()) fail("field " + in_quotes(name) + " must be a list, not " + v->dump());
+        record(name, v->dump());
+        if (!v->empty())
+            fail("field " + in_quotes(name) + " is " + v->dump() + " (" + what +
+                 "), which roofline import does not model for " + architecture_);
+    }
     bool boolean(std::string const& name, bool absent) {
         json const* v = find(name);
         if (!v) return absent;
@@ -131,7 +153,8 @@ struct Shapes {
     Family family = Family::llama;
     Int L = 0, D = 0, H = 0, KV = 0, Hd = 0, F = 0, V = 0;
     Int max_positions = 0;
-    Int E = 0, K = 0;               // experts, experts per token (Mixtral)
+    Int E = 0, K = 0;               // experts, experts per token (Mixtral, Qwen2-MoE)
+    Int Fs = 0;                     // the shared expert's width (Qwen2-MoE)
     std::optional<Int> window;      // sliding_window (decode attention span)
     bool tied = false;              // LM head tied to the embedding
     std::string F_field = "intermediate_size";
@@ -183,7 +206,11 @@ void read_heads(Config& c, Shapes& s, char const* heads_field, char const* width
     if (s.H % s.KV != 0)
         c.fail("'num_key_value_heads' (" + std::to_string(s.KV) +
                ") does not divide 'num_attention_heads' (" + std::to_string(s.H) + ")");
-    if (auto hd = s.family == Family::gpt2 ? std::nullopt : c.optional_integer("head_dim")) {
+    bool gemma = s.family == Family::gemma || s.family == Family::gemma2;
+    if (gemma) {
+        s.Hd = c.integer("head_dim");
+        s.Hd_comment = "head_dim";
+    } else if (auto hd = s.family == Family::gpt2 ? std::nullopt : c.optional_integer("head_dim")) {
         s.Hd = *hd;
         s.Hd_comment = "head_dim";
     } else {
@@ -196,32 +223,70 @@ void read_heads(Config& c, Shapes& s, char const* heads_field, char const* width
     }
 }
 
-// Llama, Mistral, Qwen2 and Mixtral: the same names for the same shapes.
+// Llama, Mistral, Qwen2, Mixtral, Qwen2-MoE, Gemma, Gemma 2: the same names
+// for the same shapes.
 Shapes read_llama_like(Config& c, Family family) {
     Shapes s;
     s.family = family;
-    c.require_one_of("hidden_act", {"silu"});
+    bool gemma = family == Family::gemma || family == Family::gemma2;
+    if (gemma) {
+        c.require_one_of("hidden_act", {"gelu", "gelu_pytorch_tanh"});
+        c.require_one_of("hidden_activation", {"gelu", "gelu_pytorch_tanh"});
+    } else {
+        c.require_one_of("hidden_act", {"silu"});
+    }
     s.L = c.integer("num_hidden_layers");
     s.D = c.integer("hidden_size");
     read_heads(c, s, "num_attention_heads", "hidden_size");
-    s.F = c.integer("intermediate_size");
+    if (family == Family::qwen2_moe) {
+        s.F = c.integer("moe_intermediate_size");
+        s.F_field = "moe_intermediate_size, per routed expert";
+    } else {
+        s.F = c.integer("intermediate_size");
+        if (family == Family::mixtral) s.F_field = "intermediate_size, per expert";
+    }
     s.V = c.integer("vocab_size");
     s.max_positions = c.integer("max_position_embeddings");
-    s.tied = c.boolean("tie_word_embeddings", false);
-    if (family == Family::qwen2) {
+    s.tied = c.boolean("tie_word_embeddings", gemma);
+    switch (family) {
+    case Family::qwen2:
+    case Family::qwen2_moe:
         c.require_false("use_sliding_window", "sliding-window attention in some layers");
-    } else {
+        break;
+    case Family::gemma2:
+        c.require_false("attention_bias", "biases on the attention projections");
+        s.window = c.integer("sliding_window");
+        c.number("attn_logit_softcapping");
+        c.number("final_logit_softcapping");
+        if (!s.tied)
+            c.fail("field 'tie_word_embeddings' is false; Gemma2ForCausalLM is imported with the "
+                   "LM head tied to the embedding only");
+        if (s.L % 2 != 0)
+            c.fail("'num_hidden_layers' (" + std::to_string(s.L) +
+                   ") is odd; Gemma2ForCausalLM alternates sliding-window and global layers");
+        break;
+    default:
         c.require_false("attention_bias", "biases on the attention projections");
         c.require_false("mlp_bias", "biases on the MLP projections");
-        s.window = c.optional_integer("sliding_window");
+        if (!gemma) s.window = c.optional_integer("sliding_window");
+        break;
     }
-    if (family == Family::mixtral) {
-        s.E = c.integer("num_local_experts");
+    if (family == Family::mixtral || family == Family::qwen2_moe) {
+        bool mixtral = family == Family::mixtral;
+        char const* experts = mixtral ? "num_local_experts" : "num_experts";
+        s.E = c.integer(experts);
         s.K = c.integer("num_experts_per_tok");
-        s.F_field = "intermediate_size, per expert";
         if (s.K > s.E)
-            c.fail("'num_experts_per_tok' (" + std::to_string(s.K) +
-                   ") exceeds 'num_local_experts' (" + std::to_string(s.E) + ")");
+            c.fail("'num_experts_per_tok' (" + std::to_string(s.K) + ") exceeds '" + experts +
+                   "' (" + std::to_string(s.E) + ")");
+    }
+    if (family == Family::qwen2_moe) {
+        s.Fs = c.integer("shared_expert_intermediate_size");
+        if (auto step = c.optional_integer("decoder_sparse_step"); step && *step != 1)
+            c.fail("field 'decoder_sparse_step' is " + std::to_string(*step) +
+                   " (dense MLP layers between the MoE layers), which roofline import does not "
+                   "model for Qwen2MoeForCausalLM");
+        c.require_empty_list("mlp_only_layers", "dense MLP layers");
     }
     return s;
 }
@@ -268,6 +333,23 @@ std::pair<Int, std::string> parameters(Shapes const& s) {
                     " + 3 D F + 2 D) + " + ends_text + " + D\n#   = " + std::to_string(s.L) +
                     " x " + grouped(layer) + " + " + grouped(ends) + " + " + grouped(s.D)};
     }
+    case Family::gemma:
+    case Family::gemma2: {
+        Int norms = s.family == Family::gemma2 ? 4 : 2;
+        Int layer = attention + 3 * s.D * s.F + norms * s.D;
+        return {s.L * layer + ends + s.D,
+                "L x (2 D H Hd + 2 D KV Hd + 3 D F + " + std::to_string(norms) + " D) + " +
+                    ends_text + " + D\n#   = " + std::to_string(s.L) + " x " + grouped(layer) +
+                    " + " + grouped(ends) + " + " + grouped(s.D)};
+    }
+    case Family::qwen2_moe: {
+        Int layer = attention + s.H * s.Hd + 2 * s.KV * s.Hd + s.E * 3 * s.D * s.F + s.D * s.E +
+                    3 * s.D * s.Fs + s.D + 2 * s.D;
+        return {s.L * layer + ends + s.D,
+                "L x (2 D H Hd + 2 D KV Hd + H Hd + 2 KV Hd + E x 3 D F + D E + 3 D Fs + D + "
+                "2 D) + " + ends_text + " + D\n#   = " + std::to_string(s.L) + " x " +
+                    grouped(layer) + " + " + grouped(ends) + " + " + grouped(s.D)};
+    }
     case Family::mixtral: {
         Int layer = attention + s.E * 3 * s.D * s.F + s.D * s.E + 2 * s.D;
         return {s.L * layer + ends + s.D,
@@ -296,14 +378,33 @@ std::string let_line(std::string const& name, Int value, std::string const& comm
     return head + "  # " + comment + "\n";
 }
 
+// The template file and the decoder layer template (without _decode or
+// _prefill) of each family.
+std::pair<char const*, char const*> layer_templates(Family family) {
+    switch (family) {
+    case Family::llama: return {"layers/dense.roof", "dense"};
+    case Family::qwen2: return {"layers/qkv_bias.roof", "qkv_bias"};
+    case Family::mixtral: return {"layers/moe.roof", "moe"};
+    case Family::qwen2_moe: return {"layers/qwen2_moe.roof", "qwen2_moe"};
+    case Family::gemma: return {"layers/gemma.roof", "gemma"};
+    case Family::gemma2: return {"layers/gemma.roof", "gemma2"};
+    case Family::gpt2: return {"layers/gpt2.roof", "gpt2"};
+    }
+    return {"", ""};
+}
+
 std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const& o,
                            Int params, std::string const& formula) {
     bool decode = o.mode == ImportMode::decode;
+    bool gpt2 = s.family == Family::gpt2;
+    bool gemma2 = s.family == Family::gemma2;
     std::string const& w = o.weight_dtype;
     Int S = std::min<Int>(8192, s.max_positions);
     Int T = std::min<Int>(2048, s.max_positions);
-    std::string positions_field = s.family == Family::gpt2 ? "n_positions" : "max_position_embeddings";
-    bool windowed = decode && s.window && *s.window < S;
+    std::string positions_field = gpt2 ? "n_positions" : "max_position_embeddings";
+    // Decode attention limited to the last W positions (Gemma 2: its local
+    // layers, always written so that the two kinds of layer show).
+    bool windowed = decode && s.window && (gemma2 || *s.window < S);
 
     std::string out;
     out += "# " + c.architecture() + ", " + (decode ? "decode" : "prefill") + ", " + w +
@@ -318,20 +419,15 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     title += decode ? ", " + std::to_string(S) + " context" : ", " + std::to_string(T) + " prompts";
     out += "scenario \"" + title + "\"\n\n";
 
+    auto [file, layer] = layer_templates(s.family);
     out += "include \"hardware/catalog.roof\"\n";
-    switch (s.family) {
-    case Family::llama: out += "include \"layers/dense.roof\"\n"; break;
-    case Family::qwen2: out += "include \"layers/qkv_bias.roof\"\n"; break;
-    case Family::mixtral: out += "include \"layers/moe.roof\"\n"; break;
-    case Family::gpt2: out += "include \"layers/gpt2.roof\"\n"; break;
-    }
+    out += "include \"" + std::string(file) + "\"\n";
     out += "include \"layers/lm_head.roof\"\n\n";
 
     out += "target ";
     for (std::size_t i = 0; i < o.targets.size(); ++i) out += (i ? ", " : "") + o.targets[i];
     out += "\n\n";
 
-    bool gpt2 = s.family == Family::gpt2;
     out += let_line("L", s.L, gpt2 ? "n_layer" : "num_hidden_layers");
     out += let_line("D", s.D, gpt2 ? "n_embd" : "hidden_size");
     out += let_line("H", s.H, gpt2 ? "n_head" : "num_attention_heads");
@@ -342,10 +438,11 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
                             : "num_key_value_heads");
     out += let_line("Hd", s.Hd, s.Hd_comment);
     out += let_line("F", s.F, s.F_field);
-    if (s.family == Family::mixtral) {
-        out += let_line("E", s.E, "num_local_experts");
+    if (s.E) {
+        out += let_line("E", s.E, s.family == Family::mixtral ? "num_local_experts" : "num_experts");
         out += let_line("K", s.K, "num_experts_per_tok");
     }
+    if (s.Fs) out += let_line("Fs", s.Fs, "shared_expert_intermediate_size");
     out += let_line("V", s.V, "vocab_size");
     if (gpt2) out += let_line("P", s.max_positions, "n_positions: learned position embeddings");
     out += "\n";
@@ -357,7 +454,11 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
                std::to_string(s.max_positions) + ")\n";
         if (windowed)
             out += "let W = " + std::to_string(*s.window) +
-                   "                  # sliding_window: attention reads the last W positions\n";
+                   std::string(std::to_string(*s.window).size() < 5 ? 18 : 17, ' ') +
+                   "# sliding_window: " +
+                   (gemma2 ? "the local layers read the last W positions"
+                           : "attention reads the last W positions") +
+                   "\n";
         out += "\ntokens = B\n\n";
     } else {
         out += "sweep B = 1 .. 8 times 2    # prompts in the batch\n";
@@ -368,22 +469,26 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
 
     std::string N = decode ? "B" : "B * T";
     std::string wdt = ", wdt = " + w;
-    out += "use embedding(N = " + N + ", D = D, V = V" + wdt + ")\n";
+    bool gemma = s.family == Family::gemma || gemma2;
+    out += "use " + std::string(gemma ? "scaled_embedding" : "embedding") + "(N = " + N +
+           ", D = D, V = V" + wdt + ")\n";
     if (gpt2) out += "use position_embedding(N = " + N + ", D = D, P = P" + wdt + ")\n";
-    std::string span = decode ? (windowed ? "S = min(S, W)" : "S = S") : "T = T";
-    std::string phase = decode ? "decode" : "prefill";
-    std::string heads = gpt2 ? "H = H, Hd = Hd" : "H = H, KV = KV, Hd = Hd";
-    std::string layer;
-    switch (s.family) {
-    case Family::llama: layer = "dense_" + phase; break;
-    case Family::qwen2: layer = "qkv_bias_" + phase; break;
-    case Family::mixtral: layer = "moe_" + phase; break;
-    case Family::gpt2: layer = "gpt2_" + phase; break;
+
+    std::string use = "use " + std::string(layer) + (decode ? "_decode" : "_prefill") + "(B = B, ";
+    std::string rest = ", D = D, " + std::string(gpt2 ? "H = H, Hd = Hd" : "H = H, KV = KV, Hd = Hd") +
+                       ", F = F";
+    if (s.E) rest += ", E = E, k = K";
+    if (s.Fs) rest += ", Fs = Fs";
+    rest += wdt + ")";
+    std::string span = decode ? "S = S" : "T = T";
+    if (gemma2) {
+        // Even layers attend within the window, odd layers to everything.
+        out += use + (decode ? "S = min(S, W)" : span) + rest + " as local x (L / 2)\n";
+        out += use + span + rest + " as global x (L / 2)\n";
+    } else {
+        out += use + (windowed ? "S = min(S, W)" : span) + rest + " as decoder x L\n";
     }
-    std::string experts = s.family == Family::mixtral ? ", E = E, k = K" : "";
-    out += "use " + layer + "(B = B, " + span + ", D = D, " + heads + ", F = F" + experts + wdt +
-           ") as decoder x L\n";
-    std::string head = gpt2 ? "gpt2_lm_head" : s.tied ? "tied_lm_head" : "lm_head";
+    std::string head = gpt2 ? "gpt2_lm_head" : gemma2 ? "gemma2_lm_head" : s.tied ? "tied_lm_head" : "lm_head";
     out += "use " + head + "(N = B, D = D, V = V" + wdt + ")\n";
     return out;
 }
