@@ -275,6 +275,99 @@ char const* const gemma2_9b = R"({
   "vocab_size": 256000
 })";
 
+// deepseek-ai/DeepSeek-V3 (its quantization_config, auto_map and rope_scaling
+// left out: they do not change the shapes)
+char const* const deepseek_v3 = R"({
+  "architectures": ["DeepseekV3ForCausalLM"],
+  "attention_bias": false,
+  "attention_dropout": 0.0,
+  "aux_loss_alpha": 0.001,
+  "bos_token_id": 0,
+  "eos_token_id": 1,
+  "ep_size": 1,
+  "first_k_dense_replace": 3,
+  "hidden_act": "silu",
+  "hidden_size": 7168,
+  "initializer_range": 0.02,
+  "intermediate_size": 18432,
+  "kv_lora_rank": 512,
+  "max_position_embeddings": 163840,
+  "model_type": "deepseek_v3",
+  "moe_intermediate_size": 2048,
+  "moe_layer_freq": 1,
+  "n_group": 8,
+  "n_routed_experts": 256,
+  "n_shared_experts": 1,
+  "norm_topk_prob": true,
+  "num_attention_heads": 128,
+  "num_experts_per_tok": 8,
+  "num_hidden_layers": 61,
+  "num_key_value_heads": 128,
+  "num_nextn_predict_layers": 1,
+  "pretraining_tp": 1,
+  "q_lora_rank": 1536,
+  "qk_nope_head_dim": 128,
+  "qk_rope_head_dim": 64,
+  "rms_norm_eps": 1e-06,
+  "rope_theta": 10000,
+  "routed_scaling_factor": 2.5,
+  "scoring_func": "sigmoid",
+  "seq_aux": true,
+  "tie_word_embeddings": false,
+  "topk_group": 4,
+  "topk_method": "noaux_tc",
+  "torch_dtype": "bfloat16",
+  "transformers_version": "4.33.1",
+  "use_cache": true,
+  "v_head_dim": 128,
+  "vocab_size": 129280
+})";
+
+// deepseek-ai/DeepSeek-V2 (auto_map and rope_scaling left out)
+char const* const deepseek_v2 = R"({
+  "architectures": ["DeepseekV2ForCausalLM"],
+  "attention_bias": false,
+  "attention_dropout": 0.0,
+  "aux_loss_alpha": 0.001,
+  "bos_token_id": 100000,
+  "eos_token_id": 100001,
+  "first_k_dense_replace": 1,
+  "hidden_act": "silu",
+  "hidden_size": 5120,
+  "initializer_range": 0.02,
+  "intermediate_size": 12288,
+  "kv_lora_rank": 512,
+  "max_position_embeddings": 163840,
+  "model_type": "deepseek_v2",
+  "moe_intermediate_size": 1536,
+  "moe_layer_freq": 1,
+  "n_group": 8,
+  "n_routed_experts": 160,
+  "n_shared_experts": 2,
+  "norm_topk_prob": false,
+  "num_attention_heads": 128,
+  "num_experts_per_tok": 6,
+  "num_hidden_layers": 60,
+  "num_key_value_heads": 128,
+  "pretraining_tp": 1,
+  "q_lora_rank": 1536,
+  "qk_nope_head_dim": 128,
+  "qk_rope_head_dim": 64,
+  "rms_norm_eps": 1e-06,
+  "rope_theta": 10000,
+  "routed_scaling_factor": 16.0,
+  "scoring_func": "softmax",
+  "seq_aux": true,
+  "tie_word_embeddings": false,
+  "topk_group": 3,
+  "topk_method": "group_limited_greedy",
+  "torch_dtype": "bfloat16",
+  "transformers_version": "4.39.3",
+  "use_cache": true,
+  "v_head_dim": 128,
+  "vocab_size": 102400
+})";
+
 struct Evaluated {
     Diagnostics diagnostics;
     Program program;
@@ -488,6 +581,34 @@ TEST_CASE("import: weight bytes are the published parameter counts x 2 bytes (bf
         CHECK(r->facts(1).cache_bytes == 2'113'929'216.0);
         CHECK(r->find("softcap", "gemma2_lm_head", 1).metrics.counts.flops == 3 * 256000.0);
     }
+    SECTION("DeepSeek-V3: 671,026,419,200, a latent KV cache of 576 elements per token") {
+        // MLA per layer (D 7168, H 128, Qr 1536, C 512, Dn 128, Dr 64, Dv 128):
+        //   q_a 7168 x 1536 = 11,010,048; its norm 1,536
+        //   q_b 1536 x 128 x (128 + 64) = 37,748,736
+        //   kv_a 7168 x (512 + 64) = 4,128,768; its norm 512
+        //   kv_b 512 x 128 x (128 + 128) = 16,777,216
+        //   o 128 x 128 x 7168 = 117,440,512;  MLA total 187,107,328
+        // 3 dense layers: + 3 x 7168 x 18432 = 396,361,728 + norms 14,336
+        //   = 583,483,392 each
+        // 58 MoE layers: + routed 256 x 3 x 7168 x 2048 = 11,274,289,152,
+        //   router 7168 x 256 = 1,835,008, shared 3 x 7168 x 2048 = 44,040,192,
+        //   norms 14,336, score-correction bias 256 = 11,507,286,272 each
+        // 3 x 583,483,392 + 58 x 11,507,286,272 = 669,173,053,952; embedding
+        // and LM head 2 x 129280 x 7168 = 1,853,358,080; final norm 7,168.
+        // Total 671,026,419,200 (the published 671B; the MTP module apart).
+        auto imported = model::import_config(deepseek_v3, "config.json");
+        CHECK(imported.parameters == 671'026'419'200.0);
+        auto r = evaluate_text(imported.text);
+        CHECK(r->facts(1).weight_bytes == 2 * 671'026'419'200.0);
+        // The cache: 61 layers x 8192 positions x (512 + 64) x 2 B per sequence.
+        CHECK(r->facts(2).cache_bytes == 2 * 575'668'224.0);
+        // Scores against the latent cache: 2 x 128 x 8192 x 576 per token.
+        CHECK(r->find("scores", "moe_decoder/attention", 1).metrics.counts.flops ==
+              1'207'959'552.0);
+        // ... reading the cache once: 8192 x 576 x 2 B, and the query 128 x 576 x 2 B.
+        CHECK(r->find("scores", "moe_decoder/attention", 1).metrics.counts.bytes_read ==
+              8192 * 576 * 2.0 + 128 * 576 * 2.0);
+    }
     SECTION("--dtype fp8: the matmul weights take 1 byte, the norm gains stay bf16") {
         // Llama 3 8B: 8,030,261,248 - 266,240 gains at 1 byte + 266,240 at 2.
         auto r = import_and_evaluate(llama3_8b, model::ImportMode::decode, "fp8");
@@ -553,7 +674,7 @@ TEST_CASE("import: the shipped bf16 model scenarios come back case for case", "[
 TEST_CASE("import: every architecture in both modes checks and evaluates without warnings",
           "[import]") {
     for (auto const* config : {llama3_8b, llama3_70b, mixtral_8x7b, mistral_7b, qwen25_7b,
-                               qwen15_moe, gemma_7b, gemma2_9b, gpt2}) {
+                               qwen15_moe, gemma_7b, gemma2_9b, deepseek_v2, deepseek_v3, gpt2}) {
         for (auto mode : {model::ImportMode::decode, model::ImportMode::prefill}) {
             auto r = import_and_evaluate(config, mode);
             CHECK(r->evaluation.has_tokens);
@@ -633,6 +754,10 @@ TEST_CASE("import: errors name the field, the architectures supported, the place
                        "error: field 'decoder_sparse_step' is 2"));
         CHECK(import_error(with_field(gemma_7b, "head_dim", "")) ==
               "config.json: error: missing field 'head_dim', which GemmaForCausalLM needs");
+        CHECK(contains(import_error(with_field(deepseek_v2, "q_lora_rank", "null")),
+                       "error: field 'q_lora_rank' is missing or null"));
+        CHECK(contains(import_error(with_field(deepseek_v3, "moe_layer_freq", "2")),
+                       "error: field 'moe_layer_freq' is 2"));
         CHECK(contains(import_error(with_field(gemma2_9b, "num_hidden_layers", "41")),
                        "error: 'num_hidden_layers' (41) is odd"));
         CHECK(import_error(with_field(llama3_8b, "hidden_act", "\"gelu\"")) ==
@@ -694,4 +819,49 @@ TEST_CASE("cli: import prints or writes the scenario; errors exit 1 with the pla
     CHECK(bad.out.empty());
 
     CHECK(cli("import missing.json").exit_code == 3);
+}
+
+TEST_CASE("import: the templates import adds are closed: every name is a parameter or a let",
+          "[import]") {
+    // As the test of the shipped templates in test_models.cpp: with no
+    // top-level values, a name a template does not bind is an error.
+    auto r = evaluate_text(R"(
+        include "layers/qkv_bias.roof"
+        include "layers/qwen2_moe.roof"
+        include "layers/gemma.roof"
+        include "layers/gpt2.roof"
+        include "layers/mla.roof"
+        hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }
+        target chip
+        use tied_lm_head(N = 3, D = 16, V = 100)
+        use attention_qkv_bias(B = 3, T = 2, S = 5, D = 16, H = 4, KV = 2, Hd = 4)
+        use qkv_bias_decode(B = 3, S = 5, D = 16, H = 4, KV = 2, Hd = 4, F = 24)
+        use qkv_bias_prefill(B = 3, T = 5, D = 16, H = 4, KV = 2, Hd = 4, F = 24)
+        use shared_expert(N = 3, D = 16, Fs = 24)
+        use qwen2_moe_decode(B = 3, S = 5, D = 16, H = 4, KV = 2, Hd = 4, F = 8, E = 4, k = 2, Fs = 24)
+        use qwen2_moe_prefill(B = 3, T = 5, D = 16, H = 4, KV = 2, Hd = 4, F = 8, E = 4, k = 2, Fs = 24)
+        use geglu_mlp(N = 3, D = 16, F = 24)
+        use scaled_embedding(N = 3, D = 16, V = 100)
+        use gemma_decode(B = 3, S = 5, D = 16, H = 4, KV = 2, Hd = 8, F = 24)
+        use gemma_prefill(B = 3, T = 5, D = 16, H = 4, KV = 2, Hd = 8, F = 24)
+        use softcap_attention(B = 3, T = 2, S = 5, D = 16, H = 4, KV = 2, Hd = 8)
+        use gemma2_decode(B = 3, S = 5, D = 16, H = 4, KV = 2, Hd = 8, F = 24)
+        use gemma2_prefill(B = 3, T = 5, D = 16, H = 4, KV = 2, Hd = 8, F = 24)
+        use gemma2_lm_head(N = 3, D = 16, V = 100)
+        use gpt2_attention(B = 3, T = 2, S = 5, D = 16, H = 4, Hd = 4)
+        use gelu_mlp(N = 3, D = 16, F = 64)
+        use gpt2_decode(B = 3, S = 5, D = 16, H = 4, Hd = 4, F = 64)
+        use gpt2_prefill(B = 3, T = 5, D = 16, H = 4, Hd = 4, F = 64)
+        use position_embedding(N = 3, D = 16, P = 32)
+        use gpt2_lm_head(N = 3, D = 16, V = 100)
+        use mla_decode(B = 3, S = 5, D = 16, H = 4, Qr = 8, C = 6, Dn = 4, Dr = 2, Dv = 4)
+        use mla_prefill(B = 3, T = 5, D = 16, H = 4, Qr = 8, C = 6, Dn = 4, Dr = 2, Dv = 4)
+        use deepseek_dense_decode(B = 3, S = 5, D = 16, H = 4, Qr = 8, C = 6, Dn = 4, Dr = 2, Dv = 4, F = 24)
+        use deepseek_dense_prefill(B = 3, T = 5, D = 16, H = 4, Qr = 8, C = 6, Dn = 4, Dr = 2, Dv = 4, F = 24)
+        use deepseek_moe_decode(B = 3, S = 5, D = 16, H = 4, Qr = 8, C = 6, Dn = 4, Dr = 2, Dv = 4,
+                                F = 8, E = 4, k = 2, Fs = 16)
+        use deepseek_moe_prefill(B = 3, T = 5, D = 16, H = 4, Qr = 8, C = 6, Dn = 4, Dr = 2, Dv = 4,
+                                 F = 8, E = 4, k = 2, Fs = 16, wdt = bf16)
+        use score_correction(E = 4))");
+    CHECK(r->evaluation.has_resident);
 }

@@ -18,7 +18,7 @@ namespace {
 using json = nlohmann::json;
 using Int = std::int64_t;
 
-enum class Family { llama, qwen2, mixtral, qwen2_moe, gemma, gemma2, gpt2 };
+enum class Family { llama, qwen2, mixtral, qwen2_moe, gemma, gemma2, deepseek, gpt2 };
 
 struct Architecture {
     char const* name;        // architectures[0]
@@ -34,6 +34,8 @@ constexpr Architecture known_architectures[] = {
     {"Qwen2MoeForCausalLM", "qwen2_moe", Family::qwen2_moe},
     {"GemmaForCausalLM", "gemma", Family::gemma},
     {"Gemma2ForCausalLM", "gemma2", Family::gemma2},
+    {"DeepseekV2ForCausalLM", "deepseek_v2", Family::deepseek},
+    {"DeepseekV3ForCausalLM", "deepseek_v3", Family::deepseek},
     {"GPT2LMHeadModel", "gpt2", Family::gpt2},
 };
 
@@ -154,7 +156,10 @@ struct Shapes {
     Int L = 0, D = 0, H = 0, KV = 0, Hd = 0, F = 0, V = 0;
     Int max_positions = 0;
     Int E = 0, K = 0;               // experts, experts per token (Mixtral, Qwen2-MoE)
-    Int Fs = 0;                     // the shared expert's width (Qwen2-MoE)
+    Int Fs = 0;                     // the shared experts' width (Qwen2-MoE, DeepSeek)
+    // DeepSeek: MLA's widths, the dense layers first, the routed experts' width.
+    Int Qr = 0, C = 0, Dn = 0, Dr = 0, Dv = 0, Ld = 0, Fe = 0, shared = 0;
+    bool score_bias = false;  // DeepSeek-V3's e_score_correction_bias
     std::optional<Int> window;      // sliding_window (decode attention span)
     bool tied = false;              // LM head tied to the embedding
     std::string F_field = "intermediate_size";
@@ -291,6 +296,61 @@ Shapes read_llama_like(Config& c, Family family) {
     return s;
 }
 
+// DeepSeek-V2 and V3: multi-head latent attention, dense layers first, then
+// MoE layers with shared experts.
+Shapes read_deepseek(Config& c) {
+    Shapes s;
+    s.family = Family::deepseek;
+    c.require_one_of("hidden_act", {"silu"});
+    c.require_false("attention_bias", "biases on the attention projections");
+    s.L = c.integer("num_hidden_layers");
+    s.D = c.integer("hidden_size");
+    s.H = c.integer("num_attention_heads");
+    s.KV = s.H;
+    if (!c.root_has("q_lora_rank"))
+        c.fail("field 'q_lora_rank' is missing or null (queries projected without compression, "
+               "as in DeepSeek-V2-Lite), which roofline import does not model for " +
+               c.architecture());
+    s.Qr = c.integer("q_lora_rank");
+    s.C = c.integer("kv_lora_rank");
+    s.Dn = c.integer("qk_nope_head_dim");
+    s.Dr = c.integer("qk_rope_head_dim");
+    s.Dv = c.integer("v_head_dim");
+    s.F = c.integer("intermediate_size");
+    s.F_field = "intermediate_size, the dense layers' MLP";
+    s.Fe = c.integer("moe_intermediate_size");
+    s.E = c.integer("n_routed_experts");
+    s.K = c.integer("num_experts_per_tok");
+    s.shared = c.integer("n_shared_experts");
+    s.Fs = s.shared * s.Fe;
+    if (auto first = c.find("first_k_dense_replace"); first && first->is_number_integer() &&
+                                                      first->get<Int>() == 0) {
+        c.record("first_k_dense_replace", "0");
+        s.Ld = 0;
+    } else {
+        s.Ld = c.integer("first_k_dense_replace");
+    }
+    if (auto freq = c.optional_integer("moe_layer_freq"); freq && *freq != 1)
+        c.fail("field 'moe_layer_freq' is " + std::to_string(*freq) +
+               " (dense layers between the MoE layers), which roofline import does not model "
+               "for " + c.architecture());
+    if (s.Ld > s.L)
+        c.fail("'first_k_dense_replace' (" + std::to_string(s.Ld) + ") exceeds 'num_hidden_layers' (" +
+               std::to_string(s.L) + ")");
+    if (s.K > s.E)
+        c.fail("'num_experts_per_tok' (" + std::to_string(s.K) + ") exceeds 'n_routed_experts' (" +
+               std::to_string(s.E) + ")");
+    s.V = c.integer("vocab_size");
+    s.max_positions = c.integer("max_position_embeddings");
+    s.tied = c.boolean("tie_word_embeddings", false);
+    s.score_bias = c.architecture() == "DeepseekV3ForCausalLM";
+    if (s.score_bias)
+        s.assumed.push_back("the router's score-correction bias: n_routed_experts per MoE layer "
+                            "(score_correction); the multi-token-prediction layers "
+                            "(num_nextn_predict_layers) are not modelled");
+    return s;
+}
+
 Shapes read_gpt2(Config& c) {
     Shapes s;
     s.family = Family::gpt2;
@@ -350,6 +410,20 @@ std::pair<Int, std::string> parameters(Shapes const& s) {
                 "2 D) + " + ends_text + " + D\n#   = " + std::to_string(s.L) + " x " +
                     grouped(layer) + " + " + grouped(ends) + " + " + grouped(s.D)};
     }
+    case Family::deepseek: {
+        Int mla = s.D * s.Qr + s.Qr + s.Qr * s.H * (s.Dn + s.Dr) + s.D * (s.C + s.Dr) + s.C +
+                  s.C * s.H * (s.Dn + s.Dv) + s.H * s.Dv * s.D;
+        Int dense = mla + 3 * s.D * s.F + 2 * s.D;
+        Int moe = mla + s.E * 3 * s.D * s.Fe + s.D * s.E + 3 * s.D * s.Fs + 2 * s.D +
+                  (s.score_bias ? s.E : 0);
+        return {s.Ld * dense + (s.L - s.Ld) * moe + ends + s.D,
+                "Ld x (MLA + 3 D F + 2 D) + (L - Ld) x (MLA + E x 3 D Fe + D E + 3 D Fs + 2 D" +
+                    std::string(s.score_bias ? " + E" : "") + ") "
+                "+ " + ends_text + " + D,\n#     MLA = D Qr + Qr + Qr H (Dn + Dr) + D (C + Dr) + C + "
+                "C H (Dn + Dv) + H Dv D = " + grouped(mla) + "\n#   = " + std::to_string(s.Ld) +
+                    " x " + grouped(dense) + " + " + std::to_string(s.L - s.Ld) + " x " +
+                    grouped(moe) + " + " + grouped(ends) + " + " + grouped(s.D)};
+    }
     case Family::mixtral: {
         Int layer = attention + s.E * 3 * s.D * s.F + s.D * s.E + 2 * s.D;
         return {s.L * layer + ends + s.D,
@@ -388,6 +462,7 @@ std::pair<char const*, char const*> layer_templates(Family family) {
     case Family::qwen2_moe: return {"layers/qwen2_moe.roof", "qwen2_moe"};
     case Family::gemma: return {"layers/gemma.roof", "gemma"};
     case Family::gemma2: return {"layers/gemma.roof", "gemma2"};
+    case Family::deepseek: return {"layers/mla.roof", "deepseek"};
     case Family::gpt2: return {"layers/gpt2.roof", "gpt2"};
     }
     return {"", ""};
@@ -428,21 +503,38 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     for (std::size_t i = 0; i < o.targets.size(); ++i) out += (i ? ", " : "") + o.targets[i];
     out += "\n\n";
 
+    bool deepseek = s.family == Family::deepseek;
     out += let_line("L", s.L, gpt2 ? "n_layer" : "num_hidden_layers");
+    if (deepseek) out += let_line("Ld", s.Ld, "first_k_dense_replace: dense layers, then MoE");
     out += let_line("D", s.D, gpt2 ? "n_embd" : "hidden_size");
     out += let_line("H", s.H, gpt2 ? "n_head" : "num_attention_heads");
-    if (!gpt2)
+    if (deepseek) {
+        out += let_line("Qr", s.Qr, "q_lora_rank: the compressed query");
+        out += let_line("C", s.C, "kv_lora_rank: the compressed KV (cached with Dr)");
+        out += let_line("Dn", s.Dn, "qk_nope_head_dim");
+        out += let_line("Dr", s.Dr, "qk_rope_head_dim");
+        out += let_line("Dv", s.Dv, "v_head_dim");
+    }
+    if (!gpt2 && !deepseek)
         out += let_line("KV", s.KV,
                         s.KV == s.H && !c.root_has("num_key_value_heads")
                             ? "num_attention_heads (no num_key_value_heads)"
                             : "num_key_value_heads");
-    out += let_line("Hd", s.Hd, s.Hd_comment);
+    if (!deepseek) out += let_line("Hd", s.Hd, s.Hd_comment);
     out += let_line("F", s.F, s.F_field);
+    if (deepseek) out += let_line("Fe", s.Fe, "moe_intermediate_size, per routed expert");
     if (s.E) {
-        out += let_line("E", s.E, s.family == Family::mixtral ? "num_local_experts" : "num_experts");
+        out += let_line("E", s.E,
+                        s.family == Family::mixtral ? "num_local_experts"
+                        : deepseek                  ? "n_routed_experts"
+                                                    : "num_experts");
         out += let_line("K", s.K, "num_experts_per_tok");
     }
-    if (s.Fs) out += let_line("Fs", s.Fs, "shared_expert_intermediate_size");
+    if (s.Fs)
+        out += let_line("Fs", s.Fs,
+                        deepseek ? "n_shared_experts (" + std::to_string(s.shared) +
+                                       ") x moe_intermediate_size"
+                                 : "shared_expert_intermediate_size");
     out += let_line("V", s.V, "vocab_size");
     if (gpt2) out += let_line("P", s.max_positions, "n_positions: learned position embeddings");
     out += "\n";
@@ -481,7 +573,16 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     if (s.Fs) rest += ", Fs = Fs";
     rest += wdt + ")";
     std::string span = decode ? "S = S" : "T = T";
-    if (gemma2) {
+    if (deepseek) {
+        std::string mla = ", D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
+        std::string kind = decode ? "_decode(B = B, " : "_prefill(B = B, ";
+        if (s.Ld > 0)
+            out += "use deepseek_dense" + kind + span + mla + ", F = F" + wdt +
+                   ") as dense_decoder x Ld\n";
+        out += "use deepseek_moe" + kind + span + mla + ", F = Fe, E = E, k = K, Fs = Fs" + wdt +
+               ") as moe_decoder x (L - Ld)\n";
+        if (s.score_bias) out += "use score_correction(E = E) as router_bias x (L - Ld)\n";
+    } else if (gemma2) {
         // Even layers attend within the window, odd layers to everything.
         out += use + (decode ? "S = min(S, W)" : span) + rest + " as local x (L / 2)\n";
         out += use + span + rest + " as global x (L / 2)\n";
@@ -537,9 +638,9 @@ ImportedScenario import_config(std::string const& json_text, std::string const& 
     auto const& architecture = find_architecture(config, root);
     config.set_architecture(architecture.name);
 
-    Shapes shapes = architecture.family == Family::gpt2
-                        ? read_gpt2(config)
-                        : read_llama_like(config, architecture.family);
+    Shapes shapes = architecture.family == Family::gpt2       ? read_gpt2(config)
+                    : architecture.family == Family::deepseek ? read_deepseek(config)
+                                                              : read_llama_like(config, architecture.family);
     auto [count, formula] = parameters(shapes);
     ImportedScenario result;
     result.text = write_scenario(config, shapes, options, count, formula);
