@@ -13,15 +13,11 @@
 #include <sstream>
 
 namespace roofline::cli {
-namespace {
-
-constexpr char const* import_usage =
-    "roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both] [--target HW]... "
-    "[--dtype WDT]";
-
-}  // namespace
 
 int cmd_import(std::vector<std::string> const& args) {
+    constexpr char const* import_usage =
+        "roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both] "
+        "[--target HW]... [--dtype WDT]";
     po::options_description options("options");
     options.add_options()
         ("output,o", po::value<std::string>(), "write the scenario to FILE.roof (default: stdout); "
