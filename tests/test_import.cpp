@@ -699,6 +699,10 @@ TEST_CASE("import: the generated text names its shapes and every field it read",
     CHECK(contains(text, "tokens = B\n"));
     CHECK(contains(text, "include \"layers/qkv_bias.roof\""));
     CHECK(contains(text, "target h100_sxm, h200, mi300x, tpu_v5p\n"));
+    // The fields that are not read are named too.
+    CHECK(contains(text, "# Not read (no effect on what the templates model): attention_dropout,"));
+    CHECK(contains(text, " max_window_layers,"));
+    CHECK(contains(text, "#   vocab_size = 152064\n"));
 
     model::ImportOptions options;
     options.mode = model::ImportMode::prefill;
@@ -788,6 +792,7 @@ TEST_CASE("cli: import prints or writes the scenario; errors exit 1 with the pla
     auto config = box.write("config.json", llama3_8b);
     auto cli = [&](std::string const& args) { return roofline::test::run_roofline(box.path, args); };
 
+    CHECK(cli("import --help").exit_code == 0);
     auto printed = cli("import config.json");
     CHECK(printed.exit_code == 0);
     CHECK(contains(printed.out, "use dense_decode("));

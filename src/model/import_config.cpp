@@ -140,6 +140,16 @@ public:
     }
 
     std::vector<std::pair<std::string, std::string>> const& used() const { return used_; }
+    // The config's other fields, in the file's (alphabetical) order.
+    std::vector<std::string> not_read() const {
+        std::vector<std::string> names;
+        for (auto const& item : root_.items()) {
+            bool read = false;
+            for (auto const& u : used_) read = read || u.first == item.key();
+            if (!read) names.push_back(item.key());
+        }
+        return names;
+    }
     std::string const& file() const { return file_; }
     std::string const& architecture() const { return architecture_; }
 
@@ -205,8 +215,8 @@ void read_heads(Config& c, Shapes& s, char const* heads_field, char const* width
     } else {
         s.KV = s.H;
         if (s.family != Family::gpt2)
-            s.assumed.push_back("num_key_value_heads absent: KV = num_attention_heads (multi-head "
-                                "attention)");
+            s.assumed.push_back("num_key_value_heads absent: KV = num_attention_heads\n"
+                                "#   (multi-head attention)");
     }
     if (s.H % s.KV != 0)
         c.fail("'num_key_value_heads' (" + std::to_string(s.KV) +
@@ -345,9 +355,9 @@ Shapes read_deepseek(Config& c) {
     s.tied = c.boolean("tie_word_embeddings", false);
     s.score_bias = c.architecture() == "DeepseekV3ForCausalLM";
     if (s.score_bias)
-        s.assumed.push_back("the router's score-correction bias: n_routed_experts per MoE layer "
-                            "(score_correction); the multi-token-prediction layers "
-                            "(num_nextn_predict_layers) are not modelled");
+        s.assumed.push_back("the router's score-correction bias, n_routed_experts per MoE\n"
+                            "#   layer (score_correction); the multi-token-prediction module\n"
+                            "#   (num_nextn_predict_layers) is left out");
     return s;
 }
 
@@ -487,6 +497,20 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     out += "#\n# Config fields used:\n";
     for (auto const& [name, value] : c.used()) out += "#   " + name + " = " + value + "\n";
     for (auto const& line : s.assumed) out += "# Assumed: " + line + "\n";
+    auto others = c.not_read();
+    if (!others.empty()) {
+        // Wrapped at 80 columns; docs/import.md says why each is not needed.
+        std::string line = "# Not read (no effect on what the templates model):";
+        for (std::size_t i = 0; i < others.size(); ++i) {
+            std::string word = " " + others[i] + (i + 1 < others.size() ? "," : "");
+            if (line.size() + word.size() > 80) {
+                out += line + "\n";
+                line = "#  ";
+            }
+            line += word;
+        }
+        out += line + "\n";
+    }
     out += "#\n# Parameters: " + grouped(params) + "\n#   = " + formula + "\n";
     out += "# docs/import.md says what is read from the config and what is assumed.\n\n";
 
