@@ -448,9 +448,11 @@ std::string with_field(std::string config, std::string const& name, std::string 
     auto at = config.find(key);
     if (at == std::string::npos) return "{" + key + value + "," + config.substr(1);
     auto end = config.find_first_of(",\n", at + key.size());
-    if (config[end] == ',') ++end;
+    bool last = config[end] != ',';  // the last field has no comma
+    if (!last) ++end;
     config.erase(at, end - at);
-    if (!value.empty()) config.insert(at, key + value + ",");
+    if (!value.empty()) config.insert(at, key + value + (last ? "" : ","));
+    else if (last) config.erase(config.rfind(',', at), 1);
     return config;
 }
 
@@ -774,6 +776,12 @@ TEST_CASE("import: errors name the field, the architectures supported, the place
         CHECK(import_error(with_field(llama3_8b, "hidden_size", "\"4096\"")) ==
               "config.json: error: field 'hidden_size' must be a positive integer, not \"4096\"");
         CHECK(contains(import_error("[1, 2]"), "config.json: error: the config must be a JSON object"));
+        CHECK(import_error(with_field(llama3_8b, "vocab_size", "4294967296")) ==
+              "config.json: error: field 'vocab_size' is 4294967296, more than 2^31 - 1");
+        // Shapes that imply more parameters than a double counts exactly.
+        auto huge = with_field(with_field(mixtral_8x7b, "num_local_experts", "1000000000"),
+                               "intermediate_size", "1000000000");
+        CHECK(contains(import_error(huge), "error: the shapes imply more than 2^53 parameters"));
     }
     SECTION("malformed JSON: file:line:col") {
         // Line 3 lacks the ':' after the key; the parser stops at the value.

@@ -41,6 +41,8 @@ constexpr Architecture known_architectures[] = {
 
 std::string in_quotes(std::string const& s) { return "'" + s + "'"; }
 
+using Count = long double;
+
 // 8030261248 -> "8,030,261,248"
 std::string grouped(Int value) {
     std::string digits = std::to_string(value < 0 ? -value : value);
@@ -51,6 +53,9 @@ std::string grouped(Int value) {
     }
     return value < 0 ? "-" + out : out;
 }
+
+// A parameter count below 2^53, grouped the same way.
+std::string grouped(Count value) { return value < 0x1p53L ? grouped(static_cast<Int>(value)) : "(too many)"; }
 
 // The fields read, in reading order, for the header; errors name the file.
 class Config {
@@ -85,6 +90,9 @@ public:
         if (!v) return std::nullopt;
         if (!v->is_number_integer() || v->get<Int>() <= 0)
             fail("field " + in_quotes(name) + " must be a positive integer, not " + v->dump());
+        // Every shape of a real model is far below; products of two stay exact.
+        if (v->get<Int>() > 2'147'483'647)
+            fail("field " + in_quotes(name) + " is " + v->dump() + ", more than 2^31 - 1");
         record(name, v->dump());
         return v->get<Int>();
     }
@@ -387,69 +395,73 @@ Shapes read_gpt2(Config& c) {
 }
 
 // The parameter count, with the formula that gives it, for the header.
-std::pair<Int, std::string> parameters(Shapes const& s) {
-    Int attention = 2 * s.D * s.H * s.Hd + 2 * s.D * s.KV * s.Hd;
-    Int ends = (s.tied ? 1 : 2) * s.V * s.D;
+std::pair<Count, std::string> parameters(Shapes const& s) {
+    // In floating point, so that no config can overflow an integer; exact
+    // below 2^53 (import_config refuses larger counts).
+    Count const L = s.L, D = s.D, H = s.H, KV = s.KV, Hd = s.Hd, F = s.F, V = s.V, E = s.E,
+                Fs = s.Fs, Qr = s.Qr, C = s.C, Dn = s.Dn, Dr = s.Dr, Dv = s.Dv, Ld = s.Ld,
+                Fe = s.Fe, P = s.max_positions;
+    Count attention = 2 * D * H * Hd + 2 * D * KV * Hd;
+    Count ends = (s.tied ? 1 : 2) * V * D;
     std::string ends_text = s.tied ? "V D (embedding, tied to the LM head)"
                                    : "2 V D (embedding and LM head)";
     switch (s.family) {
     case Family::llama:
     case Family::qwen2: {
         bool bias = s.family == Family::qwen2;
-        Int layer = attention + (bias ? s.H * s.Hd + 2 * s.KV * s.Hd : 0) + 3 * s.D * s.F +
-                    2 * s.D;
-        return {s.L * layer + ends + s.D,
+        Count layer = attention + (bias ? H * Hd + 2 * KV * Hd : 0) + 3 * D * F + 2 * D;
+        return {L * layer + ends + D,
                 "L x (2 D H Hd + 2 D KV Hd" + std::string(bias ? " + H Hd + 2 KV Hd" : "") +
                     " + 3 D F + 2 D) + " + ends_text + " + D\n#   = " + std::to_string(s.L) +
-                    " x " + grouped(layer) + " + " + grouped(ends) + " + " + grouped(s.D)};
+                    " x " + grouped(layer) + " + " + grouped(ends) + " + " + grouped(D)};
     }
     case Family::gemma:
     case Family::gemma2: {
-        Int norms = s.family == Family::gemma2 ? 4 : 2;
-        Int layer = attention + 3 * s.D * s.F + norms * s.D;
-        return {s.L * layer + ends + s.D,
+        int norms = s.family == Family::gemma2 ? 4 : 2;
+        Count layer = attention + 3 * D * F + norms * D;
+        return {L * layer + ends + D,
                 "L x (2 D H Hd + 2 D KV Hd + 3 D F + " + std::to_string(norms) + " D) + " +
                     ends_text + " + D\n#   = " + std::to_string(s.L) + " x " + grouped(layer) +
-                    " + " + grouped(ends) + " + " + grouped(s.D)};
+                    " + " + grouped(ends) + " + " + grouped(D)};
     }
     case Family::qwen2_moe: {
-        Int layer = attention + s.H * s.Hd + 2 * s.KV * s.Hd + s.E * 3 * s.D * s.F + s.D * s.E +
-                    3 * s.D * s.Fs + s.D + 2 * s.D;
-        return {s.L * layer + ends + s.D,
+        Count layer = attention + H * Hd + 2 * KV * Hd + E * 3 * D * F + D * E +
+                    3 * D * Fs + D + 2 * D;
+        return {L * layer + ends + D,
                 "L x (2 D H Hd + 2 D KV Hd + H Hd + 2 KV Hd + E x 3 D F + D E + 3 D Fs + D + "
                 "2 D) + " + ends_text + " + D\n#   = " + std::to_string(s.L) + " x " +
-                    grouped(layer) + " + " + grouped(ends) + " + " + grouped(s.D)};
+                    grouped(layer) + " + " + grouped(ends) + " + " + grouped(D)};
     }
     case Family::deepseek: {
-        Int mla = s.D * s.Qr + s.Qr + s.Qr * s.H * (s.Dn + s.Dr) + s.D * (s.C + s.Dr) + s.C +
-                  s.C * s.H * (s.Dn + s.Dv) + s.H * s.Dv * s.D;
-        Int dense = mla + 3 * s.D * s.F + 2 * s.D;
-        Int moe = mla + s.E * 3 * s.D * s.Fe + s.D * s.E + 3 * s.D * s.Fs + 2 * s.D +
-                  (s.score_bias ? s.E : 0);
-        return {s.Ld * dense + (s.L - s.Ld) * moe + ends + s.D,
+        Count mla = D * Qr + Qr + Qr * H * (Dn + Dr) + D * (C + Dr) + C +
+                  C * H * (Dn + Dv) + H * Dv * D;
+        Count dense = mla + 3 * D * F + 2 * D;
+        Count moe = mla + E * 3 * D * Fe + D * E + 3 * D * Fs + 2 * D +
+                  (s.score_bias ? E : 0);
+        return {Ld * dense + (L - Ld) * moe + ends + D,
                 "Ld x (MLA + 3 D F + 2 D) + (L - Ld) x (MLA + E x 3 D Fe + D E + 3 D Fs + 2 D" +
                     std::string(s.score_bias ? " + E" : "") + ") "
                 "+ " + ends_text + " + D,\n#     MLA = D Qr + Qr + Qr H (Dn + Dr) + D (C + Dr) + C + "
                 "C H (Dn + Dv) + H Dv D = " + grouped(mla) + "\n#   = " + std::to_string(s.Ld) +
                     " x " + grouped(dense) + " + " + std::to_string(s.L - s.Ld) + " x " +
-                    grouped(moe) + " + " + grouped(ends) + " + " + grouped(s.D)};
+                    grouped(moe) + " + " + grouped(ends) + " + " + grouped(D)};
     }
     case Family::mixtral: {
-        Int layer = attention + s.E * 3 * s.D * s.F + s.D * s.E + 2 * s.D;
-        return {s.L * layer + ends + s.D,
+        Count layer = attention + E * 3 * D * F + D * E + 2 * D;
+        return {L * layer + ends + D,
                 "L x (2 D H Hd + 2 D KV Hd + E x 3 D F + D E + 2 D) + " + ends_text +
                     " + D\n#   = " + std::to_string(s.L) + " x " + grouped(layer) + " + " +
-                    grouped(ends) + " + " + grouped(s.D)};
+                    grouped(ends) + " + " + grouped(D)};
     }
     case Family::gpt2: {
-        Int layer = 4 * s.D * s.H * s.Hd + 3 * s.H * s.Hd + s.D + 2 * s.D * s.F + s.F + s.D +
-                    4 * s.D;
-        Int positions = s.max_positions * s.D;
-        return {s.L * layer + ends + positions + 2 * s.D,
+        Count layer = 4 * D * H * Hd + 3 * H * Hd + D + 2 * D * F + F + D +
+                    4 * D;
+        Count positions = P * D;
+        return {L * layer + ends + positions + 2 * D,
                 "L x (4 D H Hd + 3 H Hd + D + 2 D F + F + D + 4 D) + " + ends_text +
                     " + P D (positions) + 2 D\n#   = " + std::to_string(s.L) + " x " +
                     grouped(layer) + " + " + grouped(ends) + " + " + grouped(positions) + " + " +
-                    grouped(2 * s.D)};
+                    grouped(2 * D)};
     }
     }
     return {0, ""};
@@ -479,7 +491,7 @@ std::pair<char const*, char const*> layer_templates(Family family) {
 }
 
 std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const& o,
-                           Int params, std::string const& formula) {
+                           Count params, std::string const& formula) {
     bool decode = o.mode == ImportMode::decode;
     bool gpt2 = s.family == Family::gpt2;
     bool gemma2 = s.family == Family::gemma2;
@@ -666,6 +678,9 @@ ImportedScenario import_config(std::string const& json_text, std::string const& 
                     : architecture.family == Family::deepseek ? read_deepseek(config)
                                                               : read_llama_like(config, architecture.family);
     auto [count, formula] = parameters(shapes);
+    if (count >= 0x1p53L)
+        config.fail("the shapes imply more than 2^53 parameters; roofline import counts them "
+                    "exactly only below");
     ImportedScenario result;
     result.text = write_scenario(config, shapes, options, count, formula);
     result.architecture = architecture.name;
