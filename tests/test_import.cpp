@@ -611,6 +611,23 @@ TEST_CASE("import: weight bytes are the published parameter counts x 2 bytes (bf
         CHECK(r->find("scores", "moe_decoder/attention", 1).metrics.counts.bytes_read ==
               8192 * 576 * 2.0 + 128 * 576 * 2.0);
     }
+    SECTION("Llama 3.2 1B: 1,235,814,400, head_dim given, the LM head tied") {
+        // D 2048, 32 heads of head_dim 64, KV 8: q, o 2 x 2048 x 2048 =
+        // 8,388,608; k, v 2 x 2048 x 512 = 2,097,152; MLP 3 x 2048 x 8192 =
+        // 50,331,648; norms 4,096: 60,821,504 per layer; x 16 = 973,144,064.
+        // Embedding 128256 x 2048 = 262,668,288, tied (counted once); final
+        // norm 2,048. Total 1,235,814,400.
+        auto config = with_field(with_field(with_field(with_field(with_field(with_field(
+            with_field(with_field(llama3_8b, "hidden_size", "2048"), "intermediate_size", "8192"),
+            "num_hidden_layers", "16"), "head_dim", "64"), "tie_word_embeddings", "true"),
+            "max_position_embeddings", "131072"), "rope_theta", "500000.0"),
+            "rope_scaling", R"({"factor": 32.0, "rope_type": "llama3"})");
+        auto imported = model::import_config(config, "config.json");
+        CHECK(imported.parameters == 1'235'814'400.0);
+        CHECK(contains(imported.text, "use tied_lm_head(N = B, D = D, V = V, wdt = bf16)"));
+        auto r = evaluate_text(imported.text);
+        CHECK(r->facts(1).weight_bytes == 2 * 1'235'814'400.0);
+    }
     SECTION("--dtype fp8: the matmul weights take 1 byte, the norm gains stay bf16") {
         // Llama 3 8B: 8,030,261,248 - 266,240 gains at 1 byte + 266,240 at 2.
         auto r = import_and_evaluate(llama3_8b, model::ImportMode::decode, "fp8");
@@ -819,10 +836,15 @@ TEST_CASE("cli: import prints or writes the scenario; errors exit 1 with the pla
     CHECK(cli("import config.json --mode both").exit_code == 2);
     CHECK(cli("import config.json --mode train").exit_code == 2);
 
+    CHECK(cli("import config.json --target 'h100_sxm x'").exit_code == 2);
+    CHECK(cli("import config.json --dtype 'bf16)'").exit_code == 2);
     // A target the catalog does not know: the generated scenario's own error.
     auto unknown = cli("import config.json --target h1000");
     CHECK(unknown.exit_code == 1);
     CHECK(contains(unknown.err, "h1000"));
+    auto dtype = cli("import config.json --dtype bf17");
+    CHECK(dtype.exit_code == 1);
+    CHECK(contains(dtype.err, "unknown dtype 'bf17'; did you mean 'bf16'?"));
 
     box.write("bad.json", "{\n  \"architectures\": [\"LlamaForCausalLM\"],\n  \"hidden_size\": 4096,,\n}\n");
     auto bad = cli("import bad.json");

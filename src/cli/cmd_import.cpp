@@ -7,6 +7,7 @@
 
 #include "roofline/model/import_config.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -64,6 +65,20 @@ int cmd_import(std::vector<std::string> const& args) {
     auto const& targets = vm["target"].as<std::vector<std::string>>();
     if (!targets.empty()) import_options.targets = targets;
     import_options.weight_dtype = vm["dtype"].as<std::string>();
+    // Names go into the scenario's text as they are: they must be names.
+    auto is_name = [](std::string const& name) {
+        bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+        for (char ch : name) ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+        return ok;
+    };
+    std::vector<std::string> names = import_options.targets;
+    names.push_back(import_options.weight_dtype);
+    for (auto const& name : names)
+        if (!is_name(name)) {
+            std::cerr << "roofline import: error: '" << name
+                      << "' is not a hardware or dtype name\nusage: " << import_usage << "\n";
+            return usage_error;
+        }
 
     // Every scenario is made and checked before anything is written.
     std::vector<std::pair<std::string, std::string>> outputs;  // path, text

@@ -504,8 +504,11 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     bool windowed = decode && s.window && (gemma2 || *s.window < S);
 
     std::string out;
+    std::string source = c.file();  // in a comment: no line breaks
+    for (char& ch : source)
+        if (static_cast<unsigned char>(ch) < 0x20) ch = '?';
     out += "# " + c.architecture() + ", " + (decode ? "decode" : "prefill") + ", " + w +
-           " weights: imported from " + c.file() + " by `roofline import`.\n";
+           " weights: imported from " + source + " by `roofline import`.\n";
     out += "#\n# Config fields used:\n";
     for (auto const& [name, value] : c.used()) out += "#   " + name + " = " + value + "\n";
     for (auto const& line : s.assumed) out += "# Assumed: " + line + "\n";
