@@ -1,19 +1,31 @@
 # Thin wrapper around CMake; see README.md.
-BUILD      ?= build
-BUILD_SAN  ?= build-sanitize
-JOBS       ?= $(shell nproc)
-ROOFLINE    = $(BUILD)/roofline
-SCENARIO   ?= scenarios/roofline-exercises.roof
+BUILD       ?= build
+BUILD_SAN   ?= build-sanitize
+BUILD_CLANG ?= build-clang
+BUILD_REL   ?= build-release
+JOBS        ?= $(shell nproc)
+ROOFLINE     = $(BUILD)/roofline
+SCENARIO    ?= scenarios/roofline-exercises.roof
+# WERROR=ON turns compiler warnings into errors (CI sets it); the default OFF
+# never fails a build on a new compiler's warning.
+WERROR      ?= OFF
 
-.PHONY: all deps build test test-sanitize report bench clean
+.PHONY: all deps build test test-sanitize test-clang build-release test-release report bench clean
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
 
-$(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# The WERROR a build folder was configured with: another value makes the
+# folder's CMakeCache.txt out of date, so that it is configured again.
+%/.werror-$(WERROR):
+	@mkdir -p $*
+	@rm -f $*/.werror-*
+	@touch $@
+
+$(BUILD)/CMakeCache.txt: $(BUILD)/.werror-$(WERROR)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOFLINE_WERROR=$(WERROR)
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -23,9 +35,28 @@ test: build
 
 # The whole suite once more under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-sanitize: deps
-	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DROOFLINE_SANITIZE=ON
+	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DROOFLINE_SANITIZE=ON -DROOFLINE_WERROR=$(WERROR)
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 	cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
+
+# The whole suite built with clang++.
+$(BUILD_CLANG)/CMakeCache.txt: $(BUILD_CLANG)/.werror-$(WERROR)
+	CXX=clang++ cmake -S . -B $(BUILD_CLANG) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOFLINE_WERROR=$(WERROR)
+
+test-clang: deps $(BUILD_CLANG)/CMakeCache.txt
+	cmake --build $(BUILD_CLANG) -j $(JOBS)
+	cd $(BUILD_CLANG) && ctest --output-on-failure -j $(JOBS)
+
+# The optimized build a user's `cmake -DCMAKE_BUILD_TYPE=Release` makes (-O3),
+# and the whole suite on it.
+$(BUILD_REL)/CMakeCache.txt: $(BUILD_REL)/.werror-$(WERROR)
+	cmake -S . -B $(BUILD_REL) -DCMAKE_BUILD_TYPE=Release -DROOFLINE_WERROR=$(WERROR)
+
+build-release: deps $(BUILD_REL)/CMakeCache.txt
+	cmake --build $(BUILD_REL) -j $(JOBS)
+
+test-release: build-release
+	cd $(BUILD_REL) && ctest --output-on-failure -j $(JOBS)
 
 report: build
 	$(ROOFLINE) run $(SCENARIO)
@@ -35,4 +66,4 @@ bench: build
 	$(BUILD)/bench/bench_core
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_CLANG) $(BUILD_REL)

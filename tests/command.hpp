@@ -17,7 +17,9 @@ struct CommandResult {
 };
 
 // A path single-quoted for the shell.
-inline std::string quoted(std::filesystem::path const& path) { return "'" + path.string() + "'"; }
+inline std::string quoted(std::filesystem::path const& path) {
+    return std::string("'").append(path.string()).append("'");
+}
 
 // The system's Python 3 (Debian's, with python3-openpyxl, where it is there).
 inline std::string python3() {

@@ -125,7 +125,9 @@ void check_cases_rows(Report const& r, json const& dump,
                       std::vector<std::pair<std::string, std::size_t>> const& rows) {
     REQUIRE(rows.size() == r.cases.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        auto const& [sheet, row] = rows[i];
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        auto const& sheet = rows[i].first;
+        std::size_t const row = rows[i].second;
         auto const& c = r.cases[i];
         auto const& m = r.scenario().ops[c.op];
         double B = r.grid.sweep_value(c, 0);

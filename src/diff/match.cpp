@@ -243,9 +243,11 @@ void Matcher::run(std::function<void(DiffCase const&)> const& sink) {
     std::size_t const k = sweep_names_.size();
     std::vector<double> sweep(k), critical(k), none(k, nan);
     auto describe = [&](CaseRow const& row) {
-        std::string text = "'" +
-                           std::string(row.layer.empty() ? "" : std::string(row.layer) + "/") +
-                           std::string(row.op) + "' on " + std::string(row.hardware);
+        // Appended, not "'" + std::string(...): GCC 12 at -O3 gives a false
+        // -Wrestrict for a string literal + a temporary std::string.
+        std::string text = "'";
+        if (!row.layer.empty()) text.append(row.layer).append("/");
+        text.append(row.op).append("' on ").append(row.hardware);
         for (std::size_t v = 0; v < k; ++v)
             if (!std::isnan(sweep[v]))
                 text += (v ? ", " : " at ") + sweep_names_[v] + " = " + number_text(sweep[v]);

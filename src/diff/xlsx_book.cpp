@@ -55,7 +55,9 @@ void XlsxBook::ratio_formula(lxw_worksheet* ws, std::size_t row, std::size_t col
                              std::size_t b, double value) {
     if (!std::isfinite(value)) return;
     std::string n = std::to_string(row + 1);
-    book_.formula(ws, row, col, "=" + output::column_letters(a) + n + "/" + output::column_letters(b) + n,
+    book_.formula(ws, row, col,
+                  std::string("=").append(output::column_letters(a)) + n + "/" +
+                      output::column_letters(b) + n,
                   value, fmt_.speedup);
 }
 
@@ -85,8 +87,8 @@ void XlsxBook::speedup_colors(lxw_worksheet* ws, std::size_t first_row, std::siz
 void XlsxBook::flip_colors(lxw_worksheet* ws, std::size_t first_row, std::size_t last_row,
                            std::size_t first_col, std::size_t last_col, std::size_t flip_col) {
     if (last_row < first_row) return;
-    std::string test =
-        "$" + output::column_letters(flip_col) + std::to_string(first_row + 1) + "<>\"\"";
+    std::string test = std::string("$").append(output::column_letters(flip_col)) +
+                       std::to_string(first_row + 1) + "<>\"\"";
     lxw_conditional_format cf{};
     cf.type = LXW_CONDITIONAL_TYPE_FORMULA;
     cf.value_string = test.data();

@@ -2,7 +2,9 @@
 // The grammar of .roof files (see docs/language.md). `>` marks the points after
 // which backtracking is pointless: an expectation failure there becomes an
 // "expected X, found Y" diagnostic, so every right-hand side of `>` is a rule
-// with a readable name.
+// with a readable name. `>>` binds tighter than `>`, so `a >> b > c` is
+// `(a >> b) > c`; the parentheses that say so are for clang's
+// -Woverloaded-shift-op-parentheses.
 
 #include "ast_adapted.hpp"
 #include "grammar.hpp"
@@ -174,11 +176,12 @@ auto const number_def =
        [assign_text(&ast::Number::text)];
 
 auto const string_def =
-    raw[lexeme['"' >> *(('\\' > escaped_char) | ~x3::standard::char_("\"\\\r\n")) > close_quote]]
+    raw[lexeme[('"' >> *(('\\' > escaped_char) | ~x3::standard::char_("\"\\\r\n"))) >
+               close_quote]]
        [assign_string];
 
 // --- expressions ------------------------------------------------------------
-auto const call_def = identifier >> '(' > (expression % ',') > close_paren;
+auto const call_def = (identifier >> '(') > (expression % ',') > close_paren;
 // A name not followed by '(' first: names are far more common than calls, and
 // this way a name is parsed once.
 auto const primary_def =
@@ -201,14 +204,14 @@ auto const unit_def = (!(keyword("peak") >> unit_word >> '=') >>
                           [assign_text(&ast::Unit::text)];
 auto const quantity_def = expression >> -unit;
 auto const field_value_def = string | quantity;
-auto const field_def = identifier >> -identifier >> equals > field_value;
+auto const field_def = (identifier >> -identifier >> equals) > field_value;
 
 // --- matmul operands and sweeps --------------------------------------------
 // A role word is one only before a dtype name: `weight int8[D, F]`, but a
 // dtype that happens to be called `weight` still reads `weight[D, F]`.
 auto const role_def = lexeme[(x3::string("weight") | x3::string("cache")) >> !ident_char >>
                              !(*x3::ascii::space >> '[')];
-auto const tensor_def = -role >> identifier > open_bracket > -(identifier % ',') > close_bracket;
+auto const tensor_def = (-role >> identifier) > open_bracket > -(identifier % ',') > close_bracket;
 auto const size_unit_def = lexeme[(x3::string("bits") | x3::string("bytes")) >> !ident_char];
 auto const step_kind_def = lexeme[(x3::string("step") | x3::string("times")) >> !ident_char];
 auto const sweep_step_def = step_kind > expression;

@@ -76,7 +76,9 @@ std::optional<int> Publisher::latest_version() const {
 }
 
 std::string Publisher::version_dir(int version) const {
-    return (fs::path(dir_) / ("v" + std::to_string(version))).string();
+    // std::string("v").append(...), not "v" + ...: GCC 12 at -O3 gives a false
+    // -Wrestrict for a string literal + a temporary std::string.
+    return (fs::path(dir_) / std::string("v").append(std::to_string(version))).string();
 }
 
 int Publisher::highest_version_locked() const {
@@ -139,7 +141,7 @@ std::string Publisher::commit() {
         if (entry.is_directory()) newest = std::max(newest, version_of(entry.path().filename().string()));
     auto link = (fs::path(dir_) / ("latest.tmp-" + std::to_string(::getpid()))).string();
     fs::remove(link, ec);
-    if (::symlink(("v" + std::to_string(newest)).c_str(), link.c_str()) != 0)
+    if (::symlink(std::string("v").append(std::to_string(newest)).c_str(), link.c_str()) != 0)
         fail("cannot create link '" + link + "'");
     auto latest = (fs::path(dir_) / "latest").string();
     if (::rename(link.c_str(), latest.c_str()) != 0) fail("cannot update '" + latest + "'");

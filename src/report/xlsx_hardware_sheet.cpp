@@ -32,12 +32,14 @@ void XlsxWriter::State::write_hardware() {
         num(ws, r, 2, hw.hbm_bytes_per_s, fmt.sci);
         if (hw.hbm_capacity_bytes) num(ws, r, 3, *hw.hbm_capacity_bytes, fmt.sci);
         if (hw.ici_bytes_per_s) num(ws, r, 4, *hw.ici_bytes_per_s, fmt.sci);
-        std::string bw = "C" + std::to_string(r + 1);
+        // std::string("C").append(...), not "C" + ...: GCC 12 at -O3 gives a false
+        // -Wrestrict for a string literal + a temporary std::string.
+        std::string bw = std::string("C").append(std::to_string(r + 1));
         for (std::size_t k = 0; k < dtypes.size(); ++k) {
             auto peak = hw.peak_for(dtypes[k]);
             if (!peak) continue;
             num(ws, r, hw_peak0 + k, *peak, fmt.sci);
-            std::string ridge = "=" + cell_name(r, hw_peak0 + k) + "/" + bw;
+            std::string ridge = std::string("=").append(cell_name(r, hw_peak0 + k)) + "/" + bw;
             formula(ws, r, hw_ridge0 + k, ridge.c_str(), *peak / hw.hbm_bytes_per_s, fmt.ratio);
         }
         if (!hw.base.empty()) str(ws, r, hw_extends, hw.base, fmt.indent);

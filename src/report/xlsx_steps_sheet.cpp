@@ -170,7 +170,10 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
                 num(ws, r, s.weights, totals.weight_bytes, fmt.bytes);
                 num(ws, r, s.cache, totals.cache_bytes, fmt.bytes);
                 formula(ws, r, s.resident,
-                        "=" + column_letters(s.weights) + n + "+" + column_letters(s.cache) + n,
+                        // std::string("=").append(...), not "=" + ...: GCC 12 at -O3 gives
+                        // a false -Wrestrict for a string literal + a temporary std::string.
+                        std::string("=").append(column_letters(s.weights)) + n + "+" +
+                            column_letters(s.cache) + n,
                         totals.resident_bytes, fmt.bytes);
             }
             if (s.chips && std::isfinite(totals.min_chips))

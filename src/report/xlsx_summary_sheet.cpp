@@ -241,7 +241,10 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
             auto from_steps = [&](std::size_t column, std::size_t steps_column, double value,
                                   lxw_format* format) {
                 if (steps_at)
-                    formula(ws, r, column, "=" + steps_cell(*steps_at, steps_column), value,
+                    // std::string("=").append(...), not "=" + ...: GCC 12 at -O3 gives a
+                    // false -Wrestrict for a string literal + a temporary std::string.
+                    formula(ws, r, column,
+                            std::string("=").append(steps_cell(*steps_at, steps_column)), value,
                             format);
                 else
                     num(ws, r, column, value, format);
@@ -252,7 +255,8 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
             if (st.tokens && std::isfinite(totals.tokens_per_s)) {
                 if (steps_at)
                     formula(ws, r, rate,
-                            "=" + steps_cell(*steps_at, st.tokens_col) + "/" + here(lower),
+                            std::string("=").append(steps_cell(*steps_at, st.tokens_col)) + "/" +
+                                here(lower),
                             totals.tokens_per_s, fmt.rate);
                 else
                     num(ws, r, rate, totals.tokens_per_s, fmt.rate);
@@ -260,7 +264,8 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
             if (st.bytes) {
                 num(ws, r, weights, totals.weight_bytes, fmt.bytes);
                 num(ws, r, weights + 1, totals.cache_bytes, fmt.bytes);
-                formula(ws, r, weights + 2, "=" + here(weights) + "+" + here(weights + 1),
+                formula(ws, r, weights + 2,
+                        std::string("=").append(here(weights)) + "+" + here(weights + 1),
                         totals.resident_bytes, fmt.bytes);
             }
             if (chips && !capacity_ref[t].empty()) {
