@@ -7,7 +7,7 @@
 #include "sandbox.hpp"
 
 #include "roofline/lang/file_system.hpp"
-#include "roofline/model/import_config.hpp"
+#include "roofline/importer/import_config.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -5,7 +5,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "roofline/model/import_config.hpp"
+#include "roofline/importer/import_config.hpp"
 
 #include <cctype>
 #include <fstream>

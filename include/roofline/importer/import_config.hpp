@@ -2,7 +2,8 @@
 // `roofline import`: a model's Hugging Face config.json -> the text of a
 // scenario that includes the shipped layer templates and instantiates them
 // with the config's shapes (docs/import.md). No I/O: the caller reads the file
-// and writes the text.
+// and writes the text. Defined in src/importer/; in namespace roofline::model
+// beside load_scenario, which checks the text it returns.
 
 #include <stdexcept>
 #include <string>
