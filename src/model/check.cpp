@@ -89,8 +89,10 @@ struct StatementCollector {
         auto span = file.span_of(node);
         std::string_view keyword = statement_keyword(statement);
         span.length = static_cast<std::uint32_t>(keyword.size());
-        checker.diagnostics.error(span, "'" + std::string(keyword) +
-                                            "' is not allowed inside a layer or template");
+        // Appended, not "'" + std::string(...): GCC 12 at -O3 gives a false
+        // -Wrestrict for a string literal + a temporary std::string.
+        checker.diagnostics.error(span, std::string("'").append(keyword).append(
+                                            "' is not allowed inside a layer or template"));
         return false;
     }
 
