@@ -15,5 +15,6 @@ int cmd_eval(std::vector<std::string> const& args);
 int cmd_hardware(std::vector<std::string> const& args);
 int cmd_run(std::vector<std::string> const& args);
 int cmd_diff(std::vector<std::string> const& args);
+int cmd_import(std::vector<std::string> const& args);
 
 }  // namespace roofline::cli

@@ -17,6 +17,7 @@ constexpr char const* usage =
     "  eval \"A * B -> C\"        evaluate one matmul (--set NAME=VALUE, --target HW)\n"
     "  hardware [NAME]          list the hardware catalog, or one chip\n"
     "  diff REPORT_A REPORT_B   compare two reports case by case (speedups, bound flips)\n"
+    "  import CONFIG.json       a scenario from a Hugging Face config.json (-o FILE.roof)\n"
     "\n"
     "'roofline <command> --help' describes a command's options; 'roofline --version'.\n";
 
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
         if (command == "eval") return cmd_eval(args);
         if (command == "hardware") return cmd_hardware(args);
         if (command == "diff") return cmd_diff(args);
+        if (command == "import") return cmd_import(args);
         std::cerr << "roofline: error: unknown command '" << command << "'\n" << usage;
         return usage_error;
     } catch (std::bad_alloc const&) {

@@ -1,0 +1,44 @@
+#pragma once
+// `roofline import`: a model's Hugging Face config.json -> the text of a
+// scenario that includes the shipped layer templates and instantiates them
+// with the config's shapes (docs/import.md). No I/O: the caller reads the file
+// and writes the text. Defined in src/importer/; in namespace roofline::model
+// beside load_scenario, which checks the text it returns.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace roofline::model {
+
+enum class ImportMode { decode, prefill };
+
+struct ImportOptions {
+    ImportMode mode = ImportMode::decode;
+    std::vector<std::string> targets = {"h100_sxm", "h200", "mi300x", "tpu_v5p"};
+    std::string weight_dtype = "bf16";  // the templates' `wdt`
+};
+
+// A config that cannot be imported. what() is the whole message, one line:
+// "FILE:LINE:COL: error: ..." for malformed JSON, "FILE: error: ..." for the
+// rest (an unknown architecture, a missing, unsupported or inconsistent field).
+struct ImportError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct ImportedScenario {
+    std::string text;          // the scenario, ending in '\n'
+    std::string architecture;  // the supported architecture it was read as
+    double parameters = 0;     // the parameter count the shapes imply
+};
+
+// `file_name` names the config in messages and in the scenario's header.
+// Throws ImportError.
+ImportedScenario import_config(std::string const& json_text, std::string const& file_name,
+                               ImportOptions const& options = {});
+
+// "LlamaForCausalLM (llama), MistralForCausalLM (mistral), ...": what
+// import_config reads, in the order of the docs.
+std::string supported_architectures();
+
+}  // namespace roofline::model

@@ -1,0 +1,132 @@
+// `roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both]
+// [--target HW]... [--dtype WDT]`: a scenario from a model's Hugging Face
+// config.json (model::import_config does the work; docs/import.md). The
+// scenario is checked before it is written or printed.
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "roofline/importer/import_config.hpp"
+
+#include <cctype>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace roofline::cli {
+
+int cmd_import(std::vector<std::string> const& args) {
+    constexpr char const* import_usage =
+        "roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both] "
+        "[--target HW]... [--dtype WDT]";
+    po::options_description options("options");
+    options.add_options()
+        ("output,o", po::value<std::string>(), "write the scenario to FILE.roof (default: stdout); "
+         "with --mode both, FILE-decode.roof and FILE-prefill.roof")
+        ("mode", po::value<std::string>()->default_value("decode"), "decode, prefill or both")
+        ("target", repeated(), "hardware to target (repeatable; default: h100_sxm, h200, mi300x, tpu_v5p)")
+        ("dtype", po::value<std::string>()->default_value("bf16"), "the weights' dtype (the templates' wdt)")
+        (include_option, repeated(), include_help)
+        ("config", po::value<std::string>()->required(), "the model's config.json");
+    po::positional_options_description positional;
+    positional.add("config", 1);
+    auto parsed = parse_options("import", import_usage, args, options, positional);
+    if (!parsed) return usage_error;
+    if (parsed->help) return ok;
+    auto const& vm = parsed->vm;
+
+    auto const& mode = vm["mode"].as<std::string>();
+    std::vector<model::ImportMode> modes;
+    if (mode == "decode" || mode == "both") modes.push_back(model::ImportMode::decode);
+    if (mode == "prefill" || mode == "both") modes.push_back(model::ImportMode::prefill);
+    if (modes.empty()) {
+        std::cerr << "roofline import: error: --mode takes decode, prefill or both, not '" << mode
+                  << "'\nusage: " << import_usage << "\n";
+        return usage_error;
+    }
+    bool to_file = vm.count("output") > 0;
+    if (modes.size() == 2 && !to_file) {
+        std::cerr << "roofline import: error: --mode both writes two scenarios and needs -o "
+                     "FILE.roof\nusage: "
+                  << import_usage << "\n";
+        return usage_error;
+    }
+
+    auto const& path = vm["config"].as<std::string>();
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    if (in) buffer << in.rdbuf();
+    if (!in) {
+        std::cerr << "roofline import: error: cannot read '" << path << "'\n";
+        return io_error;
+    }
+
+    model::ImportOptions import_options;
+    auto const& targets = vm["target"].as<std::vector<std::string>>();
+    if (!targets.empty()) import_options.targets = targets;
+    import_options.weight_dtype = vm["dtype"].as<std::string>();
+    // Names go into the scenario's text as they are: they must be names.
+    auto is_name = [](std::string const& name) {
+        bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+        for (char ch : name) ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+        return ok;
+    };
+    std::vector<std::string> names = import_options.targets;
+    names.push_back(import_options.weight_dtype);
+    for (auto const& name : names)
+        if (!is_name(name)) {
+            std::cerr << "roofline import: error: '" << name
+                      << "' is not a hardware or dtype name\nusage: " << import_usage << "\n";
+            return usage_error;
+        }
+
+    // Every scenario is made and checked before anything is written.
+    std::vector<std::pair<std::string, std::string>> outputs;  // path, text
+    for (auto m : modes) {
+        import_options.mode = m;
+        model::ImportedScenario imported;
+        try {
+            imported = model::import_config(buffer.str(), path, import_options);
+        } catch (model::ImportError const& e) {
+            std::cerr << e.what() << "\n";
+            return invalid_input;
+        }
+        std::string out = "<stdout>";
+        if (to_file) {
+            out = vm["output"].as<std::string>();
+            if (modes.size() == 2) {
+                auto stem = out.size() > 5 && out.substr(out.size() - 5) == ".roof"
+                                ? out.substr(0, out.size() - 5)
+                                : out;
+                out = stem + (m == model::ImportMode::decode ? "-decode.roof" : "-prefill.roof");
+            }
+        }
+        // A --target or --dtype that the catalog does not know shows here,
+        // at the generated line.
+        // (The diagnostics point into `checked`'s program: keep it alive.)
+        Diagnostics diagnostics;
+        auto checked = model::load_scenario(out, imported.text, vm["include"].as<std::vector<std::string>>(),
+                             {}, diagnostics);
+        print_diagnostics(diagnostics);
+        if (diagnostics.has_errors()) return invalid_input;
+        outputs.emplace_back(out, imported.text);
+    }
+
+    for (auto const& [out, text] : outputs) {
+        if (!to_file) {
+            std::cout << text;
+            continue;
+        }
+        std::ofstream file(out, std::ios::binary);
+        file << text;
+        file.close();
+        if (!file) {
+            std::cerr << "roofline import: error: cannot write '" << out << "'\n";
+            return io_error;
+        }
+        std::cerr << "roofline import: wrote " << out << "\n";
+    }
+    return ok;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,179 @@
+// Shapes -> the scenario's text: the header (fields used, assumptions, fields
+// not read, the parameter count), the lets, the sweep and the uses.
+#include "importer.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline::model::importer {
+
+std::string let_line(std::string const& name, Int value, std::string const& comment) {
+    std::string head = "let " + name + std::string(name.size() < 2 ? 2 - name.size() : 0, ' ') +
+                       " = " + std::to_string(value);
+    if (head.size() < 19) head += std::string(19 - head.size(), ' ');
+    return head + "  # " + comment + "\n";
+}
+
+// The template file and the decoder layer template (without _decode or
+// _prefill) of each family.
+std::pair<char const*, char const*> layer_templates(Family family) {
+    switch (family) {
+    case Family::llama: return {"layers/dense.roof", "dense"};
+    case Family::qwen2: return {"layers/qkv_bias.roof", "qkv_bias"};
+    case Family::mixtral: return {"layers/moe.roof", "moe"};
+    case Family::qwen2_moe: return {"layers/qwen2_moe.roof", "qwen2_moe"};
+    case Family::gemma: return {"layers/gemma.roof", "gemma"};
+    case Family::gemma2: return {"layers/gemma.roof", "gemma2"};
+    case Family::deepseek: return {"layers/mla.roof", "deepseek"};
+    case Family::gpt2: return {"layers/gpt2.roof", "gpt2"};
+    }
+    return {"", ""};
+}
+
+std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const& o,
+                           Count params, std::string const& formula) {
+    bool decode = o.mode == ImportMode::decode;
+    bool gpt2 = s.family == Family::gpt2;
+    bool gemma2 = s.family == Family::gemma2;
+    std::string const& w = o.weight_dtype;
+    Int S = std::min<Int>(8192, s.max_positions);
+    Int T = std::min<Int>(2048, s.max_positions);
+    std::string positions_field = gpt2 ? "n_positions" : "max_position_embeddings";
+    // Decode attention limited to the last W positions (Gemma 2: its local
+    // layers, always written so that the two kinds of layer show).
+    bool windowed = decode && s.window && (gemma2 || *s.window < S);
+
+    std::string out;
+    std::string source = c.file();  // in a comment: no line breaks
+    for (char& ch : source)
+        if (static_cast<unsigned char>(ch) < 0x20) ch = '?';
+    out += "# " + c.architecture() + ", " + (decode ? "decode" : "prefill") + ", " + w +
+           " weights: imported from " + source + " by `roofline import`.\n";
+    out += "#\n# Config fields used:\n";
+    for (auto const& [name, value] : c.used()) out += "#   " + name + " = " + value + "\n";
+    for (auto const& line : s.assumed) out += "# Assumed: " + line + "\n";
+    auto others = c.not_read();
+    if (!others.empty()) {
+        // Wrapped at 80 columns; docs/import.md says why each is not needed.
+        std::string line = "# Not read (no effect on what the templates model):";
+        for (std::size_t i = 0; i < others.size(); ++i) {
+            std::string word = " " + others[i] + (i + 1 < others.size() ? "," : "");
+            if (line.size() + word.size() > 80) {
+                out += line + "\n";
+                line = "#  ";
+            }
+            line += word;
+        }
+        out += line + "\n";
+    }
+    out += "#\n# Parameters: " + grouped(params) + "\n#   = " + formula + "\n";
+    out += "# docs/import.md says what is read from the config and what is assumed.\n\n";
+
+    std::string title = c.architecture() + " " + (decode ? "decode" : "prefill") + ", " + w;
+    title += decode ? ", " + std::to_string(S) + " context" : ", " + std::to_string(T) + " prompts";
+    out += "scenario \"" + title + "\"\n\n";
+
+    auto [file, layer] = layer_templates(s.family);
+    out += "include \"hardware/catalog.roof\"\n";
+    out += "include \"" + std::string(file) + "\"\n";
+    out += "include \"layers/lm_head.roof\"\n\n";
+
+    out += "target ";
+    for (std::size_t i = 0; i < o.targets.size(); ++i) out += (i ? ", " : "") + o.targets[i];
+    out += "\n\n";
+
+    bool deepseek = s.family == Family::deepseek;
+    out += let_line("L", s.L, gpt2 ? "n_layer" : "num_hidden_layers");
+    if (deepseek) out += let_line("Ld", s.Ld, "first_k_dense_replace: dense layers, then MoE");
+    out += let_line("D", s.D, gpt2 ? "n_embd" : "hidden_size");
+    out += let_line("H", s.H, gpt2 ? "n_head" : "num_attention_heads");
+    if (deepseek) {
+        out += let_line("Qr", s.Qr, "q_lora_rank: the compressed query");
+        out += let_line("C", s.C, "kv_lora_rank: the compressed KV (cached with Dr)");
+        out += let_line("Dn", s.Dn, "qk_nope_head_dim");
+        out += let_line("Dr", s.Dr, "qk_rope_head_dim");
+        out += let_line("Dv", s.Dv, "v_head_dim");
+    }
+    if (!gpt2 && !deepseek)
+        out += let_line("KV", s.KV,
+                        s.KV == s.H && !c.root_has("num_key_value_heads")
+                            ? "num_attention_heads (no num_key_value_heads)"
+                            : "num_key_value_heads");
+    if (!deepseek) out += let_line("Hd", s.Hd, s.Hd_comment);
+    out += let_line("F", s.F, s.F_field);
+    if (deepseek) out += let_line("Fe", s.Fe, "moe_intermediate_size, per routed expert");
+    if (s.E) {
+        out += let_line("E", s.E,
+                        s.family == Family::mixtral ? "num_local_experts"
+                        : deepseek                  ? "n_routed_experts"
+                                                    : "num_experts");
+        out += let_line("K", s.K, "num_experts_per_tok");
+    }
+    if (s.Fs)
+        out += let_line("Fs", s.Fs,
+                        deepseek ? "n_shared_experts (" + std::to_string(s.shared) +
+                                       ") x moe_intermediate_size"
+                                 : "shared_expert_intermediate_size");
+    out += let_line("V", s.V, "vocab_size");
+    if (gpt2) out += let_line("P", s.max_positions, "n_positions: learned position embeddings");
+    out += "\n";
+
+    if (decode) {
+        out += "sweep B = 1 .. 256 times 2    # sequences in the batch, one new token each\n";
+        out += "let S = " + std::to_string(S) + std::string(S < 10000 ? 18 : 17, ' ') +
+               "# context: min(8192, " + positions_field + " = " +
+               std::to_string(s.max_positions) + ")\n";
+        if (windowed)
+            out += "let W = " + std::to_string(*s.window) +
+                   std::string(std::to_string(*s.window).size() < 5 ? 18 : 17, ' ') +
+                   "# sliding_window: " +
+                   (gemma2 ? "the local layers read the last W positions"
+                           : "attention reads the last W positions") +
+                   "\n";
+        out += "\ntokens = B\n\n";
+    } else {
+        out += "sweep B = 1 .. 8 times 2    # prompts in the batch\n";
+        out += "let T = " + std::to_string(T) + "                # tokens per prompt: min(2048, " +
+               positions_field + " = " + std::to_string(s.max_positions) + ")\n";
+        out += "\ntokens = B * T\n\n";
+    }
+
+    std::string N = decode ? "B" : "B * T";
+    std::string wdt = ", wdt = " + w;
+    bool gemma = s.family == Family::gemma || gemma2;
+    out += "use " + std::string(gemma ? "scaled_embedding" : "embedding") + "(N = " + N +
+           ", D = D, V = V" + wdt + ")\n";
+    if (gpt2) out += "use position_embedding(N = " + N + ", D = D, P = P" + wdt + ")\n";
+
+    std::string use = "use " + std::string(layer) + (decode ? "_decode" : "_prefill") + "(B = B, ";
+    std::string rest = ", D = D, " + std::string(gpt2 ? "H = H, Hd = Hd" : "H = H, KV = KV, Hd = Hd") +
+                       ", F = F";
+    if (s.E) rest += ", E = E, k = K";
+    if (s.Fs) rest += ", Fs = Fs";
+    rest += wdt + ")";
+    std::string span = decode ? "S = S" : "T = T";
+    if (deepseek) {
+        std::string mla = ", D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
+        std::string kind = decode ? "_decode(B = B, " : "_prefill(B = B, ";
+        if (s.Ld > 0)
+            out += "use deepseek_dense" + kind + span + mla + ", F = F" + wdt +
+                   ") as dense_decoder x Ld\n";
+        out += "use deepseek_moe" + kind + span + mla + ", F = Fe, E = E, k = K, Fs = Fs" + wdt +
+               ") as moe_decoder x (L - Ld)\n";
+        if (s.score_bias) out += "use score_correction(E = E) as router_bias x (L - Ld)\n";
+    } else if (gemma2) {
+        // Even layers attend within the window, odd layers to everything.
+        out += use + (decode ? "S = min(S, W)" : span) + rest + " as local x (L / 2)\n";
+        out += use + span + rest + " as global x (L / 2)\n";
+    } else {
+        out += use + (windowed ? "S = min(S, W)" : span) + rest + " as decoder x L\n";
+    }
+    std::string head = gpt2 ? "gpt2_lm_head" : gemma2 ? "gemma2_lm_head" : s.tied ? "tied_lm_head" : "lm_head";
+    out += "use " + head + "(N = B, D = D, V = V" + wdt + ")\n";
+    return out;
+}
+
+}  // namespace roofline::model::importer
