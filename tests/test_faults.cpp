@@ -117,7 +117,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 TEST_CASE("faults: runs killed with SIGKILL at random moments leave only complete versions",
           "[faults][run]") {
     Sandbox box;
-    box.write("big.roof", big_scenario(400));
+    box.write("big.roof", big_scenario(200));
     auto dir = box / "out/big";
     std::map<std::string, std::map<std::string, std::string>> seen;
     // A first complete version, timed: the kills fall within a run's length.
