@@ -3,6 +3,10 @@ BUILD       ?= build
 BUILD_SAN   ?= build-sanitize
 BUILD_CLANG ?= build-clang
 BUILD_REL   ?= build-release
+BUILD_FUZZ  ?= build-fuzz
+# fuzz-smoke: how long libFuzzer runs (seconds), the longest input it makes.
+FUZZ_TIME   ?= 60
+FUZZ_LEN    ?= 4096
 JOBS        ?= $(shell nproc)
 ROOFLINE     = $(BUILD)/roofline
 SCENARIO    ?= scenarios/roofline-exercises.roof
@@ -10,7 +14,7 @@ SCENARIO    ?= scenarios/roofline-exercises.roof
 # never fails a build on a new compiler's warning.
 WERROR      ?= OFF
 
-.PHONY: all deps build test test-sanitize test-clang build-release test-release report bench clean
+.PHONY: all deps build test test-sanitize test-clang build-release test-release report bench fuzz fuzz-smoke clean
 
 all: build
 
@@ -58,6 +62,24 @@ build-release: deps $(BUILD_REL)/CMakeCache.txt
 test-release: build-release
 	cd $(BUILD_REL) && ctest --output-on-failure -j $(JOBS)
 
+# The libFuzzer target (clang, ASan + UBSan), in a build folder of its own;
+# see docs/reliability.md, "Fuzzing".
+$(BUILD_FUZZ)/CMakeCache.txt: $(BUILD_FUZZ)/.werror-$(WERROR)
+	CXX=clang++ cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOFLINE_FUZZ=ON \
+	  -DROOFLINE_BENCH=OFF -DROOFLINE_WERROR=$(WERROR)
+
+fuzz: deps $(BUILD_FUZZ)/CMakeCache.txt
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_scenario
+
+# About a minute of fuzzing from the seed corpus; new inputs are kept in
+# $(BUILD_FUZZ)/corpus, a crash's input in $(BUILD_FUZZ)/crash-*.
+fuzz-smoke: fuzz
+	fuzz/make-corpus.sh $(BUILD_FUZZ)/seeds
+	mkdir -p $(BUILD_FUZZ)/corpus
+	$(BUILD_FUZZ)/fuzz/fuzz_scenario $(BUILD_FUZZ)/corpus $(BUILD_FUZZ)/seeds -dict=fuzz/roof.dict \
+	  -max_total_time=$(FUZZ_TIME) -max_len=$(FUZZ_LEN) -timeout=10 -rss_limit_mb=2048 \
+	  -artifact_prefix=$(BUILD_FUZZ)/ -print_final_stats=1
+
 report: build
 	$(ROOFLINE) run $(SCENARIO)
 	@echo "reports are in out/$(basename $(notdir $(SCENARIO)))/latest"
@@ -66,4 +88,4 @@ bench: build
 	$(BUILD)/bench/bench_core
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_CLANG) $(BUILD_REL)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_CLANG) $(BUILD_REL) $(BUILD_FUZZ)

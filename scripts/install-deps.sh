@@ -2,7 +2,7 @@
 # Installs the Debian packages the build and the tests need, only those missing.
 set -euo pipefail
 packages=(
-  cmake g++ clang make
+  cmake g++ clang libclang-rt-14-dev make
   libboost-dev libboost-program-options-dev libboost-iostreams-dev libboost-filesystem-dev
   pkg-config
   libxlsxwriter-dev libgnuplot-iostream-dev gnuplot-nox

@@ -174,30 +174,4 @@ TEST_CASE("run: without gnuplot it fails clearly unless --no-charts", "[run]") {
     CHECK_FALSE(fs::exists(box / "out/roofline-exercises/v1/charts"));
 }
 
-TEST_CASE("run: a run killed part-way leaves no partial version", "[run]") {
-    Sandbox box;
-    // About 400,000 cases: long enough to be killed while writing.
-    std::string text = "include \"hardware/catalog.roof\"\nsweep B = 1 .. 5000\nlet D = 4096\nlet F = 4096\n";
-    for (int i = 0; i < 8; ++i)
-        text += "matmul m" + std::to_string(i) + " = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
-    box.write("big.roof", text);
-    // Killed and reaped before the next run starts.
-    std::string command = "cd " + quoted(box.path) + " && (" + quoted(ROOFLINE_BINARY) +
-                          " run big.roof --no-charts >/dev/null 2>&1 & pid=$!; sleep 0.7; "
-                          "kill -9 $pid 2>/dev/null; wait $pid; true)";
-    REQUIRE(run_command(command).exit_code == 0);
-    // Whatever moment the kill came at: every visible version is complete.
-    if (fs::exists(box / "out/big"))
-        for (auto const& entry : fs::directory_iterator(box / "out/big"))
-            if (entry.path().filename().string()[0] == 'v') check_complete(entry.path());
-    // The next run cleans up and publishes a complete version.
-    auto again = run_roofline(box.path, "run big.roof --no-charts --force");
-    INFO(again.err);
-    REQUIRE(again.exit_code == 0);
-    for (auto const& entry : fs::directory_iterator(box / "out/big")) {
-        auto name = entry.path().filename().string();
-        CHECK(name.rfind(".tmp-", 0) != 0);
-        CHECK(name.rfind(".reserve-", 0) != 0);
-        if (name[0] == 'v') check_complete(entry.path());
-    }
-}
+// Runs killed with SIGKILL, failing disks and concurrent runs: test_faults.cpp.

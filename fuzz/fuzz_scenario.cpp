@@ -1,0 +1,58 @@
+// libFuzzer target: the bytes are a scenario's text. It is loaded through the
+// in-memory file system (the shipped templates copied into it once, so that
+// `include "hardware/catalog.roof"` works and nothing else on disk is read),
+// checked, and, when it checks, its grid is prepared with a small case limit
+// so that no input takes long. Nothing is written to disk.
+//
+// Built only with clang and -DROOFLINE_FUZZ=ON; see docs/reliability.md.
+#include "roofline/engine/evaluate.hpp"
+#include "roofline/lang/diagnostics.hpp"
+#include "roofline/lang/file_system.hpp"
+#include "roofline/lang/loader.hpp"
+#include "roofline/model/check.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+// The templates folder as it is on disk, under the same absolute paths.
+roofline::MemoryFileSystem const& templates() {
+    static roofline::MemoryFileSystem const files = [] {
+        roofline::MemoryFileSystem result;
+        std::error_code ec;
+        for (auto const& entry :
+             std::filesystem::recursive_directory_iterator(ROOFLINE_TEMPLATES_DIR, ec)) {
+            if (!entry.is_regular_file()) continue;
+            std::ifstream in(entry.path(), std::ios::binary);
+            std::stringstream text;
+            text << in.rdbuf();
+            result.add(entry.path().string(), text.str());
+        }
+        return result;
+    }();
+    return files;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
+    std::string text(reinterpret_cast<char const*>(data), size);
+    roofline::MemoryFileSystem fs = templates();  // a fresh copy: inputs never share state
+    roofline::Diagnostics diagnostics;
+    roofline::LoadOptions load{{ROOFLINE_TEMPLATES_DIR}};
+    auto program = roofline::load_program_text("fuzz.roof", text, fs, load, diagnostics);
+    auto scenario = roofline::model::check(program, {}, diagnostics);
+    if (!diagnostics.has_errors()) {
+        roofline::engine::EvaluateOptions options;
+        options.max_cases = 4096;
+        auto grid = roofline::engine::prepare(scenario, diagnostics, options);
+        (void)grid;
+    }
+    (void)roofline::format(diagnostics);  // the messages' text is part of what is tested
+    return 0;
+}
