@@ -149,12 +149,10 @@ std::optional<double> Checker::constant(ParsedFile const& file, ast::Expression 
                                         int scope, char const* what) {
     Expr compiled;
     if (!compile(file, expr, scope, compiled)) return std::nullopt;
-    std::uint64_t depends = 0;
     for (auto const& in : compiled.code) {
         if (in.op != OpCode::slot) continue;
         auto const& slot = scenario.slots[static_cast<std::size_t>(in.slot)];
         if (bad_slot[static_cast<std::size_t>(in.slot)]) return std::nullopt;
-        depends |= slot.depends_on;
         if (slot.depends_on != 0) {
             diagnostics.error(in.span, std::string(what) + " must not depend on a sweep, but '" +
                                            slot.name + "' does");
