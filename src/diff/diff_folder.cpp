@@ -21,15 +21,25 @@ using output::file_part;
 std::string diff_name(ComparedReport const& a, ComparedReport const& b, Pairing const& pairing) {
     std::string name = file_part(a.name) + "-v" + std::to_string(a.version) + "--" +
                        file_part(b.name) + "-v" + std::to_string(b.version);
-    if (!pairing.explicit_pairs) return name;
-    std::vector<std::string> pairs;
-    for (auto const& p : pairing.pairs) pairs.push_back(file_part(p.a) + "=" + file_part(p.b));
-    std::sort(pairs.begin(), pairs.end());
-    std::string joined;
-    for (auto const& p : pairs) joined += (joined.empty() ? "" : ",") + p;
-    if (name.size() + joined.size() > 200)
-        joined = "pairs-" + report::sha256_hex(joined).substr(0, 16);
-    return name + "--" + joined;
+    std::string original = std::to_string(a.name.size()) + ":" + a.name + "-v" +
+                           std::to_string(a.version) + "--" + std::to_string(b.name.size()) + ":" +
+                           b.name + "-v" + std::to_string(b.version);
+    if (pairing.explicit_pairs) {
+        std::vector<std::string> pairs;
+        for (auto const& p : pairing.pairs) pairs.push_back(file_part(p.a) + "=" + file_part(p.b));
+        std::sort(pairs.begin(), pairs.end());
+        std::string joined;
+        for (auto const& p : pairs) joined += (joined.empty() ? "" : ",") + p;
+        if (name.size() + joined.size() > 200)
+            joined = "pairs-" + report::sha256_hex(joined).substr(0, 16);
+        name += "--" + joined;
+        std::vector<std::string> given;
+        for (auto const& p : pairing.pairs)
+            given.push_back(std::to_string(p.a.size()) + ":" + p.a + "=" + p.b);
+        std::sort(given.begin(), given.end());
+        for (auto const& p : given) original += "|" + p;
+    }
+    return output::bounded_name(std::move(name), original);
 }
 
 DiffFolder::DiffFolder(std::string const& out_root, std::string const& name)

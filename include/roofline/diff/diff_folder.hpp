@@ -16,7 +16,8 @@ namespace roofline::diff {
 
 // "<A>-v<N>--<B>-v<M>", with "--<a>=<b>,..." (sorted) for explicit pairs, or
 // "--pairs-<hash>" when that would be long. Characters other than letters,
-// digits, '_', '-' and '.' in report names become '_'.
+// digits, '_', '-' and '.' in report names become '_', and a name longer than
+// output::max_name_bytes is shortened with a hash (output::file_name).
 std::string diff_name(ComparedReport const& a, ComparedReport const& b, Pairing const& pairing);
 
 class DiffFolder {

@@ -1,0 +1,243 @@
+// What bad input, foreign files, concurrent runs and crashes can do to out/
+// (docs/reliability.md): names from data stay inside their folder, input
+// problems are exit 1 and never exit 3, publishing survives foreign entries,
+// failures after a version is in place, other PID namespaces and power loss,
+// and no input can make a run build or read without bound.
+#include "command.hpp"
+#include "helpers.hpp"
+#include "sandbox.hpp"
+#include "xlsx_support.hpp"
+
+#include "output/file_names.hpp"
+#include "output/xlsx_cells.hpp"
+#include "roofline/diff/diff_folder.hpp"
+#include "roofline/diff/match.hpp"
+#include "roofline/model/load.hpp"
+#include "roofline/report/manifest.hpp"
+#include "roofline/report/publish.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace roofline;
+using namespace roofline::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// One chip and one matmul over B in {1, 2}; `chip` is the hardware id,
+// `extra` goes into the hardware block (name = "...", source = "...").
+std::string scenario(std::string const& chip = "chip", std::string const& extra = "") {
+    return "hardware " + chip + " { " + extra +
+           " hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }\n"
+           "target " +
+           chip +
+           "\nsweep B = [1, 2]\nlet D = 64\nlet F = 128\n"
+           "matmul proj = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
+}
+
+std::set<std::string> names_in(fs::path const& folder) {
+    std::set<std::string> names;
+    for (auto const& entry : fs::directory_iterator(folder))
+        names.insert(entry.path().filename().string());
+    return names;
+}
+
+// Runs `roofline ARGS` in `box`; INFO shows what it said.
+CommandResult roofline_in(Sandbox const& box, std::string const& args) {
+    auto r = run_roofline(box.path, args);
+    UNSCOPED_INFO("roofline " << args << "\nstdout: " << r.out << "\nstderr: " << r.err);
+    return r;
+}
+
+// An flock held on `path` (created if needed) by this test, as a run in
+// another PID namespace would hold it: its pid means nothing here.
+struct HeldLock {
+    int fd;
+    explicit HeldLock(fs::path const& path, std::string const& text = "999999999\n") {
+        fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        REQUIRE(fd >= 0);
+        REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+        REQUIRE(::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+    }
+    ~HeldLock() { ::close(fd); }
+    HeldLock(HeldLock const&) = delete;
+    HeldLock& operator=(HeldLock const&) = delete;
+};
+
+}  // namespace
+
+// ---- Names from data ------------------------------------------------------------------------
+
+TEST_CASE("names: file_name is a safe name inside its folder, bounded with a hash",
+          "[reliability][names]") {
+    CHECK(output::file_name("llama3-70b_decode.v2") == "llama3-70b_decode.v2");  // unchanged
+    CHECK(output::file_name("..") == "_..");
+    CHECK(output::file_name(".") == "_.");
+    CHECK(output::file_name("") == "_");
+    CHECK(output::file_name(".hidden") == "_.hidden");
+    CHECK(output::file_name("a/../b") == "a_.._b");
+    CHECK(output::file_name("my report") == "my_report");
+    CHECK(output::file_name({"sweep", "B", "h100"}) == "sweep-B-h100");
+    CHECK(output::file_name({"roofline", "../x"}) == "roofline-_.._x");
+
+    std::string const long_a(300, 'a'), long_b = std::string(299, 'a') + "b";
+    auto a = output::file_name(long_a), b = output::file_name(long_b);
+    CHECK(a.size() == output::max_name_bytes);
+    CHECK(b.size() == output::max_name_bytes);
+    CHECK(a != b);                                  // the hash tells them apart
+    CHECK(a.substr(0, 100) == std::string(100, 'a'));  // and the start still reads
+    CHECK(std::regex_match(a, std::regex("a+-[0-9a-f]{16}")));
+    CHECK(output::file_name(long_a) == a);  // the same name each time
+    CHECK(output::file_name({"roofline", long_a}).size() == output::max_name_bytes);
+}
+
+TEST_CASE("names: a scenario named ...roof or ..roof publishes inside out/, under a safe name",
+          "[reliability][names]") {
+    Sandbox box;
+    box.write("...roof", scenario());
+    box.write("..roof", scenario());
+    auto r1 = roofline_in(box, "run ...roof --no-charts");
+    CHECK(r1.exit_code == 0);
+    CHECK(contains(r1.out, "published out/_../v1"));
+    auto r2 = roofline_in(box, "run ..roof --no-charts");
+    CHECK(r2.exit_code == 0);
+    CHECK(contains(r2.out, "published out/_./v1"));
+    // Nothing beside the scenarios and out/, nothing in out/ but the two reports.
+    CHECK(names_in(box.path) == std::set<std::string>{"...roof", "..roof", "out"});
+    CHECK(names_in(box / "out") == std::set<std::string>{"_..", "_."});
+    CHECK(names_in(box / "out/_..") == std::set<std::string>{".lock", "latest", "v1"});
+    // The manifest keeps the real name, and diff finds the report by it.
+    CHECK(report::read_manifest((box / "out/_../v1/manifest.json").string()).report == "..");
+    CHECK(report::read_manifest((box / "out/_./v1/manifest.json").string()).report == ".");
+
+    box.write("my report.roof", scenario());
+    CHECK(roofline_in(box, "run 'my report.roof' --no-charts").exit_code == 0);
+    CHECK(fs::is_directory(box / "out/my_report/v1"));
+    auto d = roofline_in(box, "diff 'my report@v1' 'my report' --no-charts");
+    CHECK(d.exit_code == 0);
+    CHECK(contains(d.out, "A: my report v1"));
+}
+
+// ---- Input problems are exit 1, never exit 3 ---------------------------------------------------
+
+TEST_CASE("names: a 78-character hardware id gets its charts, whole", "[reliability][names]") {
+    Sandbox box;
+    std::string const id(78, 'h');
+    box.write("long.roof", scenario(id));
+    auto r = roofline_in(box, "run long.roof");
+    REQUIRE(r.exit_code == 0);
+    for (auto const& stem : {"roofline-" + id, "sweep-B-" + id, "step-B-" + id})
+        for (char const* ext : {".svg", ".png"})
+            CHECK(fs::file_size(box / "out/long/v1/charts" / (stem + ext)) > 0);
+}
+
+TEST_CASE("names: a 300-character hardware id gets chart names shortened with a hash",
+          "[reliability][names]") {
+    Sandbox box;
+    std::string const id(300, 'q');
+    box.write("longer.roof", scenario(id));
+    auto r = roofline_in(box, "run longer.roof");
+    REQUIRE(r.exit_code == 0);
+    auto charts = names_in(box / "out/longer/v1/charts");
+    CHECK(charts.size() == 6);
+    for (auto const& name : charts) {
+        CHECK(name.size() <= output::max_name_bytes + 4);
+        CHECK(std::regex_match(name, std::regex("(roofline|sweep-B|step-B)-q+-[0-9a-f]{16}\\.(svg|png)")));
+    }
+    // The manifest lists what is there.
+    auto manifest = report::read_manifest((box / "out/longer/v1/manifest.json").string());
+    for (auto const& name : charts) CHECK_FALSE(manifest.output_sha256("charts/" + name).empty());
+}
+
+TEST_CASE("names: diff --pair of two 38-character ids draws its charts", "[reliability][names]") {
+    Sandbox box;
+    std::string const a(38, 'a'), b(38, 'b');
+    box.write("pair.roof",
+              "hardware " + a + " { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }\n" +
+                  "hardware " + b + " { hbm_bandwidth = 2e12 B/s  peak bf16 = 1e15 FLOP/s }\n" +
+                  "target " + a + ", " + b +
+                  "\nsweep B = [1, 2]\nlet D = 64\nlet F = 128\n"
+                  "matmul proj = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n");
+    REQUIRE(roofline_in(box, "run pair.roof --no-charts").exit_code == 0);
+    auto r = roofline_in(box, "diff pair@v1 pair@v1 --pair " + a + "=" + b);
+    REQUIRE(r.exit_code == 0);
+    auto folder = box / "out/diffs" / ("pair-v1--pair-v1--" + a + "=" + b) / "charts";
+    for (auto const& stem : {"speedup-B-" + a + "-" + b, "roofline-" + a + "-" + b})
+        for (char const* ext : {".svg", ".png"}) CHECK(fs::file_size(folder / (stem + ext)) > 0);
+}
+
+TEST_CASE("names: a diff of two reports with long names is published under a bounded name",
+          "[reliability][names]") {
+    Sandbox box;
+    std::string const x(150, 'x'), y(150, 'y');
+    box.write(x + ".roof", scenario());
+    box.write(y + ".roof", scenario());
+    REQUIRE(roofline_in(box, "run " + x + ".roof --no-charts").exit_code == 0);
+    REQUIRE(roofline_in(box, "run " + y + ".roof --no-charts").exit_code == 0);
+    auto r = roofline_in(box, "diff " + x + "@v1 " + y + "@v1 --no-charts");
+    REQUIRE(r.exit_code == 0);
+    auto diffs = names_in(box / "out/diffs");
+    diffs.erase(".lock");
+    REQUIRE(diffs.size() == 1);
+    auto const& name = *diffs.begin();
+    CHECK(name.size() == output::max_name_bytes);
+    CHECK(std::regex_match(name, std::regex("x{150}-v1--y+-[0-9a-f]{16}")));
+    // Up to date the second time: the same name.
+    auto again = roofline_in(box, "diff " + x + "@v1 " + y + "@v1 --no-charts");
+    CHECK(again.exit_code == 0);
+    CHECK(contains(again.out, "up to date: out/diffs/" + name));
+}
+
+TEST_CASE("names: cell text past Excel's 32,767 characters is cut with a visible marker",
+          "[reliability][xlsx]") {
+    CHECK(output::cell_text("plain") == "plain");
+    std::string const exact(output::max_cell_chars, 't');
+    CHECK(output::cell_text(exact) == exact);
+    auto cut = output::cell_text(std::string(40'000, 't'));
+    std::string const marker = "\u2026 (40000 characters)";
+    CHECK(cut == std::string(output::max_cell_chars - 20, 't') + marker);
+    // Characters, not bytes, and never half a character or half an escape.
+    std::string greek;
+    for (int i = 0; i < 40'000; ++i) greek += "\u03b1";
+    auto g = output::cell_text(greek);
+    CHECK(g.size() == (output::max_cell_chars - 20) * 2 + marker.size());
+    std::string controls(40'000, '\x01');
+    auto c = output::cell_text(controls);
+    CHECK(c.size() == (output::max_cell_chars - 20) / 7 * 7 + marker.size());
+    CHECK(c.substr(c.size() - marker.size() - 7, 7) == "_x0001_");
+}
+
+TEST_CASE("names: a 40,000-character title, hardware name or source makes a working report",
+          "[reliability][xlsx]") {
+    Sandbox box;
+    std::string const text(40'000, 't');
+    box.write("title.roof", "scenario \"" + text + "\"\n" + scenario());
+    box.write("name.roof", scenario("chip", "name = \"" + text + "\""));
+    box.write("source.roof", scenario("chip", "source = \"" + text + "\""));
+    for (auto const& [file, sheet, row, col] :
+         {std::tuple{"title", "Summary", 0, 0}, std::tuple{"name", "Hardware", 1, 1},
+          std::tuple{"source", "Hardware", 1, 8}}) {
+        auto r = roofline_in(box, std::string("run ") + file + ".roof --no-charts");
+        REQUIRE(r.exit_code == 0);
+        auto folder = box / "out" / file / "v1";
+        auto dump = xlsx::run_tool("dump " + quoted(folder / "report.xlsx"));
+        auto const& value = xlsx::cell(dump, sheet, static_cast<std::size_t>(row),
+                                       static_cast<std::size_t>(col));
+        INFO(file);
+        auto shown = value.at("v").get<std::string>();
+        CHECK(shown == std::string(output::max_cell_chars - 20, 't') + "\u2026 (40000 characters)");
+    }
+    // The manifest keeps the whole title.
+    CHECK(report::read_manifest((box / "out/title/v1/manifest.json").string()).title == text);
+}
