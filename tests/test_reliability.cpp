@@ -75,6 +75,10 @@ struct HeldLock {
     HeldLock& operator=(HeldLock const&) = delete;
 };
 
+bool have(std::string const& tool) {
+    return run_command("command -v " + tool + " >/dev/null 2>&1").exit_code == 0;
+}
+
 }  // namespace
 
 // ---- Names from data ------------------------------------------------------------------------
@@ -240,4 +244,192 @@ TEST_CASE("names: a 40,000-character title, hardware name or source makes a work
     }
     // The manifest keeps the whole title.
     CHECK(report::read_manifest((box / "out/title/v1/manifest.json").string()).title == text);
+}
+
+// ---- Publishing --------------------------------------------------------------------------------
+
+TEST_CASE("publish: when replacing latest fails, the version is published with a warning and "
+          "nothing is left over",
+          "[reliability][publish]") {
+    Sandbox box;
+    box.write("s.roof", scenario());
+    REQUIRE(roofline_in(box, "run s.roof --no-charts").exit_code == 0);
+    // `latest` cannot be replaced by a link: something made it a folder.
+    fs::remove(box / "out/s/latest");
+    fs::create_directories(box / "out/s/latest/foreign");
+    auto r = roofline_in(box, "run s.roof --no-charts --force");
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "published out/s/v2"));
+    CHECK(contains(r.err, "roofline: warning: out/s/v2 is published, but 'latest' still points "
+                          "to no version: cannot replace 'out/s/latest'"));
+    CHECK(fs::is_regular_file(box / "out/s/v2/manifest.json"));
+    CHECK(names_in(box / "out/s") == std::set<std::string>{".lock", "latest", "v1", "v2"});
+}
+
+TEST_CASE("publish: leftovers of any kind are removed by the next run", "[reliability][publish]") {
+    Sandbox box;
+    box.write("s.roof", scenario());
+    REQUIRE(roofline_in(box, "run s.roof --no-charts").exit_code == 0);
+    auto dir = box / "out/s";
+    write_file(dir / "latest.tmp-4242", "");                 // a failed latest replacement
+    fs::create_symlink("v1", dir / "latest.tmp-77");
+    write_file(dir / ".reserve-v8", "12345\n");              // a reservation nobody holds
+    fs::create_directories(dir / ".tmp-12345-v8/charts");  // and its temporary folder
+    fs::create_directories(dir / ".tmp-1-v9");               // a temporary folder alone
+    fs::create_symlink("/nonexistent", dir / ".reserve-v10");
+    SECTION("a run that publishes") {
+        auto r = roofline_in(box, "run s.roof --no-charts --force");
+        CHECK(r.exit_code == 0);
+        CHECK(contains(r.out, "published out/s/v2"));  // v8 was no one's
+        CHECK(names_in(dir) == std::set<std::string>{".lock", "latest", "v1", "v2"});
+    }
+    SECTION("a run that is up to date") {
+        auto r = roofline_in(box, "run s.roof --no-charts");
+        CHECK(contains(r.out, "up to date: out/s/v1"));
+        CHECK(names_in(dir) == std::set<std::string>{".lock", "latest", "v1"});
+    }
+}
+
+TEST_CASE("publish: foreign entries named like versions never block publishing",
+          "[reliability][publish]") {
+    Sandbox box;
+    box.write("s.roof", scenario());
+    REQUIRE(roofline_in(box, "run s.roof --no-charts").exit_code == 0);
+    auto dir = box / "out/s";
+    fs::create_directories(dir / "v999999999/x");  // the highest number there is
+    fs::create_directories(dir / "v99999999999");  // past any int
+    fs::create_directories(dir / "v01");
+    write_file(dir / "v3", "a file, not a version");
+    fs::create_directories(dir / "v4");             // an empty folder: rename would replace it
+    for (auto const& expected : {"v2", "v5", "v6"}) {
+        auto r = roofline_in(box, "run s.roof --no-charts --force");
+        CHECK(r.exit_code == 0);
+        CHECK(contains(r.out, std::string("published out/s/") + expected + ":"));
+        CHECK(fs::read_symlink(dir / "latest") == fs::path(expected));
+    }
+    CHECK(read_file(dir / "v3") == "a file, not a version");
+    CHECK(fs::is_empty(dir / "v4"));
+    CHECK(fs::exists(dir / "v999999999/x"));
+}
+
+TEST_CASE("publish: a live run in another PID namespace keeps its reservation and temporary "
+          "folder",
+          "[reliability][publish]") {
+    Sandbox out;
+    {
+        report::Publisher first(out.path.string(), "demo");
+        first.reserve();
+        first.commit();
+    }
+    // What another namespace's run looks like from here: a pid that does
+    // not exist here, but a lock that is held.
+    auto dir = out / "demo";
+    HeldLock live(dir / ".reserve-v2");
+    fs::create_directories(dir / ".tmp-999999999-v2");
+    write_file(dir / ".tmp-999999999-v2/cases.csv", "being written");
+    report::Publisher next(out.path.string(), "demo");
+    CHECK(next.reserve() == 3);
+    CHECK(read_file(dir / ".tmp-999999999-v2/cases.csv") == "being written");
+    CHECK(fs::exists(dir / ".reserve-v2"));
+    next.commit();
+    CHECK(fs::read_symlink(dir / "latest") == fs::path("v3"));
+    CHECK(fs::exists(dir / ".tmp-999999999-v2/cases.csv"));
+
+    // The diff folder likewise.
+    fs::create_directories(out / "diffs/.tmp-999999999-x-v1--y-v1");
+    HeldLock diff_live(out / "diffs/.tmp-999999999-x-v1--y-v1.lock");
+    fs::create_directories(out / "diffs/.tmp-999999998-x-v1--y-v1");  // dead: no lock
+    diff::DiffFolder folder(out.path.string(), "x-v1--y-v1");
+    auto temp = folder.begin();
+    CHECK(fs::exists(out / "diffs/.tmp-999999999-x-v1--y-v1"));
+    CHECK_FALSE(fs::exists(out / "diffs/.tmp-999999998-x-v1--y-v1"));
+    CHECK(folder.commit());
+    CHECK(fs::is_directory(out / "diffs/x-v1--y-v1"));
+}
+
+TEST_CASE("publish: a run in another PID namespace leaves a live run alone",
+          "[reliability][publish][namespaces]") {
+    if (run_command("unshare --pid --fork --mount-proc true").exit_code != 0) {
+        WARN("no PID namespaces here (unshare needs privileges): skipped");
+        return;
+    }
+    Sandbox box;
+    box.write("s.roof", scenario());
+    // A run in this namespace holds v1 while one in a new PID namespace runs.
+    auto dir = box / "out/s";
+    fs::create_directories(dir);
+    HeldLock live(dir / ".reserve-v1", std::to_string(::getpid()) + "\n");
+    fs::create_directories(dir / (".tmp-" + std::to_string(::getpid()) + "-v1"));
+    auto r = run_command("cd " + quoted(box.path) + " && unshare --pid --fork --mount-proc " +
+                         quoted(ROOFLINE_BINARY) + " run s.roof --no-charts");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "published out/s/v2"));
+    CHECK(fs::exists(dir / (".tmp-" + std::to_string(::getpid()) + "-v1")));
+}
+
+TEST_CASE("publish: a .lock that is a symbolic link is refused, and nothing is made at its "
+          "target",
+          "[reliability][publish]") {
+    Sandbox box;
+    box.write("s.roof", scenario());
+    fs::create_directories(box / "out/s");
+    fs::create_symlink(box / "target", box / "out/s/.lock");
+    auto r = roofline_in(box, "run s.roof --no-charts");
+    CHECK(r.exit_code == 3);
+    CHECK(contains(r.err, "'out/s/.lock' is a symbolic link; a lock file must be a plain file"));
+    CHECK_FALSE(fs::exists(box / "target"));
+    CHECK(names_in(box / "out/s") == std::set<std::string>{".lock"});
+
+    fs::create_directories(box / "out/diffs");
+    fs::create_symlink(box / "target", box / "out/diffs/.lock");
+    fs::remove(box / "out/s/.lock");
+    REQUIRE(roofline_in(box, "run s.roof --no-charts").exit_code == 0);
+    auto d = roofline_in(box, "diff s@v1 s@v1 --no-charts");
+    CHECK(d.exit_code == 3);
+    CHECK(contains(d.err, "'out/diffs/.lock' is a symbolic link"));
+    CHECK_FALSE(fs::exists(box / "target"));
+}
+
+TEST_CASE("publish: every file and folder of a version is synced before it appears, and the "
+          "folders after each rename",
+          "[reliability][publish][durability]") {
+    if (!have("strace")) {
+        WARN("strace is not installed: skipped");
+        return;
+    }
+    Sandbox box;
+    box.write("s.roof", scenario());
+    auto r = run_command("cd " + quoted(box.path) +
+                         " && strace -f -y -qq -e trace=fsync,rename,renameat2 -o trace " +
+                         quoted(ROOFLINE_BINARY) + " run s.roof");
+    REQUIRE(r.exit_code == 0);
+    std::vector<std::string> lines;
+    {
+        std::istringstream in(read_file(box / "trace"));
+        for (std::string line; std::getline(in, line);)
+            if (line.find("fsync(") != std::string::npos || line.find("rename") != std::string::npos)
+                lines.push_back(line);
+    }
+    INFO(read_file(box / "trace"));
+    auto index = [&](std::string const& part, std::size_t from = 0) {
+        for (std::size_t i = from; i < lines.size(); ++i)
+            if (contains(lines[i], part)) return i;
+        return lines.size();
+    };
+    auto const version_rename = index("-v1\", AT_FDCWD");
+    REQUIRE(version_rename < lines.size());
+    std::size_t files = 0;
+    for (auto const& entry : fs::recursive_directory_iterator(box / "out/s/v1")) {
+        auto rel = fs::relative(entry.path(), box / "out/s/v1").string();
+        CHECK(index("-v1/" + rel + ">) = 0") < version_rename);  // synced before the rename
+        ++files;
+    }
+    CHECK(files > 8);  // the workbook, cases.csv, the manifest, the input, charts/...
+    CHECK(index("-v1>) = 0") < version_rename);               // the version folder itself
+    auto const after = index("/out/s>) = 0", version_rename);  // the report folder, after
+    CHECK(after < lines.size());
+    auto const latest = index("/latest\")", version_rename);
+    REQUIRE(latest < lines.size());
+    CHECK(index("/out/s>) = 0", latest) < lines.size());  // and after `latest`
 }

@@ -152,6 +152,7 @@ DiffOutcome run(DiffRequest const& request) {
         if (xlsx_error) std::rethrow_exception(xlsx_error);
         write_diff_manifest(temp, matcher, outcome.summary, request.command_line, files);
         outcome.published = folder.commit();
+        outcome.warnings = folder.warnings();
     }
     outcome.summary_text = summary_text(matcher, outcome.summary, request.color);
     return outcome;

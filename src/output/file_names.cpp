@@ -2,12 +2,6 @@
 
 #include "roofline/report/sha256.hpp"
 
-#include <cerrno>
-#include <csignal>
-#include <cstdlib>
-#include <sys/types.h>
-#include <unistd.h>
-
 namespace roofline::output {
 
 std::string file_part(std::string_view name) {
@@ -41,19 +35,6 @@ std::string file_name(std::initializer_list<std::string_view> parts, std::size_t
         original += part;
     }
     return bounded_name(std::move(name), original, max_bytes);
-}
-
-bool process_alive(long pid) {
-    return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
-}
-
-std::string temporary_name(std::string_view name) {
-    return ".tmp-" + std::to_string(::getpid()) + "-" + std::string(name);
-}
-
-bool dead_temporary(std::string_view entry) {
-    if (entry.rfind(".tmp-", 0) != 0) return false;
-    return !process_alive(std::strtol(std::string(entry.substr(5)).c_str(), nullptr, 10));
 }
 
 }  // namespace roofline::output

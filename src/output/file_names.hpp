@@ -40,13 +40,4 @@ std::string file_name(std::initializer_list<std::string_view> parts,
 std::string bounded_name(std::string name, std::string_view original,
                          std::size_t max_bytes = max_name_bytes);
 
-// Whether process `pid` still runs (it may belong to another user).
-bool process_alive(long pid);
-
-// The name of a temporary folder of this process beside what it publishes:
-// ".tmp-<pid>-<name>".
-std::string temporary_name(std::string_view name);
-// Whether `entry` is such a temporary folder of a process that is gone.
-bool dead_temporary(std::string_view entry);
-
 }  // namespace roofline::output

@@ -75,6 +75,7 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     Publisher publisher(request.out_root, output::file_name(info.name));
     if (auto latest = publisher.latest_version(); latest && !request.force) {
         if (made_from(publisher.version_dir(*latest), info.inputs_sha256)) {
+            publisher.clean();
             outcome.status = Status::up_to_date;
             outcome.folder = publisher.version_dir(*latest);
             return outcome;
@@ -102,6 +103,7 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     write_file(folder / "manifest.json", manifest_text(manifest));
 
     outcome.folder = publisher.commit();
+    outcome.warnings = publisher.warnings();
     outcome.status = Status::published;
     return outcome;
 }
