@@ -246,6 +246,193 @@ TEST_CASE("names: a 40,000-character title, hardware name or source makes a work
     CHECK(report::read_manifest((box / "out/title/v1/manifest.json").string()).title == text);
 }
 
+TEST_CASE("inputs: a scenario that is a device, a pipe, a folder or too large is exit 1",
+          "[reliability][inputs]") {
+    Sandbox box;
+    REQUIRE(::mkfifo((box / "fifo.roof").c_str(), 0644) == 0);
+    fs::create_directory(box / "folder.roof");
+    {
+        std::ofstream big(box / "big.roof");  // sparse: no disk used
+    }
+    fs::resize_file(box / "big.roof", (std::uintmax_t{64} << 20) + 1);
+    for (auto const& [file, message] :
+         {std::pair{"/dev/zero", "not a regular file"}, std::pair{"fifo.roof", "not a regular file"},
+          std::pair{"folder.roof", "is a directory"},
+          std::pair{"big.roof", "larger than the limit of 64 MiB"}}) {
+        for (char const* command : {"run", "check"}) {
+            // (timeout: before, a pipe blocked and /dev/zero was read until
+            // memory ran out)
+            auto r = run_command("cd " + quoted(box.path) + " && timeout 20 " +
+                                 quoted(ROOFLINE_BINARY) + " " + command + " " + file +
+                                 " 2>&1 >/dev/null || echo \"exit $?\"");
+            INFO(command << " " << file << ": " << r.out);
+            CHECK(contains(r.out, "exit 1"));
+            CHECK(contains(r.out, std::string("cannot read '") + file + "': " + message));
+        }
+    }
+    // An include is read the same way: an error at the include (one that
+    // is not a regular file is not found: includes name files).
+    box.write("inc.roof", "include \"big.roof\"\n" + scenario());
+    auto r = run_command("cd " + quoted(box.path) + " && timeout 20 " + quoted(ROOFLINE_BINARY) +
+                         " check inc.roof 2>&1 || echo \"exit $?\"");
+    INFO(r.out);
+    CHECK(contains(r.out, "inc.roof:1:9: error: cannot read 'big.roof': larger than the limit"));
+    CHECK(contains(r.out, "exit 1"));
+}
+
+TEST_CASE("inputs: a sweep product past the case limit is an error at that sweep, before its "
+          "values are made",
+          "[reliability][inputs]") {
+    std::string text = "hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }\n"
+                       "target chip\n";
+    for (int i = 1; i <= 64; ++i) text += "sweep S" + std::to_string(i) + " = 1 .. 100000\n";
+    text += "let D = 64\nmatmul proj = bf16[S1, D] * bf16[D, D2] -> bf16[S1, D2]\nlet D2 = 128\n";
+    auto checked = check_text(text);
+    auto errors = checked->errors();
+    INFO(errors);
+    CHECK(contains(errors, "test.roof:4:7: error: sweep 'S2' takes the sweep points past the "
+                           "limit of 200000000 cases"));
+    CHECK(checked->diagnostics.error_count() == 1);  // not one per later sweep
+    // Only the first sweep's values were made: the second stopped at the
+    // limit, the later ones never started.
+    auto const& sweeps = checked->scenario.sweeps;
+    REQUIRE(sweeps.size() == 64);
+    CHECK(sweeps[0].values.size() == 100000);
+    std::size_t made = 0;
+    for (std::size_t i = 1; i < sweeps.size(); ++i) made += sweeps[i].values.size();
+    CHECK(made == 0);
+
+    // A list sweep likewise, and a product just at the limit is fine.
+    model::CheckOptions options;
+    options.max_points = 6;
+    auto list = check_text(scenario() + "sweep C = [1, 2, 3]\nsweep E = [1, 2]\n", {}, options);
+    INFO(list->errors());
+    CHECK(contains(list->errors(), "error: sweep 'E' takes the sweep points past the limit of 6 "
+                                   "cases: 6 points before it times its 2 values"));
+    auto fits = check_text(scenario() + "sweep C = [1, 2, 3]\n", {}, options);
+    CHECK_FALSE(fits->diagnostics.has_errors());
+}
+
+// ---- Diff inputs -----------------------------------------------------------------------------
+
+namespace {
+
+// A published report "s" (v1) and helpers to forge copies of its version folder.
+struct DiffBox : Sandbox {
+    DiffBox() {
+        write("s.roof", scenario());
+        auto r = run_roofline(path, "run s.roof --no-charts");
+        REQUIRE(r.exit_code == 0);
+    }
+    fs::path copy(std::string const& name) const {
+        auto to = path / "out/s" / name;
+        fs::copy(path / "out/s/v1", to, fs::copy_options::recursive);
+        return to;
+    }
+    nlohmann::json manifest(fs::path const& folder) const {
+        return nlohmann::json::parse(read_file(folder / "manifest.json"));
+    }
+    void write_manifest(fs::path const& folder, nlohmann::json const& j) const {
+        write_file(folder / "manifest.json", j.dump());
+    }
+    // `roofline diff out/s/v1 FOLDER` with a time limit; its output and exit code.
+    CommandResult diff(fs::path const& folder, int seconds = 30) const {
+        auto r = run_command("cd " + quoted(path) + " && timeout " + std::to_string(seconds) + " " +
+                             quoted(ROOFLINE_BINARY) + " diff out/s/v1 " + quoted(folder) +
+                             " --no-charts");
+        UNSCOPED_INFO("stdout: " << r.out << "\nstderr: " << r.err);
+        return r;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("inputs: a manifest or cases.csv that is a device, a pipe or too large is exit 1",
+          "[reliability][inputs]") {
+    DiffBox box;
+    auto zero = box.copy("zero");
+    fs::remove(zero / "manifest.json");
+    fs::create_symlink("/dev/zero", zero / "manifest.json");
+    auto fifo = box.copy("fifo");
+    fs::remove(fifo / "manifest.json");
+    REQUIRE(::mkfifo((fifo / "manifest.json").c_str(), 0644) == 0);
+    auto big = box.copy("big");
+    {
+        auto j = box.manifest(big);
+        j["padding"] = std::string((std::size_t{16} << 20) + 1, ' ');
+        box.write_manifest(big, j);
+    }
+    auto cases = box.copy("cases");
+    fs::remove(cases / "cases.csv");
+    fs::create_symlink("/dev/zero", cases / "cases.csv");
+    for (auto const& [folder, message] :
+         {std::pair{zero, "manifest.json: cannot be read: not a regular file"},
+          std::pair{fifo, "manifest.json: cannot be read: not a regular file"},
+          std::pair{big, "manifest.json: cannot be read: larger than the limit of 16 MiB"},
+          std::pair{cases, "cases.csv: not a regular file"}}) {
+        auto r = box.diff(folder);
+        CHECK(r.exit_code == 1);
+        CHECK(contains(r.err, message));
+    }
+}
+
+TEST_CASE("inputs: a manifest's version is bounded; 2^40 does not wrap to 0",
+          "[reliability][inputs]") {
+    DiffBox box;
+    for (long long version : {1LL << 40, 0LL, 1'000'000'000LL}) {
+        auto folder = box.copy("version" + std::to_string(version));
+        auto j = box.manifest(folder);
+        j["version"] = version;
+        box.write_manifest(folder, j);
+        auto r = box.diff(folder);
+        CHECK(r.exit_code == 1);
+        CHECK(contains(r.err, "field 'version' is " + std::to_string(version) +
+                                  ", not a version number (1 to 999999999)"));
+    }
+}
+
+TEST_CASE("inputs: a forged manifest with 10^6 sweeps is refused at once", "[reliability][inputs]") {
+    DiffBox box;
+    for (std::size_t sweeps : {1'000'000u, 300'000u}) {  // over the size limit, and under it
+        auto folder = box.copy("forged" + std::to_string(sweeps));
+        auto j = box.manifest(folder);
+        auto& list = j["sweeps"] = nlohmann::json::array();
+        for (std::size_t i = 0; i < sweeps; ++i)
+            list.push_back({{"name", "s" + std::to_string(i)}, {"points", 1}});
+        box.write_manifest(folder, j);
+        auto started = std::chrono::steady_clock::now();
+        auto r = box.diff(folder, 60);  // before: over 120 s (a search per sweep)
+        double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        CHECK(r.exit_code == 1);
+        CHECK(seconds < 30);
+        CHECK((contains(r.err, "larger than the limit of 16 MiB") ||
+               contains(r.err, "it lists 300000 sweeps; a scenario has at most 64")));
+    }
+}
+
+TEST_CASE("inputs: matching and reading headers take time linear in the sweeps and targets",
+          "[reliability][inputs]") {
+    // Reports as a forged manifest could describe them, past what read_manifest
+    // lets through: what the matcher does with them must not be quadratic.
+    diff::ComparedReport a;
+    a.name = "a";
+    a.version = 1;
+    constexpr std::size_t n = 200'000;
+    for (std::size_t i = 0; i < n; ++i) {
+        a.sweeps.push_back({"s" + std::to_string(i), 1});
+        a.targets.push_back({"t" + std::to_string(i), ""});
+    }
+    auto started = std::chrono::steady_clock::now();
+    auto pairing = diff::make_pairing(a, a, {});
+    diff::Matcher matcher(a, a, pairing);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    CHECK(matcher.sweep_names().size() == n);
+    CHECK(pairing.pairs.size() == n);
+    CHECK(seconds < 30);  // before: minutes (a search per sweep and per target); now about 1 s
+}
+
 // ---- Publishing --------------------------------------------------------------------------------
 
 TEST_CASE("publish: when replacing latest fails, the version is published with a warning and "
