@@ -59,11 +59,12 @@ struct Sandbox : roofline::test::Sandbox {
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
     }
-    // No diff folder and no temporary folder were left.
+    // No diff folder and no temporary folder were left (only the lock file
+    // of out/diffs, which stays, as a report folder's .lock does).
     void check_nothing_published() const {
         if (!fs::exists(path / "out/diffs")) return;
         for (auto const& entry : fs::directory_iterator(path / "out/diffs"))
-            FAIL_CHECK(entry.path());
+            if (entry.path().filename() != ".lock") FAIL_CHECK(entry.path());
     }
 };
 

@@ -93,6 +93,8 @@ int cmd_diff(std::vector<std::string> const& args) {
             std::cout << "published " << outcome.folder << ": "
                       << summary.matched + summary.only_a + summary.only_b << " cases in "
                       << elapsed << "\n";
+            for (auto const& warning : outcome.warnings)
+                std::cerr << "roofline: warning: " << warning << "\n";
         } else {
             std::cout << "up to date: " << outcome.folder << "\n";
         }

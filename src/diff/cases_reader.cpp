@@ -10,6 +10,10 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <unordered_map>
 #include <limits>
 #include <optional>
 
@@ -21,6 +25,14 @@ std::string number_text(double value) {
     auto r = std::to_chars(buf, buf + sizeof buf, value);
     return std::string(buf, r.ptr);
 }
+
+namespace {
+
+// The longest row read (a row of a real cases.csv is a few hundred bytes):
+// a file that is one endless row (/dev/zero, a damaged file) stops here.
+constexpr std::size_t max_row_bytes = std::size_t{64} << 20;
+
+}  // namespace
 
 struct CasesReader::Impl {
     ComparedReport const& report;
@@ -53,7 +65,12 @@ struct CasesReader::Impl {
             end -= pos;
             pos = 0;
         }
-        if (end == buf.size()) buf.resize(buf.size() * 2);  // one row larger than the buffer
+        if (end == buf.size()) {  // one row larger than the buffer
+            if (buf.size() >= max_row_bytes)
+                bad("a row longer than " + std::to_string(max_row_bytes >> 20) +
+                    " MiB: not a cases.csv roofline writes");
+            buf.resize(buf.size() * 2);
+        }
         std::size_t n = std::fread(buf.data() + end, 1, buf.size() - end, file);
         if (n == 0) {
             if (std::ferror(file))
@@ -153,11 +170,14 @@ struct CasesReader::Impl {
         header_size = fields.size();
         header.assign(fields.begin(), fields.end());
         // The columns by their names in case_columns.hpp, wherever they stand.
+        // (A map, not a search per column: a forged header may be long.)
+        std::unordered_map<std::string_view, std::size_t> columns;
+        for (std::size_t c = 0; c < header.size(); ++c) columns.try_emplace(header[c], c);
         auto column = [&](report::CaseField field, std::string const& sweep = {}) {
             std::string name = std::string(report::case_column_spec(field).name) + sweep;
-            auto it = std::find(fields.begin(), fields.end(), name);
-            if (it == fields.end()) bad("the header has no column '" + name + "'");
-            return static_cast<std::size_t>(it - fields.begin());
+            auto it = columns.find(name);
+            if (it == columns.end()) bad("the header has no column '" + name + "'");
+            return it->second;
         };
         using F = report::CaseField;
         c_op = column(F::op), c_layer = column(F::layer), c_hardware = column(F::hardware);
@@ -174,9 +194,20 @@ struct CasesReader::Impl {
 };
 
 CasesReader::CasesReader(ComparedReport const& report) : impl_(std::make_unique<Impl>(report)) {
-    impl_->file = std::fopen(impl_->path.c_str(), "rb");
-    if (!impl_->file) {
+    // O_NONBLOCK: a pipe in its place does not make the open wait.
+    int fd = ::open(impl_->path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
         if (errno == ENOENT) throw ReportError(report.folder + ": cases.csv is missing");
+        throw std::runtime_error("cannot open '" + impl_->path + "': " + std::strerror(errno));
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw ReportError(impl_->path + ": not a regular file (a device, a pipe or a folder)");
+    }
+    impl_->file = ::fdopen(fd, "rb");
+    if (!impl_->file) {
+        ::close(fd);
         throw std::runtime_error("cannot open '" + impl_->path + "': " + std::strerror(errno));
     }
     impl_->read_header();

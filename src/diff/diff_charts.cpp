@@ -17,7 +17,6 @@ namespace roofline::diff {
 namespace {
 
 using output::Chart;
-using output::file_part;
 using Points = output::Points;
 
 // The diff's key: below the roofs of a roofline chart (where no case is),
@@ -61,7 +60,7 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p) {
     auto const& m = d.matcher;
     auto const& pair = m.pairing().pairs[p];
     Chart chart;
-    chart.stem = "roofline-" + file_part(pair.a) + "-" + file_part(pair.b);
+    chart.stem = output::file_name({"roofline", pair.a, pair.b});
     chart.key = roofline_key;
     chart.grid = grid;
     chart.max_key_series = max_key_series;
@@ -137,7 +136,7 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p) {
     auto const& pair = m.pairing().pairs[p];
     auto const& name = m.sweep_names()[v];
     Chart chart;
-    chart.stem = "speedup-" + file_part(name) + "-" + file_part(pair.a) + "-" + file_part(pair.b);
+    chart.stem = output::file_name({"speedup", name, pair.a, pair.b});
     chart.key = speedup_key;
     chart.grid = grid;
     chart.max_key_series = max_key_series;

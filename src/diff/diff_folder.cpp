@@ -1,14 +1,12 @@
 #include "roofline/diff/diff_folder.hpp"
 
+#include "output/durable.hpp"
 #include "output/file_names.hpp"
+#include "output/lock_file.hpp"
 
 #include "roofline/report/sha256.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <csignal>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <unistd.h>
@@ -18,18 +16,38 @@ namespace fs = std::filesystem;
 
 using output::file_part;
 
+namespace {
+
+constexpr std::string_view temp_prefix = ".tmp-", lock_suffix = ".lock";
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
 std::string diff_name(ComparedReport const& a, ComparedReport const& b, Pairing const& pairing) {
     std::string name = file_part(a.name) + "-v" + std::to_string(a.version) + "--" +
                        file_part(b.name) + "-v" + std::to_string(b.version);
-    if (!pairing.explicit_pairs) return name;
-    std::vector<std::string> pairs;
-    for (auto const& p : pairing.pairs) pairs.push_back(file_part(p.a) + "=" + file_part(p.b));
-    std::sort(pairs.begin(), pairs.end());
-    std::string joined;
-    for (auto const& p : pairs) joined += (joined.empty() ? "" : ",") + p;
-    if (name.size() + joined.size() > 200)
-        joined = "pairs-" + report::sha256_hex(joined).substr(0, 16);
-    return name + "--" + joined;
+    std::string original = std::to_string(a.name.size()) + ":" + a.name + "-v" +
+                           std::to_string(a.version) + "--" + std::to_string(b.name.size()) + ":" +
+                           b.name + "-v" + std::to_string(b.version);
+    if (pairing.explicit_pairs) {
+        std::vector<std::string> pairs;
+        for (auto const& p : pairing.pairs) pairs.push_back(file_part(p.a) + "=" + file_part(p.b));
+        std::sort(pairs.begin(), pairs.end());
+        std::string joined;
+        for (auto const& p : pairs) joined += (joined.empty() ? "" : ",") + p;
+        if (name.size() + joined.size() > 200)
+            joined = "pairs-" + report::sha256_hex(joined).substr(0, 16);
+        name += "--" + joined;
+        std::vector<std::string> given;
+        for (auto const& p : pairing.pairs)
+            given.push_back(std::to_string(p.a.size()) + ":" + p.a + "=" + p.b);
+        std::sort(given.begin(), given.end());
+        for (auto const& p : given) original += "|" + p;
+    }
+    return output::bounded_name(std::move(name), original);
 }
 
 DiffFolder::DiffFolder(std::string const& out_root, std::string const& name)
@@ -42,6 +60,7 @@ DiffFolder::~DiffFolder() {
         std::error_code ec;
         fs::remove_all(temp_, ec);
     }
+    if (owner_) owner_->remove();
 }
 
 bool DiffFolder::exists() const {
@@ -50,28 +69,53 @@ bool DiffFolder::exists() const {
 }
 
 std::string const& DiffFolder::begin() {
+    output::make_folders(dir_);
+    auto held = output::LockFile::wait(dir_ + "/.lock");
+    // Leftovers of diffs that died: a temporary folder is live while some
+    // diff holds the lock of "<folder>.lock" (made before the folder, removed
+    // after it, and only while holding OUT/diffs/.lock, as here).
     std::error_code ec;
-    fs::create_directories(dir_, ec);
-    if (ec) throw std::runtime_error("cannot create '" + dir_ + "': " + ec.message());
     for (auto const& entry : fs::directory_iterator(dir_, ec)) {
-        if (output::dead_temporary(entry.path().filename().string()))
-            fs::remove_all(entry.path(), ec);
+        auto name = entry.path().filename().string();
+        if (name.rfind(temp_prefix, 0) != 0) continue;
+        auto status = entry.symlink_status(ec);
+        bool lock_file = fs::is_regular_file(status) && ends_with(name, lock_suffix);
+        auto lock = lock_file ? entry.path().string() : entry.path().string() + ".lock";
+        if (!output::LockFile::held(lock)) fs::remove_all(entry.path(), ec);
+        ec.clear();
     }
-    temp_ = (fs::path(dir_) / output::temporary_name(name_)).string();
-    fs::remove_all(temp_, ec);
-    if (!fs::create_directory(temp_, ec) || ec)
-        throw std::runtime_error("cannot create '" + temp_ +
-                                 "': " + (ec ? ec.message() : "it exists"));
-    return temp_;
+    // A name of our own: another diff of the same reports may be writing
+    // (with our pid, in another PID namespace).
+    for (int k = 0;; ++k) {
+        auto name = std::string(temp_prefix) + std::to_string(::getpid()) +
+                    (k ? "." + std::to_string(k) : "") + "-" + name_;
+        auto temp = (fs::path(dir_) / name).string();
+        auto owner = output::LockFile::create(temp + ".lock");
+        if (!owner) continue;
+        if (fs::create_directory(temp, ec) && !ec) {
+            owner_ = std::make_unique<output::LockFile>(std::move(*owner));
+            temp_ = temp;
+            return temp_;
+        }
+        owner->remove();
+        if (!fs::exists(temp) || k > 1000)
+            throw std::runtime_error("cannot create '" + temp + "': " +
+                                     (ec ? ec.message() : std::string("it exists")));
+        ec.clear();
+    }
 }
 
 bool DiffFolder::commit() {
-    if (::rename(temp_.c_str(), path_.c_str()) == 0) {
-        temp_.clear();
-        return true;
+    output::sync_tree(temp_);  // every file of the diff, before it appears
+    if (!output::rename_new(temp_, path_)) return false;  // the destructor removes ours
+    temp_.clear();
+    try {
+        output::sync_path(dir_);
+    } catch (std::exception const& e) {
+        warnings_.push_back(path_ + " is published, but may not survive a power loss: " +
+                            e.what());
     }
-    if (errno == EEXIST || errno == ENOTEMPTY) return false;  // the destructor removes ours
-    throw std::runtime_error("cannot publish '" + path_ + "': " + std::strerror(errno));
+    return true;
 }
 
 }  // namespace roofline::diff

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <tuple>
+#include <unordered_set>
 
 namespace roofline::diff {
 
@@ -15,9 +16,12 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr Side missing_side{nan, nan, nan, nan, nan, nan, Bound::unsupported, 0};
 
-bool has_target(ComparedReport const& r, std::string const& id) {
-    return std::any_of(r.targets.begin(), r.targets.end(),
-                       [&](report::Manifest::Target const& t) { return t.id == id; });
+// The ids of a report's targets, for lookups in constant time (a forged
+// manifest may list very many).
+std::unordered_set<std::string> target_ids(ComparedReport const& r) {
+    std::unordered_set<std::string> ids;
+    for (auto const& t : r.targets) ids.insert(t.id);
+    return ids;
 }
 
 std::string target_list(ComparedReport const& r) {
@@ -139,31 +143,30 @@ bool DiffCase::flipped() const {
 Pairing make_pairing(ComparedReport const& a, ComparedReport const& b,
                      std::vector<HardwarePair> const& requested) {
     Pairing pairing;
+    auto const ids_a = target_ids(a), ids_b = target_ids(b);
     if (a.targets.size() == 1 && b.targets.size() == 1) {
         pairing.pairs.push_back({a.targets[0].id, b.targets[0].id});
     } else {
         for (auto const& t : a.targets)
-            pairing.pairs.push_back({t.id, has_target(b, t.id) ? t.id : ""});
+            pairing.pairs.push_back({t.id, ids_b.count(t.id) ? t.id : ""});
         for (auto const& t : b.targets)
-            if (!has_target(a, t.id)) pairing.pairs.push_back({"", t.id});
+            if (!ids_a.count(t.id)) pairing.pairs.push_back({"", t.id});
     }
     if (requested.empty()) return pairing;
 
-    for (std::size_t i = 0; i < requested.size(); ++i) {
-        auto const& p = requested[i];
+    std::unordered_set<std::string> paired_a, paired_b;
+    for (auto const& p : requested) {
         std::string const text = "--pair " + p.a + "=" + p.b;
-        if (!has_target(a, p.a))
+        if (!ids_a.count(p.a))
             throw ReportError(text + ": " + a.label() + " has no hardware '" + p.a +
                               "' (its targets: " + target_list(a) + ")");
-        if (!has_target(b, p.b))
+        if (!ids_b.count(p.b))
             throw ReportError(text + ": " + b.label() + " has no hardware '" + p.b +
                               "' (its targets: " + target_list(b) + ")");
-        for (std::size_t j = 0; j < i; ++j) {
-            if (requested[j].a == p.a)
-                throw ReportError(text + ": '" + p.a + "' of " + a.label() + " is paired twice");
-            if (requested[j].b == p.b)
-                throw ReportError(text + ": '" + p.b + "' of " + b.label() + " is paired twice");
-        }
+        if (!paired_a.insert(p.a).second)
+            throw ReportError(text + ": '" + p.a + "' of " + a.label() + " is paired twice");
+        if (!paired_b.insert(p.b).second)
+            throw ReportError(text + ": '" + p.b + "' of " + b.label() + " is paired twice");
     }
     auto sorted = [](std::vector<HardwarePair> v) {
         std::sort(v.begin(), v.end(), [](auto const& x, auto const& y) {
@@ -174,24 +177,20 @@ Pairing make_pairing(ComparedReport const& a, ComparedReport const& b,
     if (sorted(requested) == sorted(pairing.pairs)) return pairing;  // what the default does
     pairing.pairs = requested;
     pairing.explicit_pairs = true;
-    auto named = [&](std::string const& id, bool side_a) {
-        return std::any_of(requested.begin(), requested.end(),
-                           [&](HardwarePair const& p) { return (side_a ? p.a : p.b) == id; });
-    };
     for (auto const& t : a.targets)
-        if (!named(t.id, true)) pairing.left_out_a.push_back(t.id);
+        if (!paired_a.count(t.id)) pairing.left_out_a.push_back(t.id);
     for (auto const& t : b.targets)
-        if (!named(t.id, false)) pairing.left_out_b.push_back(t.id);
+        if (!paired_b.count(t.id)) pairing.left_out_b.push_back(t.id);
     return pairing;
 }
 
 Matcher::Matcher(ComparedReport const& a, ComparedReport const& b, Pairing pairing)
     : a_(a), b_(b), pairing_(std::move(pairing)) {
+    std::unordered_map<std::string, std::size_t> positions;  // not a search per sweep
     auto position = [&](std::string const& name) {
-        auto it = std::find(sweep_names_.begin(), sweep_names_.end(), name);
-        if (it != sweep_names_.end()) return static_cast<std::size_t>(it - sweep_names_.begin());
-        sweep_names_.push_back(name);
-        return sweep_names_.size() - 1;
+        auto [it, added] = positions.try_emplace(name, sweep_names_.size());
+        if (added) sweep_names_.push_back(name);
+        return it->second;
     };
     for (auto const& s : a.sweeps) a_to_union_.push_back(position(s.name));
     for (auto const& s : b.sweeps) b_to_union_.push_back(position(s.name));
@@ -216,10 +215,10 @@ std::uint32_t Matcher::intern_op(std::string_view op, std::string_view layer) {
 }
 
 std::uint32_t Matcher::intern_dtype(std::string_view name) {
-    for (std::size_t i = 0; i < dtypes_.size(); ++i)
-        if (dtypes_[i] == name) return static_cast<std::uint32_t>(i);
-    dtypes_.emplace_back(name);
-    return static_cast<std::uint32_t>(dtypes_.size() - 1);
+    key_.assign(name);
+    auto [it, added] = dtype_ids_.try_emplace(key_, static_cast<std::uint32_t>(dtypes_.size()));
+    if (added) dtypes_.emplace_back(name);
+    return it->second;
 }
 
 std::int64_t Matcher::pair_of(std::string_view hardware, bool side_a) {

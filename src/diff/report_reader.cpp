@@ -3,6 +3,8 @@
 #include "roofline/report/manifest.hpp"
 #include "roofline/report/sha256.hpp"
 
+#include "output/file_names.hpp"
+
 #include <filesystem>
 
 namespace roofline::diff {
@@ -38,6 +40,8 @@ std::string resolve_report(std::string const& spec, std::string const& out_root)
         if (at != std::string::npos && at > 0) {
             std::string name = spec.substr(0, at), version = spec.substr(at + 1);
             fs::path report_dir = fs::path(out_root) / name;
+            // The folder of a report whose name is not a safe file name.
+            if (!is_dir(report_dir)) report_dir = fs::path(out_root) / output::file_name(name);
             if (version == "latest") return follow_latest(report_dir).string();
             bool number = version.size() > 1 && version[0] == 'v' &&
                           version.find_first_not_of("0123456789", 1) == std::string::npos;
@@ -49,6 +53,9 @@ std::string resolve_report(std::string const& spec, std::string const& out_root)
         }
         if (spec.find('/') == std::string::npos && is_dir(fs::path(out_root) / spec))
             path = fs::path(out_root) / spec;
+        else if (spec.find('/') == std::string::npos &&
+                 is_dir(fs::path(out_root) / output::file_name(spec)))
+            path = fs::path(out_root) / output::file_name(spec);
         else
             throw ReportError("no report at '" + spec + "'");
     }

@@ -6,7 +6,9 @@
 #include "roofline/diff/diff_text.hpp"
 #include "roofline/diff/diff_xlsx.hpp"
 #include "roofline/output/errors.hpp"
+#include "roofline/lang/file_system.hpp"
 #include "roofline/output/gnuplot.hpp"
+#include "roofline/report/manifest.hpp"
 #include "roofline/report/sha256.hpp"
 
 #include "output/timestamp.hpp"
@@ -62,8 +64,11 @@ void write_diff_manifest(fs::path const& folder, Matcher const& m, DiffSummary c
 
 // An existing diff folder of the same name must come from the same reports.
 void check_existing(DiffFolder const& folder, Matcher const& m) {
-    std::ifstream in(fs::path(folder.path()) / "diff.json");
-    auto j = nlohmann::json::parse(in, nullptr, false);
+    std::string error;
+    auto text = read_regular_file((fs::path(folder.path()) / "diff.json").string(),
+                                  report::max_manifest_bytes, error);
+    if (!text) return;
+    auto j = nlohmann::json::parse(*text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) return;
     for (auto [key, report] : {std::pair{"a", &m.a()}, std::pair{"b", &m.b()}}) {
         auto recorded = j.value(
@@ -152,6 +157,7 @@ DiffOutcome run(DiffRequest const& request) {
         if (xlsx_error) std::rethrow_exception(xlsx_error);
         write_diff_manifest(temp, matcher, outcome.summary, request.command_line, files);
         outcome.published = folder.commit();
+        outcome.warnings = folder.warnings();
     }
     outcome.summary_text = summary_text(matcher, outcome.summary, request.color);
     return outcome;

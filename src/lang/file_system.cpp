@@ -1,32 +1,91 @@
 #include "roofline/lang/file_system.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace roofline {
 namespace fs = std::filesystem;
 
+namespace {
+
+std::string mib(std::uintmax_t bytes) {
+    return bytes % (1 << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
+                                  : std::to_string(bytes) + " bytes";
+}
+
+// Why a file of this mode and size is not one to read, or "".
+std::string refusal_of(struct stat const& st, std::uintmax_t max_bytes) {
+    if (S_ISDIR(st.st_mode)) return "is a directory";
+    if (!S_ISREG(st.st_mode))
+        return "not a regular file (a device, a pipe or a socket); give a file";
+    if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
+        return "larger than the limit of " + mib(max_bytes);
+    return "";
+}
+
+}  // namespace
+
+std::optional<std::string> read_regular_file(std::string const& path, std::uintmax_t max_bytes,
+                                             std::string& error, bool* refused) {
+    if (refused) *refused = false;
+    // O_NONBLOCK: opening a pipe does not wait for a writer.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        error = std::strerror(errno);
+        return std::nullopt;
+    }
+    auto refuse = [&](std::string why) -> std::optional<std::string> {
+        ::close(fd);
+        error = std::move(why);
+        if (refused) *refused = true;
+        return std::nullopt;
+    };
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        error = std::strerror(errno);
+        ::close(fd);
+        return std::nullopt;
+    }
+    if (auto why = refusal_of(st, max_bytes); !why.empty()) return refuse(why);
+    std::string text;
+    text.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t size = 0;
+    for (;;) {
+        if (size == text.size()) {
+            // The file grew since fstat: read on, but no further than the limit.
+            if (size > max_bytes) return refuse("larger than the limit of " + mib(max_bytes));
+            text.resize(std::min<std::uintmax_t>(max_bytes + 1, size + (1 << 16)));
+        }
+        ssize_t n = ::read(fd, text.data() + size, text.size() - size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            error = std::strerror(errno);
+            ::close(fd);
+            return std::nullopt;
+        }
+        if (n == 0) break;
+        size += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    text.resize(size);
+    return text;
+}
+
 std::optional<std::string> DiskFileSystem::read(std::string const& path, std::string& error) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-        error = "is a directory";
-        return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = std::strerror(errno);
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) {
-        error = std::strerror(errno);
-        return std::nullopt;
-    }
-    return std::move(text).str();
+    return read_regular_file(path, max_source_bytes, error);
+}
+
+std::optional<std::string> DiskFileSystem::refusal(std::string const& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;  // read says why
+    auto why = refusal_of(st, max_source_bytes);
+    if (why.empty()) return std::nullopt;
+    return why;
 }
 
 bool DiskFileSystem::is_file(std::string const& path) {

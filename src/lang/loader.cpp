@@ -25,6 +25,10 @@ public:
     }
 
     void load_main(std::string const& path) {
+        if (auto why = fs_.refusal(path)) {  // the input's fault, not an I/O failure
+            diagnostics_.error(Span{}, "cannot read '" + path + "': " + *why);
+            return;
+        }
         std::string error;
         auto text = fs_.read(path, error);
         if (!text) {

@@ -257,21 +257,56 @@ void Checker::check_lets() {
     }
 }
 
+namespace {
+
+// The error at the sweep whose values take the product of the sweeps past
+// the case limit; `values` is its count when known (a list), else 0.
+std::string too_many_points(std::string const& name, double before, std::size_t values,
+                            std::size_t limit) {
+    std::string text = "sweep '" + name + "' takes the sweep points past the limit of " +
+                       std::to_string(limit) + " cases: ";
+    if (values > 0)
+        return text + format_number(before) + " points before it times its " +
+               std::to_string(values) + " values";
+    return text + "the sweeps before it have " + format_number(before) +
+           " points, so it may have at most " +
+           format_number(std::floor(static_cast<double>(limit) / before)) + " values";
+}
+
+}  // namespace
+
 void Checker::check_sweeps() {
-    if (sweeps.size() > 64) {
-        auto const& extra = sweeps[64];
-        diagnostics.error(extra.file->span_of(extra.node->name), "more than 64 sweeps");
+    if (sweeps.size() > max_sweeps) {
+        auto const& extra = sweeps[max_sweeps];
+        diagnostics.error(extra.file->span_of(extra.node->name),
+                          "more than " + std::to_string(max_sweeps) + " sweeps");
         return;
     }
+    // The product of the sweeps so far: a sweep that takes it past the case
+    // limit is an error there, before its values are made (64 sweeps of 10^7
+    // values would otherwise be built in full first). Past it, the later
+    // sweeps are left without values, and without errors.
+    double points = 1;
+    bool over = false;
     for (std::size_t i = 0; i < sweeps.size(); ++i) {
         auto const& pending = sweeps[i];
         auto const& file = *pending.file;
         Sweep sweep{pending.node->name.name, lookup_value(0, pending.node->name.name), {},
                     file.span_of(pending.node->name)};
         bool ok = true;
-        if (auto const* list = boost::get<ast::SweepList>(&pending.node->spec.get())) {
-            for (auto const& item : list->items) {
-                auto value = constant(file, item, 0, "a sweep value");
+        if (over) {
+            ok = false;
+        } else if (auto const* list = boost::get<ast::SweepList>(&pending.node->spec.get())) {
+            if (points * static_cast<double>(list->items.size()) >
+                static_cast<double>(options.max_points)) {
+                diagnostics.error(file.span_of(pending.node->name),
+                                  too_many_points(sweep.name, points, list->items.size(),
+                                                  options.max_points));
+                over = true;
+                ok = false;
+            }
+            for (std::size_t k = 0; !over && k < list->items.size(); ++k) {
+                auto value = constant(file, list->items[k], 0, "a sweep value");
                 if (value) sweep.values.push_back(*value);
                 else ok = false;
             }
@@ -310,6 +345,16 @@ void Checker::check_sweeps() {
                         ok = false;
                         break;
                     }
+                    if (points * static_cast<double>(sweep.values.size() + 1) >
+                        static_cast<double>(options.max_points)) {
+                        diagnostics.error(file.span_of(pending.node->name),
+                                          too_many_points(sweep.name, points, 0,
+                                                          options.max_points));
+                        over = true;
+                        ok = false;
+                        sweep.values.clear();
+                        break;
+                    }
                     sweep.values.push_back(value);
                     value = geometric ? *low * std::pow(*step, static_cast<double>(k))
                                       : *low + *step * static_cast<double>(k);
@@ -317,6 +362,7 @@ void Checker::check_sweeps() {
             }
         }
         if (!ok) bad_slot[static_cast<std::size_t>(sweep.slot)] = true;
+        points *= static_cast<double>(std::max<std::size_t>(1, sweep.values.size()));
         scenario.sweeps.push_back(std::move(sweep));
     }
 }

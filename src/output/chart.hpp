@@ -45,7 +45,7 @@ struct KeyEntry {
 inline KeyEntry key_note(std::string text) { return {"with lines lt -2", std::move(text), 90}; }
 
 struct Chart {
-    std::string stem;  // file name without extension: no '/', no leading '.'
+    std::string stem;  // file name without extension, from output::file_name (safe, bounded)
     std::string title, subtitle;
     Axis x, y;
     // gnuplot's `set key` placement and `set grid` (code, ours).

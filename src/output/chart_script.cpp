@@ -102,7 +102,9 @@ void draw(Gnuplot& gp, Chart const& chart) {
         Format{"pngcairo size 1000,700 font 'Sans,10' background '#ffffff' noenhanced", ".png"}};
     for (auto const& f : formats) {
         gp << "set encoding utf8\nset terminal " << f.terminal << "\n";
-        gp << "set output " << literal(chart.stem + f.extension) << "\n";
+        // Never cut: the name is a safe, bounded file name already
+        // (output::file_name), and a cut one would be another file.
+        gp << "set output " << literal(chart.stem + f.extension, std::string::npos) << "\n";
         gp << settings << plot << data;
         gp << "unset output\n";
     }

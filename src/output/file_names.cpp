@@ -1,10 +1,6 @@
 #include "output/file_names.hpp"
 
-#include <cerrno>
-#include <csignal>
-#include <cstdlib>
-#include <unistd.h>
-#include <sys/types.h>
+#include "roofline/report/sha256.hpp"
 
 namespace roofline::output {
 
@@ -18,17 +14,27 @@ std::string file_part(std::string_view name) {
     return out.empty() || out[0] == '.' ? "_" + out : out;
 }
 
-bool process_alive(long pid) {
-    return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+std::string bounded_name(std::string name, std::string_view original, std::size_t max_bytes) {
+    constexpr std::size_t hash_chars = 16;
+    if (name.size() <= max_bytes) return name;
+    std::size_t keep = max_bytes > hash_chars + 1 ? max_bytes - hash_chars - 1 : 0;
+    name.resize(keep);
+    return name + (keep ? "-" : "") + report::sha256_hex(original).substr(0, hash_chars);
 }
 
-std::string temporary_name(std::string_view name) {
-    return ".tmp-" + std::to_string(::getpid()) + "-" + std::string(name);
+std::string file_name(std::string_view name, std::size_t max_bytes) {
+    return bounded_name(file_part(name), name, max_bytes);
 }
 
-bool dead_temporary(std::string_view entry) {
-    if (entry.rfind(".tmp-", 0) != 0) return false;
-    return !process_alive(std::strtol(std::string(entry.substr(5)).c_str(), nullptr, 10));
+std::string file_name(std::initializer_list<std::string_view> parts, std::size_t max_bytes) {
+    std::string name, original;
+    for (auto part : parts) {
+        name += (name.empty() ? "" : "-") + file_part(part);
+        // Length-prefixed, so that different parts never hash alike.
+        original += std::to_string(part.size()) + ":";
+        original += part;
+    }
+    return bounded_name(std::move(name), original, max_bytes);
 }
 
 }  // namespace roofline::output

@@ -30,25 +30,60 @@ double text_width(std::string_view s) {
     return n;
 }
 
-std::string cell_text(std::string_view s) {
+namespace {
+
+// Characters as libxlsxwriter counts them against Excel's limit: the bytes
+// that do not continue a UTF-8 sequence.
+std::size_t chars(std::string_view s) {
+    std::size_t n = 0;
+    for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+    return n;
+}
+
+// `s` as cell text, piece by piece (an escape, or a character with its
+// continuation bytes), as long as the pieces fit in `budget` characters;
+// `complete` says whether all of `s` did.
+std::string escaped(std::string_view s, std::size_t budget, bool& complete) {
     auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
     std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
+    std::size_t used = 0;
+    complete = true;
+    char buf[8];
+    for (std::size_t i = 0; i < s.size();) {
         char ch = s[i];
         auto u = static_cast<unsigned char>(ch);
+        std::string_view piece;
+        std::size_t next = i + 1;
         if (u < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') {
-            char buf[8];
             std::snprintf(buf, sizeof buf, "_x%04X_", u);
-            out += buf;
+            piece = std::string_view(buf, 7);
         } else if (ch == '_' && i + 6 < s.size() && s[i + 1] == 'x' && hex(s[i + 2]) &&
                    hex(s[i + 3]) && hex(s[i + 4]) && hex(s[i + 5]) && s[i + 6] == '_') {
-            out += "_x005F";
-            out += ch;
+            piece = "_x005F_";
         } else {
-            out += ch;
+            while (next < s.size() && (static_cast<unsigned char>(s[next]) & 0xC0) == 0x80) ++next;
+            piece = s.substr(i, next - i);
         }
+        std::size_t n = chars(piece);
+        if (used + n > budget) {
+            complete = false;
+            break;
+        }
+        out += piece;
+        used += n;
+        i = next;
     }
     return out;
+}
+
+}  // namespace
+
+std::string cell_text(std::string_view s) {
+    bool complete = true;
+    std::string out = escaped(s, max_cell_chars, complete);
+    if (complete) return out;
+    std::string marker = "\u2026 (" + std::to_string(chars(s)) + " characters)";
+    return escaped(s, max_cell_chars - chars(marker), complete) + marker;
 }
 
 std::string xml_escape(std::string_view s) {

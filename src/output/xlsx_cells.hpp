@@ -42,9 +42,15 @@ private:
     std::size_t size_ = 0;
 };
 
+// Excel's limit on the text of one cell, in characters.
+inline constexpr std::size_t max_cell_chars = 32'767;
+
 // A string as a cell must hold it: Excel reads _xHHHH_ in cell text as an
 // escaped character, so control characters (which XML 1.0 cannot hold) take
-// that form and a literal "_x0041_" keeps its underscore as _x005F_.
+// that form and a literal "_x0041_" keeps its underscore as _x005F_. Text
+// longer than max_cell_chars (escapes counted) is cut to fit, with a visible
+// "… (N characters)" at the end, N the length of the whole text: a cell
+// never makes a workbook fail (the CSV and the manifest keep it whole).
 std::string cell_text(std::string_view s);
 
 // XML text content: &, < and > as entities.

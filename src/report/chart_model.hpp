@@ -39,7 +39,6 @@ using output::open_point;
 using output::Points;
 using output::Series;
 using output::Ticks;
-using output::file_part;
 
 constexpr char const* roof_color = "#303030";
 

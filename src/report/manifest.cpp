@@ -1,11 +1,12 @@
 #include "roofline/report/manifest.hpp"
 
+#include "roofline/lang/file_system.hpp"
+#include "roofline/model/check.hpp"
+#include "roofline/report/publish.hpp"
 #include "roofline/report/sha256.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
 
 namespace roofline::report {
 
@@ -86,12 +87,11 @@ struct Fields {
 }  // namespace
 
 Manifest read_manifest(std::string const& path, std::string* text_out) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ManifestError(path + ": cannot be read");
-    std::stringstream text;
-    text << in.rdbuf();
-    if (text_out) *text_out = text.str();
-    auto j = json::parse(text.str(), nullptr, false);
+    std::string error;
+    auto text = read_regular_file(path, max_manifest_bytes, error);
+    if (!text) throw ManifestError(path + ": cannot be read: " + error);
+    if (text_out) *text_out = *text;
+    auto j = json::parse(*text, nullptr, false);
     if (j.is_discarded() || !j.is_object())
         throw ManifestError(path + ": not a valid manifest (not a JSON object)");
 
@@ -110,11 +110,18 @@ Manifest read_manifest(std::string const& path, std::string* text_out) {
     Manifest m;
     m.tool = j.value("tool", std::string());
     m.report = f.string(j, "report");
-    m.version = static_cast<int>(f.integer(j, "version"));
+    auto version = f.integer(j, "version");
+    if (version < 1 || version > Publisher::max_version)
+        f.bad("field 'version' is " + std::to_string(version) + ", not a version number (1 to " +
+              std::to_string(Publisher::max_version) + ")");
+    m.version = static_cast<int>(version);
     m.tool_version = f.string(j, "tool_version");
     m.cases = static_cast<std::size_t>(f.integer(j, "cases"));
     for (auto const& t : f.array(j, "targets"))
         m.targets.push_back({f.string(f.object(t, "target"), "id"), t.value("name", std::string())});
+    if (f.array(j, "sweeps").size() > model::max_sweeps)
+        f.bad("it lists " + std::to_string(f.array(j, "sweeps").size()) +
+              " sweeps; a scenario has at most " + std::to_string(model::max_sweeps));
     for (auto const& s : f.array(j, "sweeps"))
         m.sweeps.push_back({f.string(f.object(s, "sweep"), "name"),
                             static_cast<std::size_t>(f.integer(s, "points"))});

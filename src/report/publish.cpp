@@ -1,15 +1,14 @@
 #include "roofline/report/publish.hpp"
 
-#include "output/file_names.hpp"
+#include "output/durable.hpp"
+#include "output/lock_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
-#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace roofline::report {
@@ -17,53 +16,49 @@ namespace fs = std::filesystem;
 
 namespace {
 
-[[noreturn]] void fail(std::string const& what) {
-    throw std::runtime_error(what + ": " + std::strerror(errno));
+constexpr std::string_view reserve_prefix = ".reserve-", temp_prefix = ".tmp-",
+                           latest_temp_prefix = "latest.tmp";
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+
+// "v12" -> 12; 0 for anything else: no sign, no leading zero, at most nine
+// digits (so no overflow, whatever a foreign entry is called).
+int version_of(std::string_view name) {
+    if (name.size() < 2 || name.size() > 10 || name[0] != 'v' || name[1] == '0') return 0;
+    int version = 0;
+    for (char ch : name.substr(1)) {
+        if (ch < '0' || ch > '9') return 0;
+        version = version * 10 + (ch - '0');
+    }
+    return version;
 }
 
-// An exclusive flock on out/<name>/.lock for the lifetime of the object.
-class DirLock {
-public:
-    explicit DirLock(std::string const& dir) {
-        auto path = dir + "/.lock";
-        fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd_ < 0) fail("cannot open '" + path + "'");
-        while (::flock(fd_, LOCK_EX) != 0)
-            if (errno != EINTR) fail("cannot lock '" + path + "'");
-    }
-    ~DirLock() { ::close(fd_); }
-    DirLock(DirLock const&) = delete;
-    DirLock& operator=(DirLock const&) = delete;
+// The version of a temporary folder ".tmp-<anything>-v<N>", or 0.
+int temp_version(std::string_view name) {
+    auto dash = name.rfind('-');
+    return dash == std::string_view::npos ? 0 : version_of(name.substr(dash + 1));
+}
 
-private:
-    int fd_;
-};
-
-// "v12" -> 12, anything else -> 0.
-int version_of(std::string const& name) {
-    if (name.size() < 2 || name[0] != 'v' || name.size() > 10) return 0;
-    for (std::size_t i = 1; i < name.size(); ++i)
-        if (name[i] < '0' || name[i] > '9') return 0;
-    return std::stoi(name.substr(1));
+bool exists_here(fs::path const& path) {
+    struct stat st {};
+    return ::lstat(path.c_str(), &st) == 0 || errno != ENOENT;
 }
 
 }  // namespace
 
-Publisher::Publisher(std::string out_root, std::string name)
-    : dir_((fs::path(out_root) / name).string()) {
-    std::error_code ec;
-    fs::create_directories(dir_, ec);
-    if (ec) throw std::runtime_error("cannot create '" + dir_ + "': " + ec.message());
+Publisher::Publisher(std::string out_root, std::string const& folder)
+    : dir_((fs::path(out_root) / folder).string()) {
+    output::make_folders(dir_);
 }
 
 Publisher::~Publisher() {
-    if (!temp_.empty()) {
-        try {
-            abandon();
-        } catch (...) {
-        }
+    try {
+        abandon();
+    } catch (...) {
     }
 }
+
+output::LockFile Publisher::lock() const { return output::LockFile::wait(dir_ + "/.lock"); }
 
 std::optional<int> Publisher::latest_version() const {
     std::error_code ec;
@@ -76,85 +71,152 @@ std::optional<int> Publisher::latest_version() const {
 }
 
 std::string Publisher::version_dir(int version) const {
-    // std::string("v").append(...), not "v" + ...: GCC 12 at -O3 gives a false
-    // -Wrestrict for a string literal + a temporary std::string.
-    return (fs::path(dir_) / std::string("v").append(std::to_string(version))).string();
+    return (fs::path(dir_) / ("v" + std::to_string(version))).string();
 }
 
-int Publisher::highest_version_locked() const {
-    int highest = 0;
-    std::error_code ec;
+// The number after every version this tool made: `latest`, the published
+// versions (a folder v<N> with its manifest.json) and the live reservations.
+// A foreign entry that only looks like a version (a folder without a
+// manifest, a file) is never counted, and its number is skipped: it neither
+// blocks publishing nor gets overwritten.
+int Publisher::next_version_locked() const {
+    int highest = latest_version().value_or(0);
+    std::error_code ec, ignored;
     for (auto const& entry : fs::directory_iterator(dir_, ec)) {
         auto name = entry.path().filename().string();
-        highest = std::max(highest, version_of(name));
-        if (name.rfind(".reserve-", 0) == 0) highest = std::max(highest, version_of(name.substr(9)));
+        if (int v = version_of(name);
+            v > highest && fs::is_directory(entry.symlink_status(ignored)) &&
+            fs::is_regular_file(entry.path() / "manifest.json", ignored))
+            highest = v;
+        else if (starts_with(name, reserve_prefix))
+            highest = std::max(highest, version_of(name.substr(reserve_prefix.size())));
     }
-    return highest;
+    if (ec) throw std::runtime_error("cannot list '" + dir_ + "': " + ec.message());
+    for (int v = highest + 1; v > 0 && v <= max_version; ++v) {
+        auto name = "v" + std::to_string(v);
+        if (!exists_here(fs::path(dir_) / name) &&
+            !exists_here(fs::path(dir_) / (std::string(reserve_prefix) + name)))
+            return v;
+    }
+    throw std::runtime_error("no version number is left in '" + dir_ + "' (the highest is v" +
+                             std::to_string(max_version) + ")");
 }
 
-// Reservations (.reserve-v<N>, holding a pid) and temporary folders
-// (.tmp-<pid>-v<N>) of processes that are gone.
-void Publisher::clean_stale() const {
+// Leftovers of runs that died: reservations whose lock nobody holds,
+// temporary folders without a live reservation, and `latest.tmp*` links (a
+// run makes one only while it holds the folder's lock, as the caller does).
+void Publisher::clean_locked() const {
     std::error_code ec;
+    std::vector<fs::path> temps;
     for (auto const& entry : fs::directory_iterator(dir_, ec)) {
         auto name = entry.path().filename().string();
-        if (name.rfind(".reserve-", 0) == 0) {
-            long pid = 0;
-            std::ifstream(entry.path()) >> pid;
-            if (!output::process_alive(pid)) fs::remove(entry.path(), ec);
-        } else if (output::dead_temporary(name)) {
+        if (starts_with(name, reserve_prefix)) {
+            if (!output::LockFile::held(entry.path().string())) fs::remove_all(entry.path(), ec);
+        } else if (starts_with(name, latest_temp_prefix)) {
             fs::remove_all(entry.path(), ec);
+        } else if (starts_with(name, temp_prefix)) {
+            temps.push_back(entry.path());
         }
+        ec.clear();
+    }
+    for (auto const& temp : temps) {
+        int version = temp_version(temp.filename().string());
+        auto reservation = fs::path(dir_) / (std::string(reserve_prefix) + "v" + std::to_string(version));
+        if (version == 0 || !output::LockFile::held(reservation.string())) fs::remove_all(temp, ec);
+    }
+}
+
+void Publisher::clean() noexcept {
+    try {
+        auto held = lock();
+        clean_locked();
+    } catch (...) {
+        // A folder that cannot be locked (read-only, say) keeps its leftovers.
     }
 }
 
 int Publisher::reserve() {
-    DirLock lock(dir_);
-    clean_stale();
-    version_ = highest_version_locked() + 1;
-    marker_ = (fs::path(dir_) / (".reserve-v" + std::to_string(version_))).string();
-    int fd = ::open(marker_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) fail("cannot reserve '" + marker_ + "'");
-    auto pid = std::to_string(::getpid());
-    bool written = ::write(fd, pid.data(), pid.size()) == static_cast<ssize_t>(pid.size());
-    ::close(fd);
-    if (!written) fail("cannot write '" + marker_ + "'");
-    temp_ = (fs::path(dir_) / output::temporary_name(std::string("v").append(std::to_string(version_))))
+    auto held = lock();
+    clean_locked();
+    version_ = next_version_locked();
+    auto marker = (fs::path(dir_) / (std::string(reserve_prefix) + "v" + std::to_string(version_))).string();
+    auto reservation = output::LockFile::create(marker);
+    if (!reservation) throw std::runtime_error("cannot reserve '" + marker + "': it exists");
+    reservation_ = std::make_unique<output::LockFile>(std::move(*reservation));
+    // For people looking at the folder: which process holds it.
+    auto pid = std::to_string(::getpid()) + "\n";
+    if (::write(reservation_->fd(), pid.data(), pid.size()) < 0) {
+    }
+    temp_ = (fs::path(dir_) / (std::string(temp_prefix) + std::to_string(::getpid()) + "-v" +
+                               std::to_string(version_)))
                 .string();
     std::error_code ec;
     fs::remove_all(temp_, ec);
     if (!fs::create_directory(temp_, ec) || ec)
-        throw std::runtime_error("cannot create '" + temp_ + "': " + ec.message());
+        throw std::runtime_error("cannot create '" + temp_ + "': " +
+                                 (ec ? ec.message() : std::string("it exists")));
     return version_;
 }
 
 std::string Publisher::commit() {
-    DirLock lock(dir_);
+    output::sync_tree(temp_);  // every file and folder of the version, before it appears
     auto final_dir = version_dir(version_);
-    if (::rename(temp_.c_str(), final_dir.c_str()) != 0) fail("cannot publish '" + final_dir + "'");
-    temp_.clear();
-    std::error_code ec;
-    fs::remove(marker_, ec);
-    // `latest` -> the newest published version, replaced atomically by
-    // renaming a fresh link over it.
-    int newest = 0;
-    for (auto const& entry : fs::directory_iterator(dir_, ec))
-        if (entry.is_directory()) newest = std::max(newest, version_of(entry.path().filename().string()));
-    auto link = (fs::path(dir_) / ("latest.tmp-" + std::to_string(::getpid()))).string();
-    fs::remove(link, ec);
-    if (::symlink(std::string("v").append(std::to_string(newest)).c_str(), link.c_str()) != 0)
-        fail("cannot create link '" + link + "'");
-    auto latest = (fs::path(dir_) / "latest").string();
-    if (::rename(link.c_str(), latest.c_str()) != 0) fail("cannot update '" + latest + "'");
+    {
+        auto held = lock();
+        if (!output::rename_new(temp_, final_dir))
+            throw std::runtime_error("cannot publish '" + final_dir +
+                                     "': something else made it while this version was written");
+        temp_.clear();
+        try {
+            output::sync_path(dir_);
+        } catch (std::exception const& e) {
+            warnings_.push_back(final_dir + " is published, but may not survive a power loss: " +
+                                e.what());
+        }
+        reservation_->remove();
+        reservation_.reset();
+        update_latest(version_);
+    }
     return final_dir;
+}
+
+// `latest` -> the newest version, replaced atomically by renaming a fresh
+// link over it. The version is in place already: a failure here is a warning,
+// and its leftover link is removed (or by the next run).
+void Publisher::update_latest(int version) {
+    int newest = std::max(version, latest_version().value_or(0));
+    if (latest_version() == newest) return;
+    auto link = (fs::path(dir_) / (std::string(latest_temp_prefix) + "-" + std::to_string(::getpid()))).string();
+    auto latest = (fs::path(dir_) / "latest").string();
+    std::error_code ec;
+    fs::remove(link, ec);
+    std::string failure;
+    if (::symlink(("v" + std::to_string(newest)).c_str(), link.c_str()) != 0)
+        failure = "cannot create '" + link + "': " + std::strerror(errno);
+    else if (::rename(link.c_str(), latest.c_str()) != 0)
+        failure = "cannot replace '" + latest + "': " + std::strerror(errno);
+    if (!failure.empty()) {
+        fs::remove(link, ec);
+        warnings_.push_back(version_dir(version) + " is published, but 'latest' still points to " +
+                            (latest_version() ? "v" + std::to_string(*latest_version())
+                                              : std::string("no version")) +
+                            ": " + failure);
+        return;
+    }
+    try {
+        output::sync_path(dir_);
+    } catch (std::exception const& e) {
+        warnings_.push_back("'" + latest + "' is replaced, but may not survive a power loss: " +
+                            e.what());
+    }
 }
 
 void Publisher::abandon() {
     std::error_code ec;
     if (!temp_.empty()) fs::remove_all(temp_, ec);
     temp_.clear();
-    if (!marker_.empty()) fs::remove(marker_, ec);
-    marker_.clear();
+    if (reservation_) reservation_->remove();
+    reservation_.reset();
 }
 
 }  // namespace roofline::report

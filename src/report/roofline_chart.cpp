@@ -34,7 +34,7 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
     auto const roof_list = roofs(context, hw);
 
     Chart chart;
-    chart.stem = "roofline-" + file_part(hw.id);
+    chart.stem = output::file_name({"roofline", hw.id});
     chart.title = chart_title(context);
     chart.subtitle = "Roofline of " + chip_name(hw);
     chart.x.label = "arithmetic intensity (FLOP/byte)";

@@ -7,6 +7,7 @@
 #include "roofline/report/sha256.hpp"
 #include "roofline/report/write_report.hpp"
 
+#include "output/file_names.hpp"
 #include "output/timestamp.hpp"
 
 #include <filesystem>
@@ -69,9 +70,12 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     info.inputs_sha256 = inputs_digest(inputs, info.tool_version);
     info.created_utc = output::utc_now();
 
-    Publisher publisher(request.out_root, info.name);
+    // The folder's name is the report's name made safe (the manifest keeps
+    // the name itself): "..roof" must not publish into out/ or above it.
+    Publisher publisher(request.out_root, output::file_name(info.name));
     if (auto latest = publisher.latest_version(); latest && !request.force) {
         if (made_from(publisher.version_dir(*latest), info.inputs_sha256)) {
+            publisher.clean();
             outcome.status = Status::up_to_date;
             outcome.folder = publisher.version_dir(*latest);
             return outcome;
@@ -99,6 +103,7 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     write_file(folder / "manifest.json", manifest_text(manifest));
 
     outcome.folder = publisher.commit();
+    outcome.warnings = publisher.warnings();
     outcome.status = Status::published;
     return outcome;
 }

@@ -59,7 +59,7 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
     auto const& hw = context.target(t);
 
     Chart chart;
-    chart.stem = "step-" + file_part(sweep.name) + "-" + file_part(hw.id);
+    chart.stem = output::file_name({"step", sweep.name, hw.id});
     chart.title = chart_title(context);
     chart.subtitle = "Step time (sum of count \u00d7 t_lower, one chip) against " + sweep.name +
                      " on " + chip_name(hw);

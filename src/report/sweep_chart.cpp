@@ -101,7 +101,7 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     auto const roof_list = roofs(context, hw);
 
     Chart chart;
-    chart.stem = "sweep-" + file_part(sweep.name) + "-" + file_part(hw.id);
+    chart.stem = output::file_name({"sweep", sweep.name, hw.id});
     chart.title = chart_title(context);
     chart.subtitle = "Attained FLOP/s against " + sweep.name + " on " + chip_name(hw);
     chart.subtitle += other_sweeps_note(context, v);

@@ -3,20 +3,29 @@
 // pairs when --pair chose other pairs than the default would). The two
 // versions never change, so neither does their diff: a folder that exists is
 // up to date. Published atomically like a report version: written into a
-// hidden temporary folder beside it (.tmp-<pid>-<name>) and renamed into
-// place when complete; an error or a kill leaves no partial diff, and the
-// temporary folders of processes that died are removed by the next diff.
+// hidden temporary folder beside it (.tmp-<pid>-<name>), synced, and renamed
+// into place when complete; an error or a kill leaves no partial diff. The
+// diff holds an flock on the temporary folder's lock file
+// (.tmp-<pid>-<name>.lock) while it works, and the next diff removes the
+// temporary folders whose lock nobody holds (docs/reliability.md).
 // (report::Publisher numbers versions; a diff's name is fixed instead.)
 
 #include "roofline/diff/match.hpp"
 
+#include <memory>
 #include <string>
+#include <vector>
+
+namespace roofline::output {
+class LockFile;
+}
 
 namespace roofline::diff {
 
 // "<A>-v<N>--<B>-v<M>", with "--<a>=<b>,..." (sorted) for explicit pairs, or
 // "--pairs-<hash>" when that would be long. Characters other than letters,
-// digits, '_', '-' and '.' in report names become '_'.
+// digits, '_', '-' and '.' in report names become '_', and a name longer than
+// output::max_name_bytes is shortened with a hash (output::file_name).
 std::string diff_name(ComparedReport const& a, ComparedReport const& b, Pairing const& pairing);
 
 class DiffFolder {
@@ -32,12 +41,17 @@ public:
     // Makes the temporary folder (and OUT/diffs), after removing stale ones.
     // Throws std::runtime_error.
     std::string const& begin();
-    // Renames the temporary folder to path(). False when another diff
-    // published the same folder meanwhile (the temporary one is removed).
+    // Syncs the temporary folder and renames it to path(). False when another
+    // diff published the same folder meanwhile (the temporary one is
+    // removed). Throws std::runtime_error when it cannot.
     bool commit();
+    // What went wrong after the diff was in place (syncing OUT/diffs).
+    std::vector<std::string> const& warnings() const { return warnings_; }
 
 private:
     std::string dir_, name_, path_, temp_;
+    std::unique_ptr<output::LockFile> owner_;  // the lock of temp_
+    std::vector<std::string> warnings_;
 };
 
 }  // namespace roofline::diff

@@ -100,6 +100,7 @@ private:
     std::vector<OpKey> ops_;
     std::unordered_map<std::string, std::uint32_t> op_ids_;
     std::vector<std::string> dtypes_;
+    std::unordered_map<std::string, std::uint32_t> dtype_ids_;
     std::unordered_map<std::string, std::uint32_t> pair_of_a_, pair_of_b_;
     std::string key_;  // reused lookup key
     std::size_t left_out_a_ = 0, left_out_b_ = 0;

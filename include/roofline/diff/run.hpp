@@ -28,6 +28,7 @@ struct DiffOutcome {
     bool published = false;  // false: the folder existed, up to date
     std::string folder;      // out/diffs/<name>
     std::vector<std::string> notes;  // for the user: what was not compared, and why
+    std::vector<std::string> warnings;  // published, but not synced to disk
     DiffSummary summary;
     std::string summary_text;  // the terminal summary
 };

@@ -10,6 +10,7 @@
 
 #include "roofline/engine/metrics.hpp"
 #include "roofline/lang/diagnostics.hpp"
+#include "roofline/model/check.hpp"
 #include "roofline/model/scenario.hpp"
 
 #include <cstdint>
@@ -74,7 +75,7 @@ struct Evaluation : CaseGrid {
 };
 
 struct EvaluateOptions {
-    std::size_t max_cases = 200'000'000;
+    std::size_t max_cases = model::max_cases;
 };
 
 // The grid: sweep points and critical values; nullopt (with an error) past

@@ -13,6 +13,11 @@
 
 namespace roofline::model {
 
+// The most cases a scenario may have (sweep points x matmuls x targets).
+inline constexpr std::size_t max_cases = 200'000'000;
+// The most sweeps a scenario may have.
+inline constexpr std::size_t max_sweeps = 64;
+
 struct CheckOptions {
     std::vector<std::string> targets;  // --target: replaces the scenario's targets
     // --set: `let`/`sweep` statements that replace the top-level let or sweep
@@ -20,6 +25,10 @@ struct CheckOptions {
     // must outlive the scenario.
     std::vector<StatementRef> overrides;
     std::size_t max_sweep_points = 10'000'000;  // per sweep
+    // All sweeps together (their product), checked while their values are
+    // made, so that no more than this is ever built: the engine's case limit
+    // (engine::EvaluateOptions::max_cases), since every point is a case.
+    std::size_t max_points = max_cases;
 };
 
 Scenario check(Program const& program, CheckOptions const& options, Diagnostics& diagnostics);

@@ -7,6 +7,7 @@
 #include "roofline/report/report.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,6 +17,11 @@ namespace roofline::report {
 // The layout of a report folder and of cases.csv; readers (roofline diff)
 // refuse reports of another format.
 inline constexpr int report_format = 1;
+
+// The largest manifest.json that is read. A real one lists the inputs, the
+// targets, the sweeps and the outputs (a few per target and sweep): tens of
+// KiB. A larger file is refused rather than parsed.
+inline constexpr std::uintmax_t max_manifest_bytes = std::uintmax_t{16} << 20;  // 16 MiB
 
 // A manifest cannot be read: missing, not JSON, another report format, or a
 // field missing or of the wrong type. The message names the file.
@@ -68,8 +74,10 @@ struct Manifest {
 std::string manifest_text(Manifest const& manifest);
 
 // Reads and checks `path`. Only this format's manifests are read; a
-// manifest of another tool version of the same format is fine. Throws
-// ManifestError; `text` receives the file's bytes when given.
+// manifest of another tool version of the same format is fine. A file that
+// is not a regular file of at most max_manifest_bytes, a version outside
+// 1 .. 999999999 and more sweeps than a scenario may have (64) are refused.
+// Throws ManifestError; `text` receives the file's bytes when given.
 Manifest read_manifest(std::string const& path, std::string* text = nullptr);
 
 // What went into a run, for its manifest and its digest.

@@ -1,23 +1,38 @@
 #pragma once
-// Versioned report folders: out/<name>/v1, v2, ... and a `latest` link.
+// Versioned report folders: out/<name>/v1, v2, ... and a `latest` link
+// (docs/reports.md, "Versions and publishing"; docs/reliability.md).
 //
-// A version is written into a hidden temporary folder beside the versions and
-// renamed into place only when every file is complete, so an error, a kill or
-// a full disk never leaves a partial version and never touches an earlier
-// one. Version numbers are reserved up front (the workbook and the manifest
-// carry theirs) with a marker file created exclusively under a lock, so two
-// runs at once get two distinct versions; markers and temporary folders of
-// processes that died are cleaned up by the next run.
+// A version is written into a hidden temporary folder beside the versions,
+// synced to disk, and renamed into place only when every file is complete, so
+// an error, a kill, a full disk or a power loss never leaves a partial version
+// and never touches an earlier one. Version numbers are reserved up front
+// (the workbook and the manifest carry theirs) with a reservation file made
+// exclusively while holding the lock of out/<name>/.lock; the run holds an
+// flock on its reservation for its whole life, so reservations and temporary
+// folders whose lock nobody holds are leftovers of a run that died, and the
+// next run removes them (process ids play no part: this works between PID
+// namespaces sharing a folder).
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
+
+namespace roofline::output {
+class LockFile;
+}
 
 namespace roofline::report {
 
 class Publisher {
 public:
-    // Creates out_root/name if needed. Throws std::runtime_error on I/O errors.
-    Publisher(std::string out_root, std::string name);
+    // The highest version number: v1 .. v999999999.
+    static constexpr int max_version = 999'999'999;
+
+    // `folder` is the report's folder name, safe as a file name (made by
+    // output::file_name). Creates out_root/folder if needed. Throws
+    // std::runtime_error on I/O errors.
+    Publisher(std::string out_root, std::string const& folder);
     ~Publisher();  // abandons a reservation that was not committed
     Publisher(Publisher const&) = delete;
     Publisher& operator=(Publisher const&) = delete;
@@ -26,24 +41,35 @@ public:
     std::optional<int> latest_version() const;  // what `latest` points to
     std::string version_dir(int version) const;  // out/<name>/v<version>
 
+    // Removes the leftovers of runs that died (under the folder's lock), as
+    // far as it can: a folder it cannot lock or write is left as it is.
+    void clean() noexcept;
     // Reserves the next version number and makes its temporary folder.
     int reserve();
     std::string const& temp_dir() const { return temp_; }
 
-    // Renames the temporary folder to v<N> and points `latest` at the newest
-    // version. Returns the version's folder.
+    // Syncs the temporary folder, renames it to v<N> and points `latest` at
+    // the newest version. Returns the version's folder. Throws
+    // std::runtime_error when the version could not be put in place (then
+    // nothing is published); a failure after that (replacing `latest`,
+    // syncing the folder) does not undo the version: it becomes a warning.
     std::string commit();
+    // What went wrong after the version was in place (see commit).
+    std::vector<std::string> const& warnings() const { return warnings_; }
     // Removes the temporary folder and the reservation.
     void abandon();
 
 private:
-    int highest_version_locked() const;
-    void clean_stale() const;
+    output::LockFile lock() const;
+    int next_version_locked() const;
+    void clean_locked() const;
+    void update_latest(int version);
 
     std::string dir_;
     std::string temp_;
-    std::string marker_;
+    std::unique_ptr<output::LockFile> reservation_;
     int version_ = 0;
+    std::vector<std::string> warnings_;
 };
 
 }  // namespace roofline::report

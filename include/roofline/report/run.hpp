@@ -42,6 +42,9 @@ struct RunOutcome {
     Status status = Status::invalid_input;
     std::string folder;  // the version published, or the one up to date
     std::size_t cases = 0;
+    // Published, but something after the version was in place failed
+    // (replacing `latest`, syncing the folder): say so, yet exit 0.
+    std::vector<std::string> warnings;
 
     // What was evaluated, for a summary of the step (published only).
     model::LoadedScenario loaded;
