@@ -147,9 +147,11 @@ int Publisher::reserve() {
     auto reservation = output::LockFile::create(marker);
     if (!reservation) throw std::runtime_error("cannot reserve '" + marker + "': it exists");
     reservation_ = std::make_unique<output::LockFile>(std::move(*reservation));
-    // For people looking at the folder: which process holds it.
+    // For people looking at the folder: which process holds it. Only the
+    // lock counts, so a failed write is no error.
     auto pid = std::to_string(::getpid()) + "\n";
     if (::write(reservation_->fd(), pid.data(), pid.size()) < 0) {
+        // nothing to do
     }
     temp_ = (fs::path(dir_) / (std::string(temp_prefix) + std::to_string(::getpid()) + "-v" +
                                std::to_string(version_)))
