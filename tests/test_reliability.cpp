@@ -157,7 +157,8 @@ TEST_CASE("names: a 300-character hardware id gets chart names shortened with a 
     CHECK(charts.size() == 6);
     for (auto const& name : charts) {
         CHECK(name.size() <= output::max_name_bytes + 4);
-        CHECK(std::regex_match(name, std::regex("(roofline|sweep-B|step-B)-q+-[0-9a-f]{16}\\.(svg|png)")));
+        CHECK(std::regex_match(
+            name, std::regex("(roofline|sweep-B|step-B)-q+-[0-9a-f]{16}\\.(svg|png)")));
     }
     // The manifest lists what is there.
     auto manifest = report::read_manifest((box / "out/longer/v1/manifest.json").string());
@@ -256,8 +257,8 @@ TEST_CASE("inputs: a scenario that is a device, a pipe, a folder or too large is
     }
     fs::resize_file(box / "big.roof", (std::uintmax_t{64} << 20) + 1);
     for (auto const& [file, message] :
-         {std::pair{"/dev/zero", "not a regular file"}, std::pair{"fifo.roof", "not a regular file"},
-          std::pair{"folder.roof", "is a directory"},
+         {std::pair{"/dev/zero", "not a regular file"},
+          std::pair{"fifo.roof", "not a regular file"}, std::pair{"folder.roof", "is a directory"},
           std::pair{"big.roof", "larger than the limit of 64 MiB"}}) {
         for (char const* command : {"run", "check"}) {
             // (timeout: before, a pipe blocked and /dev/zero was read until
@@ -391,7 +392,8 @@ TEST_CASE("inputs: a manifest's version is bounded; 2^40 does not wrap to 0",
     }
 }
 
-TEST_CASE("inputs: a forged manifest with 10^6 sweeps is refused at once", "[reliability][inputs]") {
+TEST_CASE("inputs: a forged manifest with 10^6 sweeps is refused at once",
+          "[reliability][inputs]") {
     DiffBox box;
     for (std::size_t sweeps : {1'000'000u, 300'000u}) {  // over the size limit, and under it
         auto folder = box.copy("forged" + std::to_string(sweeps));
@@ -595,8 +597,7 @@ TEST_CASE("publish: every file and folder of a version is synced before it appea
     {
         std::istringstream in(read_file(box / "trace"));
         for (std::string line; std::getline(in, line);)
-            if (line.find("fsync(") != std::string::npos || line.find("rename") != std::string::npos)
-                lines.push_back(line);
+            if (contains(line, "fsync(") || contains(line, "rename")) lines.push_back(line);
     }
     INFO(read_file(box / "trace"));
     auto index = [&](std::string const& part, std::size_t from = 0) {

@@ -71,7 +71,8 @@ int cmd_run(std::vector<std::string> const& args) {
     std::snprintf(elapsed, sizeof elapsed, "%.2f s", seconds);
     std::cout << "published " << outcome.folder << ": " << outcome.cases << " cases in " << elapsed
               << "\n";
-    for (auto const& warning : outcome.warnings) std::cerr << "roofline: warning: " << warning << "\n";
+    for (auto const& warning : outcome.warnings)
+        std::cerr << "roofline: warning: " << warning << "\n";
     std::cout << step_summary(outcome.context(), outcome.summary);
     return ok;
 }

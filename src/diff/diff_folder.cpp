@@ -109,12 +109,8 @@ bool DiffFolder::commit() {
     output::sync_tree(temp_);  // every file of the diff, before it appears
     if (!output::rename_new(temp_, path_)) return false;  // the destructor removes ours
     temp_.clear();
-    try {
-        output::sync_path(dir_);
-    } catch (std::exception const& e) {
-        warnings_.push_back(path_ + " is published, but may not survive a power loss: " +
-                            e.what());
-    }
+    if (auto warning = output::sync_after_rename(dir_, path_); !warning.empty())
+        warnings_.push_back(warning);
     return true;
 }
 

@@ -50,6 +50,15 @@ void sync_tree(std::string const& folder) {
     sync_path(folder);
 }
 
+std::string sync_after_rename(std::string const& folder, std::string const& what) {
+    try {
+        sync_path(folder);
+        return "";
+    } catch (std::exception const& e) {
+        return what + " is published, but may not survive a power loss: " + e.what();
+    }
+}
+
 void make_folders(std::string const& folder) {
     fs::path path(folder);
     std::vector<fs::path> missing;
@@ -72,7 +81,8 @@ bool rename_new(std::string const& from, std::string const& to) {
     if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0)
         return true;
     if (errno == EEXIST) return false;
-    if (errno != EINVAL && errno != ENOSYS) fail("cannot rename '" + from + "' to '" + to + "'", errno);
+    if (errno != EINVAL && errno != ENOSYS)
+        fail("cannot rename '" + from + "' to '" + to + "'", errno);
     // A file system without RENAME_NOREPLACE: check, then rename (the caller
     // holds the folder's lock against other roofline runs).
     struct stat st {};

@@ -15,6 +15,10 @@ namespace roofline::output {
 void sync_path(std::string const& path);
 // Every file and folder under `folder`, then `folder` itself.
 void sync_tree(std::string const& folder);
+// Syncs `folder` after `what` was renamed into it. Once the rename is done
+// a failure is no reason to fail: the warning to show ("<what> is published,
+// but may not survive a power loss: ..."), or "" when it is synced.
+std::string sync_after_rename(std::string const& folder, std::string const& what);
 
 // Makes `folder` and its missing parents, syncing the folder above each one
 // made (so that a new out/<name> survives a power loss). Throws

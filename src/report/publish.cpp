@@ -39,6 +39,11 @@ int temp_version(std::string_view name) {
     return dash == std::string_view::npos ? 0 : version_of(name.substr(dash + 1));
 }
 
+// The reservation of `version` in `dir`: ".reserve-v<N>".
+fs::path reservation_of(std::string const& dir, int version) {
+    return fs::path(dir) / (std::string(reserve_prefix) + "v" + std::to_string(version));
+}
+
 bool exists_here(fs::path const& path) {
     struct stat st {};
     return ::lstat(path.c_str(), &st) == 0 || errno != ENOENT;
@@ -94,8 +99,7 @@ int Publisher::next_version_locked() const {
     if (ec) throw std::runtime_error("cannot list '" + dir_ + "': " + ec.message());
     for (int v = highest + 1; v > 0 && v <= max_version; ++v) {
         auto name = "v" + std::to_string(v);
-        if (!exists_here(fs::path(dir_) / name) &&
-            !exists_here(fs::path(dir_) / (std::string(reserve_prefix) + name)))
+        if (!exists_here(fs::path(dir_) / name) && !exists_here(reservation_of(dir_, v)))
             return v;
     }
     throw std::runtime_error("no version number is left in '" + dir_ + "' (the highest is v" +
@@ -121,8 +125,8 @@ void Publisher::clean_locked() const {
     }
     for (auto const& temp : temps) {
         int version = temp_version(temp.filename().string());
-        auto reservation = fs::path(dir_) / (std::string(reserve_prefix) + "v" + std::to_string(version));
-        if (version == 0 || !output::LockFile::held(reservation.string())) fs::remove_all(temp, ec);
+        if (version == 0 || !output::LockFile::held(reservation_of(dir_, version).string()))
+            fs::remove_all(temp, ec);
     }
 }
 
@@ -139,13 +143,15 @@ int Publisher::reserve() {
     auto held = lock();
     clean_locked();
     version_ = next_version_locked();
-    auto marker = (fs::path(dir_) / (std::string(reserve_prefix) + "v" + std::to_string(version_))).string();
+    auto marker = reservation_of(dir_, version_).string();
     auto reservation = output::LockFile::create(marker);
     if (!reservation) throw std::runtime_error("cannot reserve '" + marker + "': it exists");
     reservation_ = std::make_unique<output::LockFile>(std::move(*reservation));
-    // For people looking at the folder: which process holds it.
+    // For people looking at the folder: which process holds it. Only the
+    // lock counts, so a failed write is no error.
     auto pid = std::to_string(::getpid()) + "\n";
     if (::write(reservation_->fd(), pid.data(), pid.size()) < 0) {
+        // nothing to do
     }
     temp_ = (fs::path(dir_) / (std::string(temp_prefix) + std::to_string(::getpid()) + "-v" +
                                std::to_string(version_)))
@@ -167,12 +173,8 @@ std::string Publisher::commit() {
             throw std::runtime_error("cannot publish '" + final_dir +
                                      "': something else made it while this version was written");
         temp_.clear();
-        try {
-            output::sync_path(dir_);
-        } catch (std::exception const& e) {
-            warnings_.push_back(final_dir + " is published, but may not survive a power loss: " +
-                                e.what());
-        }
+        if (auto warning = output::sync_after_rename(dir_, final_dir); !warning.empty())
+            warnings_.push_back(warning);
         reservation_->remove();
         reservation_.reset();
         update_latest(version_);
@@ -186,7 +188,8 @@ std::string Publisher::commit() {
 void Publisher::update_latest(int version) {
     int newest = std::max(version, latest_version().value_or(0));
     if (latest_version() == newest) return;
-    auto link = (fs::path(dir_) / (std::string(latest_temp_prefix) + "-" + std::to_string(::getpid()))).string();
+    auto pid = std::to_string(::getpid());
+    auto link = (fs::path(dir_) / (std::string(latest_temp_prefix) + "-" + pid)).string();
     auto latest = (fs::path(dir_) / "latest").string();
     std::error_code ec;
     fs::remove(link, ec);
@@ -203,12 +206,9 @@ void Publisher::update_latest(int version) {
                             ": " + failure);
         return;
     }
-    try {
-        output::sync_path(dir_);
-    } catch (std::exception const& e) {
-        warnings_.push_back("'" + latest + "' is replaced, but may not survive a power loss: " +
-                            e.what());
-    }
+    auto warning =
+        output::sync_after_rename(dir_, "'" + latest + "' -> v" + std::to_string(newest));
+    if (!warning.empty()) warnings_.push_back(warning);
 }
 
 void Publisher::abandon() {
