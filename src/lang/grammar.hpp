@@ -24,8 +24,20 @@ inline auto const skipper =
     x3::ascii::space | (x3::lit('#') >> *(x3::standard::char_ - x3::eol));
 using skipper_type = std::remove_const_t<decltype(skipper)>;
 
-using context_type = x3::context<position_cache_tag, std::reference_wrapper<position_cache>,
-                                 x3::context<x3::skipper_tag, skipper_type const>>;
+// How deep the expression being parsed nests (each '(' and each unary '-'
+// opens a level): the grammar is recursive, so it stops with an error at
+// max_expression_nesting (parse.hpp) instead of running out of stack. The
+// count starts at 0 for each statement.
+struct nesting_tag;
+// Thrown at the '(' or '-' that would open one level too many.
+struct nesting_too_deep {
+    iterator_type where;
+};
+
+using context_type =
+    x3::context<nesting_tag, std::reference_wrapper<int>,
+                x3::context<position_cache_tag, std::reference_wrapper<position_cache>,
+                            x3::context<x3::skipper_tag, skipper_type const>>>;
 
 struct statement_class;
 using statement_type = x3::rule<statement_class, ast::Statement>;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 
 namespace roofline {
 namespace x3 = boost::spirit::x3;
@@ -25,8 +26,9 @@ struct Token {
     std::size_t length;
 };
 
-Token token_at(std::string_view text, std::size_t pos) {
-    if (pos >= text.size()) return {"end of file", 0};
+// `end`: what the end of the text is called ("end of file").
+Token token_at(std::string_view text, std::size_t pos, char const* end = "end of file") {
+    if (pos >= text.size()) return {end, 0};
     char c = text[pos];
     if (c == '\n' || c == '\r') return {"end of line", 1};
     if (is_ident_char(c)) {
@@ -93,6 +95,49 @@ Span span_at(SourceFile const& source, std::size_t offset, std::size_t length) {
     return Span{&source, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(length)};
 }
 
+// The context the grammar runs in: the skipper, the position cache and the
+// expression nesting count (set to 0 before each statement).
+struct GrammarContext {
+    explicit GrammarContext(PositionCache& positions) : cache(positions) {}
+    GrammarContext(GrammarContext const&) = delete;
+    GrammarContext& operator=(GrammarContext const&) = delete;
+
+    int depth = 0;
+    std::reference_wrapper<int> depth_ref{depth};
+    std::reference_wrapper<PositionCache> cache;
+    x3::context<x3::skipper_tag, grammar::skipper_type const> skip{grammar::skipper};
+    x3::context<grammar::position_cache_tag, std::reference_wrapper<PositionCache>, decltype(skip)>
+        with_cache{cache, skip};
+    grammar::context_type context{depth_ref, with_cache};
+};
+
+// Runs `parse` (which says whether its parser matched). The grammar's
+// exceptions become an error, `prefix` before its message, and `error_at` says
+// where; otherwise `error_at` is left alone.
+template <typename Parse>
+bool parse_or_report(SourceFile const& source, Diagnostics& diagnostics, std::string const& prefix,
+                     char const* end, std::size_t& error_at, Parse const& parse) {
+    auto const& text = source.text;
+    Iterator const begin = text.cbegin(), last = text.cend();
+    try {
+        return parse();
+    } catch (x3::expectation_failure<Iterator> const& failure) {
+        // A string left open is reported where the line ends, not on the next line.
+        bool open_string = failure.which() == "closing '\"'";
+        auto where = open_string ? failure.where() : skip_blanks(failure.where(), last);
+        error_at = static_cast<std::size_t>(where - begin);
+        auto token = token_at(text, error_at, end);
+        diagnostics.error(span_at(source, error_at, token.length),
+                          prefix + "expected " + failure.which() + ", found " + token.shown);
+    } catch (grammar::nesting_too_deep const& deep) {
+        error_at = static_cast<std::size_t>(deep.where - begin);
+        diagnostics.error(span_at(source, error_at, 1),
+                          prefix + "expression nested too deeply (more than " +
+                              std::to_string(max_expression_nesting) + " levels)");
+    }
+    return false;
+}
+
 }  // namespace
 
 Span ParsedFile::span_of(x3::position_tagged const& node) const {
@@ -110,9 +155,7 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
     file.positions = std::make_unique<PositionCache>(text.cbegin(), text.cend());
     if (!check_text(source, diagnostics)) return file;
 
-    auto cache_ref = std::ref(*file.positions);
-    auto const skip_context = x3::make_context<x3::skipper_tag>(grammar::skipper);
-    auto const context = x3::make_context<grammar::position_cache_tag>(cache_ref, skip_context);
+    GrammarContext grammar_context(*file.positions);
     auto const& statement = grammar::statement_parser();
 
     Iterator const begin = text.cbegin(), last = text.cend();
@@ -122,13 +165,16 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
         first = skip_blanks(first, last);
         if (first == last) break;
         std::size_t start = static_cast<std::size_t>(first - begin);
-        std::size_t error_at;
-        try {
-            ast::Statement parsed;
-            if (statement.parse(first, last, context, x3::unused, parsed)) {
-                file.statements.push_back(std::move(parsed));
-                continue;
-            }
+        std::size_t error_at = std::string::npos;
+        ast::Statement parsed;
+        grammar_context.depth = 0;
+        if (parse_or_report(source, diagnostics, "", "end of file", error_at, [&] {
+                return statement.parse(first, last, grammar_context.context, x3::unused, parsed);
+            })) {
+            file.statements.push_back(std::move(parsed));
+            continue;
+        }
+        if (error_at == std::string::npos) {
             first = begin + static_cast<std::ptrdiff_t>(start);
             auto token = token_at(text, start);
             std::string message = "expected a statement, found " + token.shown;
@@ -137,14 +183,6 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
                                         grammar::keywords());
             diagnostics.error(span_at(source, start, token.length), std::move(message));
             error_at = start;
-        } catch (x3::expectation_failure<Iterator> const& failure) {
-            // A string left open is reported where the line ends, not on the next line.
-            bool open_string = failure.which() == "closing '\"'";
-            auto where = open_string ? failure.where() : skip_blanks(failure.where(), last);
-            error_at = static_cast<std::size_t>(where - begin);
-            auto token = token_at(text, error_at);
-            diagnostics.error(span_at(source, error_at, token.length),
-                              "expected " + failure.which() + ", found " + token.shown);
         }
         first = begin + static_cast<std::ptrdiff_t>(resync(text, start, error_at));
     }

@@ -34,4 +34,10 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics);
 inline constexpr int max_nesting = 256;
 bool check_text(SourceFile const& source, Diagnostics& diagnostics);
 
+// While parsing: an expression nests at most this deep, counting each '('
+// (of a group or a call) and each unary '-' around the innermost operand; the
+// '(' or '-' that opens a deeper level is an error. `^` chains (`2^-2^-2...`)
+// are flat lists to the parser and are compiled without recursion.
+inline constexpr int max_expression_nesting = 256;
+
 }  // namespace roofline
