@@ -1,10 +1,13 @@
 // The limits of language.md ("Limits"): inputs deep enough to overflow a
 // recursive parser or checker are one error at the token that crosses a
-// limit, and deep-but-legal inputs still check. The deep inputs are generated
-// here (a few hundred kB at most), so the tests stay fast.
+// limit, and deep-but-legal inputs still check; a --set is one value and
+// nothing else. The deep inputs are generated here (a few hundred kB at
+// most), so the tests stay fast.
 #include "command.hpp"
 #include "helpers.hpp"
 #include "sandbox.hpp"
+
+#include "roofline/model/load.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -204,4 +207,126 @@ TEST_CASE("limits: the binary exits 1 with one error on each input that used to 
         CHECK(r.err.rfind(c.message, 0) == 0);
         CHECK(r.err.find("error:", 1) == r.err.find(": error:") + 2);  // one error
     }
+}
+
+// --- defect 2: a --set is one value ----------------------------------------------
+
+namespace {
+
+std::string const set_scenario =
+    "hardware h { hbm_bandwidth = 1 TB/s peak bf16 = 1e15 FLOP/s }\n"
+    "let D = 1024\nlet F = 2048\nsweep B = [1, 2]\n"
+    "matmul up = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
+
+struct SetRun {
+    roofline::Diagnostics diagnostics;
+    roofline::model::LoadedScenario loaded;
+    std::string errors() const { return roofline::format(diagnostics); }
+};
+
+std::unique_ptr<SetRun> load_with_sets(std::vector<std::string> const& sets,
+                                       roofline::model::SetMode mode = roofline::model::SetMode::replace,
+                                       std::string const& text = set_scenario) {
+    auto run = std::make_unique<SetRun>();
+    run->loaded = roofline::model::load_scenario("x.roof", text, {}, {}, run->diagnostics, sets, mode);
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("limits: a --set value followed by a statement is an error at the statement", "[limits]") {
+    auto run = load_with_sets({"D=1 target h"});
+    CHECK(run->errors() ==
+          "<--set D=1 target h>:1:5: error: --set D: expected one value (an expression, a range or "
+          "a list), found 'target'\n"
+          "D=1 target h\n"
+          "    ^~~~~~\n");
+    // Not the override of F it used to be: no scenario is checked.
+    auto let = load_with_sets({"D=4096 let F = 1"});
+    CHECK(let->loaded.scenario.slots.empty());
+    CHECK(contains(let->errors(), "<--set D=4096 let F = 1>:1:8: error: --set D: expected one value "
+                                  "(an expression, a range or a list), found 'let'\n"));
+    CHECK(let->diagnostics.error_count() == 1);
+}
+
+TEST_CASE("limits: a --set value is an expression, a range or a list, and nothing else",
+          "[limits]") {
+    using roofline::model::SetMode;
+    auto ok = load_with_sets({"D = 2 * 2048", "B=1 .. 8 times 2", "F=[1, 2]"});
+    INFO(ok->errors());
+    REQUIRE_FALSE(ok->diagnostics.has_errors());
+    auto const& s = ok->loaded.scenario;
+    REQUIRE(s.sweeps.size() == 2);
+    CHECK(s.sweeps[0].name == "F");  // in the scenario's order: F replaced the let F
+    CHECK(s.sweeps[0].values == std::vector<double>{1, 2});
+    CHECK(s.sweeps[1].values == std::vector<double>{1, 2, 4, 8});
+    for (auto const& slot : s.slots)
+        if (slot.name == "D") CHECK(slot.constant == 4096);
+
+    struct Bad {
+        std::string set, first_line;
+    };
+    for (auto const& bad : std::vector<Bad>{
+             {"D=", "<--set D=>:1:3: error: --set D: expected one value (an expression, a range or "
+                    "a list), found end of value"},
+             {"B=[1, 2] [3]", "<--set B=[1, 2] [3]>:1:10: error: --set B: expected one value (an "
+                              "expression, a range or a list), found '['"},
+             {"B=1..", "<--set B=1..>:1:6: error: --set B: expected an expression, found end of value"},
+             {"B=1..8 step", "<--set B=1..8 step>:1:12: error: --set B: expected an expression, "
+                             "found end of value"},
+             {"F=[1,2", "<--set F=[1,2>:1:7: error: --set F: expected ']', found end of value"},
+             {"D=1; let F = 2", "<--set D=1; let F = 2>:1:4: error: --set D: expected one value (an "
+                                "expression, a range or a list), found ';'"},
+             {"1x=3", "<--set 1x=3>:1:1: error: --set: expected a name before '=', found '1x'"},
+             {"let=3", "<--set let=3>:1:1: error: --set: expected a name before '=', found 'let'"},
+             {"D=" + std::string(300, '-') + "1",
+              "<--set D=" + std::string(300, '-') + "1>:1:259: error: --set D: " + too_deep.substr(7)},
+             {"D=x + 1", "<--set D=x + 1>:1:3: error: unknown name 'x'"},
+         }) {
+        INFO(bad.set);
+        auto run = load_with_sets({bad.set});
+        auto errors = run->errors();
+        CHECK(errors.substr(0, errors.find('\n')) == bad.first_line);
+    }
+}
+
+TEST_CASE("limits: eval's --set values are sweeps of their own, one value each", "[limits]") {
+    using roofline::model::SetMode;
+    std::string const text = "hardware h { hbm_bandwidth = 1 TB/s peak bf16 = 1e15 FLOP/s }\n"
+                             "matmul eval = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
+    auto ok = load_with_sets({"B=1..4 times 2", "D=4096", "F=[1, 2]"}, SetMode::define_sweep, text);
+    INFO(ok->errors());
+    REQUIRE_FALSE(ok->diagnostics.has_errors());
+    auto const& sweeps = ok->loaded.scenario.sweeps;
+    REQUIRE(sweeps.size() == 3);
+    CHECK(sweeps[0].name == "B");
+    CHECK(sweeps[1].values == std::vector<double>{4096});
+    CHECK(sweeps[2].values == std::vector<double>{1, 2});
+    auto injected = load_with_sets({"B=1] sweep D = [4096", "F=1"}, SetMode::define_sweep, text);
+    CHECK(contains(injected->errors(), "<--set B=1] sweep D = [4096>:1:4: error: --set B: expected "
+                                       "one value (an expression, a range or a list), found ']'\n"));
+    CHECK(injected->diagnostics.error_count() == 1);
+}
+
+TEST_CASE("limits: run and eval exit 1 on a --set that holds more than a value", "[limits][cli]") {
+    Sandbox box;
+    box.write("x.roof", set_scenario);
+    auto run = run_roofline(box.path, "run x.roof --no-charts --set 'D=1 target h'");
+    CHECK(run.exit_code == 1);
+    CHECK(run.err == "<--set D=1 target h>:1:5: error: --set D: expected one value (an expression, "
+                     "a range or a list), found 'target'\nD=1 target h\n    ^~~~~~\n");
+    auto let = run_roofline(box.path, "run x.roof --no-charts --set 'D=4096 let F = 1'");
+    CHECK(let.exit_code == 1);
+    CHECK(contains(let.err, "found 'let'"));
+    CHECK_FALSE(fs::exists(box / "out/x/v1"));
+    auto good = run_roofline(box.path, "run x.roof --no-charts --set D=2*2048 --set 'B=[1,8]'");
+    INFO(good.err);
+    CHECK(good.exit_code == 0);
+    CHECK(contains(roofline::test::read_file(box / "out/x/v1/cases.csv"), "up,,1,h,bf16,8,134217728,"));
+
+    auto eval = run_roofline(box.path, "eval 'bf16[B,D] * bf16[D,F] -> bf16[B,F]' --target tpu_v5e "
+                                       "--set 'B=1] sweep D = [4096' --set F=1");
+    CHECK(eval.exit_code == 1);
+    CHECK(contains(eval.err, "<--set B=1] sweep D = [4096>:1:4: error: --set B: expected one value"));
+    CHECK(eval.out.empty());
 }

@@ -41,9 +41,16 @@ using context_type =
 
 struct statement_class;
 using statement_type = x3::rule<statement_class, ast::Statement>;
-BOOST_SPIRIT_DECLARE(statement_type)
+// Entry points for a --set value (parse_set): an expression, or a range or a list.
+struct expression_class;
+using expression_type = x3::rule<expression_class, ast::Expression>;
+struct sweep_spec_class;
+using sweep_spec_type = x3::rule<sweep_spec_class, ast::SweepSpec>;
+BOOST_SPIRIT_DECLARE(statement_type, expression_type, sweep_spec_type)
 
 statement_type const& statement_parser();
+expression_type const& expression_parser();
+sweep_spec_type const& sweep_spec_parser();
 
 // The reserved words, for diagnostics and error recovery.
 std::vector<std::string_view> const& keywords();
