@@ -1,8 +1,8 @@
 // The limits of language.md ("Limits"): inputs deep enough to overflow a
 // recursive parser or checker are one error at the token that crosses a
 // limit, and deep-but-legal inputs still check; a --set is one value and
-// nothing else. The deep inputs are generated here (a few hundred kB at
-// most), so the tests stay fast.
+// nothing else; no count beyond what is exact is published. The deep inputs
+// are generated here (a few hundred kB at most), so the tests stay fast.
 #include "command.hpp"
 #include "helpers.hpp"
 #include "sandbox.hpp"
@@ -329,4 +329,43 @@ TEST_CASE("limits: run and eval exit 1 on a --set that holds more than a value",
     CHECK(eval.exit_code == 1);
     CHECK(contains(eval.err, "<--set B=1] sweep D = [4096>:1:4: error: --set B: expected one value"));
     CHECK(eval.out.empty());
+}
+
+// --- defect 3: counts are exact or an error ---------------------------------------
+
+TEST_CASE("limits: an axis of 1e300 is an error, not a report of infinities", "[limits][cli]") {
+    Sandbox box;
+    box.write("big.roof", "hardware h { hbm_bandwidth = 1 TB/s peak bf16 = 1e15 FLOP/s }\n"
+                          "let D = 1e300\nlet F = 1e300\nsweep B = [1, 2]\n"
+                          "matmul up = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n");
+    auto r = run_roofline(box.path, "run big.roof --no-charts");
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.rfind("big.roof:5:21: error: axis 'D' must be below 2^53 (9007199254740992), but "
+                      "D = 1e+300\n",
+                      0) == 0);
+    CHECK_FALSE(fs::exists(box / "out/big/v1"));
+}
+
+TEST_CASE("limits: counts up to 2^64 are published exactly, one more is an error", "[limits]") {
+    // 2 * 2^21 * 2^21 * B FLOPs: 2^64 at B = 2^21.
+    std::string const text = "hardware h { hbm_bandwidth = 1 TB/s peak bf16 = 1e15 FLOP/s }\n"
+                             "let D = 2^21\nlet F = 2^21\nsweep B = [2^21]\n"
+                             "matmul up = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
+    auto checked = roofline::test::check_text(text);
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto evaluation = roofline::engine::evaluate(checked->scenario, checked->diagnostics);
+    INFO(checked->errors());
+    REQUIRE(evaluation);
+    CHECK(evaluation->cases.at(0).metrics.counts.flops == 18446744073709551616.0);
+
+    // 4 * 2^21 * 2^21 * 2^20 * K FLOPs: 2^64 at G = 1, 2^65 at G = 2.
+    auto over = roofline::test::check_text(
+        text + "sweep G = [1, 2]\nlet K = G\nlet M = 2^20\n"
+               "elementwise e = bf16[B, D, K, M] -> bf16[B, D, K, M] flops 4\n");
+    REQUIRE_FALSE(over->diagnostics.has_errors());
+    CHECK_FALSE(roofline::engine::evaluate(over->scenario, over->diagnostics));
+    CHECK(first_lines(*over) ==
+          std::vector<std::string>{"test.roof:9:13: error: 'e' computes 36893488147419103232 FLOPs; "
+                                   "counts above 2^64 (about 1.8e19) are not exact (at B = 2097152, "
+                                   "G = 2)"});
 }

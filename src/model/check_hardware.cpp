@@ -2,6 +2,7 @@
 #include "checker.hpp"
 
 #include "roofline/model/dtypes.hpp"
+#include "roofline/model/limits.hpp"
 #include "roofline/model/units.hpp"
 
 #include <algorithm>
@@ -45,6 +46,14 @@ void Checker::check_dtypes() {
             continue;
         }
         double bytes = stmt.unit == "bits" ? *size / 8 : *size;
+        if (bytes < min_dtype_bytes || bytes > max_dtype_bytes) {
+            diagnostics.error(pending.file->span_of(stmt.size),
+                              std::string("dtype size must be ") +
+                                  (bytes < min_dtype_bytes ? "at least 1/1024 bit"
+                                                           : "at most 65536 bytes") +
+                                  ", not " + format_number(*size) + " " + stmt.unit);
+            continue;
+        }
         scenario.dtypes.push_back(Dtype{stmt.name.name, bytes, span});
     }
 }

@@ -2,6 +2,8 @@
 // dependencies (any order in the file), finding cycles, evaluating constants.
 #include "checker.hpp"
 
+#include "roofline/model/limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -344,19 +346,26 @@ void Checker::check_layer_counts() {
         auto& scope = scopes[static_cast<std::size_t>(pending.inner_scope)];
         double count = 1;
         diagnostics.set_context(instance_note(pending.outer_scope));
+        double outer = scopes[static_cast<std::size_t>(scope.parent)].count;
         if (pending.count) {
             auto value = constant(*pending.file, *pending.count, pending.outer_scope,
                                   "a layer count");
-            if (value && (*value < 1 || *value != std::floor(*value))) {
-                diagnostics.error(pending.file->span_of(*pending.count),
-                                  "layer count must be a positive integer, not " +
-                                      format_number(*value));
+            auto problem = value ? whole_number_problem(*value) : std::nullopt;
+            Span span = pending.file->span_of(*pending.count);
+            if (problem) {
+                diagnostics.error(span, "layer count must be " + *problem + ", not " +
+                                            format_number(*value));
+            } else if (value && outer * *value >= axis_size_limit) {
+                // The ops inside repeat outer * count times: a count too.
+                diagnostics.error(span, "with the counts of the layers around it, this layer "
+                                        "repeats " + format_number(outer * *value) +
+                                            " times; it must be below " + axis_size_limit_text);
             } else if (value) {
                 count = *value;
             }
         }
         // Parents are collected before their children, so this is final.
-        scope.count = scopes[static_cast<std::size_t>(scope.parent)].count * count;
+        scope.count = outer * count;
     }
     diagnostics.set_context(std::nullopt);
 }
