@@ -1,7 +1,8 @@
 // `roofline eval "bf16[B,D] * int8[D,F] -> bf16[B,F]" --set B=256 ...`: one
 // matmul, evaluated through the same language, checker and engine as a
-// scenario. The command line becomes a small scenario text ("<command line>"),
-// so errors in it point at the exact token like any other diagnostic.
+// scenario. The matmul becomes a small scenario text ("<command line>") and
+// each --set a sweep of its own ("<--set NAME=VALUE>"), so errors in them
+// point at the exact token like any other diagnostic.
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -30,31 +31,29 @@ int cmd_eval(std::vector<std::string> const& args) {
     if (parsed->help) return ok;
     auto const& vm = parsed->vm;
 
-    std::string text = "include \"hardware/catalog.roof\"\n";
-    for (auto const& set : vm["set"].as<std::vector<std::string>>()) {
-        // Every --set is a sweep (a single value becomes a one-element list),
-        // so that the table has critical_<NAME> for each of them.
-        auto statement = model::set_statement(set, true);
-        if (!statement) {
+    // Every --set is a sweep (a single value becomes a one-element list), so
+    // that the table has critical_<NAME> for each of them.
+    auto const& sets = vm["set"].as<std::vector<std::string>>();
+    for (auto const& set : sets) {
+        if (!model::is_name_value(set)) {
             std::cerr << "roofline eval: error: --set takes NAME=VALUE on one line, not '" << set
                       << "'\n";
             return usage_error;
         }
-        text += *statement + "\n";
     }
     auto const& expression = vm["matmul"].as<std::string>();
     if (expression.find_first_of("\r\n") != std::string::npos) {
         std::cerr << "roofline eval: error: the matmul may not contain line breaks\n";
         return usage_error;
     }
-    text += "matmul eval = " + expression + "\n";
+    std::string text = "include \"hardware/catalog.roof\"\nmatmul eval = " + expression + "\n";
 
     model::CheckOptions check_options;
     check_options.targets = vm["target"].as<std::vector<std::string>>();
     Diagnostics diagnostics;
     auto checked = model::load_scenario("<command line>", text,
                                   vm["include"].as<std::vector<std::string>>(), check_options,
-                                  diagnostics);
+                                  diagnostics, sets, model::SetMode::define_sweep);
     std::optional<engine::Evaluation> evaluation;
     if (!diagnostics.has_errors()) evaluation = engine::evaluate(checked.scenario, diagnostics);
     print_diagnostics(diagnostics);

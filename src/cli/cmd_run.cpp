@@ -37,7 +37,7 @@ int cmd_run(std::vector<std::string> const& args) {
 
     auto const& sets = vm["set"].as<std::vector<std::string>>();
     for (auto const& set : sets) {
-        if (!model::set_statement(set, false)) {
+        if (!model::is_name_value(set)) {
             std::cerr << "roofline run: error: --set takes NAME=VALUE on one line, not '" << set << "'\n";
             return usage_error;
         }

@@ -17,21 +17,26 @@
 
 #include "point_evaluator.hpp"
 
+#include "roofline/model/limits.hpp"
+
+#include <algorithm>
+
 #include <cmath>
 
 namespace roofline::engine {
 namespace {
 
-constexpr double largest_exact_integer = 9007199254740992.0;  // 2^53
+// V is a size: a positive integer below 2^53 (model/limits.hpp).
+constexpr double largest_v = model::axis_size_limit - 1;
 constexpr int max_nudges = 64;
 
 double search(auto const& compute_bound) {
     if (compute_bound(1.0)) return 1.0;
     double low = 1, high = 2;  // compute_bound(low) is false
     while (!compute_bound(high)) {
+        if (high == largest_v) return not_available;
         low = high;
-        high *= 2;
-        if (high > largest_exact_integer) return not_available;
+        high = std::min(high * 2, largest_v);
     }
     while (high - low > 1) {
         double mid = std::floor((low + high) / 2);
@@ -59,12 +64,18 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
             (scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on & v_bit))
             linear = false;
 
+    // The test of the `bound` column. Counts that overflow a double (far past
+    // any point of the sweep) say nothing: not compute-bound.
+    auto bound_at = [&](Counts const& c) {
+        return std::isfinite(c.flops) && std::isfinite(c.bytes_read) &&
+               std::isfinite(c.bytes_written) && is_compute_bound(c, *peak, bandwidth);
+    };
     std::vector<double> sizes;
     if (!linear) {
         auto compute_bound = [&](double v) {
             values[sweep] = v;
             if (evaluator.set_point(values) || evaluator.axis_sizes(matmul, sizes)) return false;
-            return is_compute_bound(count_op(matmul, sizes, scenario.dtypes), *peak, bandwidth);
+            return bound_at(count_op(matmul, sizes, scenario.dtypes));
         };
         return search(compute_bound);
     }
@@ -75,7 +86,7 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
     auto compute_bound = [&](double v) {
         for (std::size_t i = 0; i < sizes.size(); ++i)
             if (is_v[i]) sizes[i] = v;
-        return is_compute_bound(count_op(matmul, sizes, scenario.dtypes), *peak, bandwidth);
+        return bound_at(count_op(matmul, sizes, scenario.dtypes));
     };
 
     // Coefficients at V = 1: t_math = m0 + m1*V, t_comms = c0 + c1*V.
@@ -106,9 +117,9 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
     double slope = m1 - c1, offset = c0 - m0;  // compute-bound when slope*V >= offset
     if (!(slope > 0)) return compute_bound(1.0) ? 1.0 : not_available;
     double v = std::max(1.0, std::ceil(offset / slope));
-    if (v > largest_exact_integer) return not_available;
+    if (!(v <= largest_v)) return not_available;
     for (int i = 0; i < max_nudges && v > 1 && compute_bound(v - 1); ++i) v -= 1;
-    for (int i = 0; i < max_nudges && !compute_bound(v); ++i) v += 1;
+    for (int i = 0; i < max_nudges && v < largest_v && !compute_bound(v); ++i) v += 1;
     return compute_bound(v) && !(v > 1 && compute_bound(v - 1)) ? v : search(compute_bound);
 }
 

@@ -2,6 +2,8 @@
 
 #include "point_evaluator.hpp"
 
+#include "roofline/model/limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -29,10 +31,10 @@ std::optional<model::EvalError> PointEvaluator::axis_sizes(std::span<model::Axis
     sizes.clear();
     for (auto const& axis : axes) {
         double size = values_[static_cast<std::size_t>(axis.slot)];
-        if (!(size >= 1) || size != std::floor(size))
-            return model::EvalError{axis.span, "axis '" + axis.name +
-                                                   "' must be a positive integer, but " + axis.name +
-                                                   " = " + model::format_number(size)};
+        if (auto problem = model::whole_number_problem(size))
+            return model::EvalError{axis.span, "axis '" + axis.name + "' must be " + *problem +
+                                                   ", but " + axis.name + " = " +
+                                                   model::format_number(size)};
         sizes.push_back(size);
     }
     return std::nullopt;
@@ -52,6 +54,29 @@ std::string describe_point(model::Scenario const& scenario, std::span<double con
         text += (i ? ", " : "") + scenario.sweeps[i].name + " = " + model::format_number(values[i]);
     return text;
 }
+
+std::string at_point(model::Scenario const& scenario, std::span<double const> values) {
+    return scenario.sweeps.empty() ? "" : " (at " + describe_point(scenario, values) + ")";
+}
+
+std::optional<model::EvalError> check_count(Span span, std::string const& before, double count,
+                                            std::string const& after) {
+    if (count <= model::count_limit) return std::nullopt;  // NaN is not
+    return model::EvalError{span, before + model::format_number(count) + after + "; counts above " +
+                                      model::count_limit_text + " are not exact"};
+}
+
+namespace {
+
+// The counts a case publishes, each exact.
+std::optional<model::EvalError> check_counts(model::Op const& op, Counts const& counts) {
+    std::string name = "'" + op.name + "' ";
+    if (auto error = check_count(op.span, name + "computes ", counts.flops, " FLOPs")) return error;
+    if (auto error = check_count(op.span, name + "reads ", counts.bytes_read, " bytes")) return error;
+    return check_count(op.span, name + "writes ", counts.bytes_written, " bytes");
+}
+
+}  // namespace
 
 namespace {
 
@@ -127,8 +152,7 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
     for (std::size_t p = 0; p < grid.point_count; ++p) {
         std::span<double const> values(grid.point_values.data() + p * sweeps, sweeps);
         auto fail = [&](model::EvalError const& error) {
-            diagnostics.error(error.span, error.message + " (at " +
-                                              describe_point(scenario, values) + ")");
+            diagnostics.error(error.span, error.message + at_point(scenario, values));
             return false;
         };
         if (auto error = evaluator.set_point(values)) return fail(*error);
@@ -136,6 +160,15 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
             auto const& matmul = scenario.ops[m];
             if (auto error = evaluator.axis_sizes(matmul, sizes)) return fail(*error);
             Counts counts = count_op(matmul, sizes, scenario.dtypes);
+            if (auto error = check_counts(matmul, counts)) {
+                // An op that no sweep changes is wrong at every point: none is named.
+                bool varies = std::any_of(matmul.axes.begin(), matmul.axes.end(), [&](auto const& a) {
+                    return scenario.slots[static_cast<std::size_t>(a.slot)].depends_on != 0;
+                });
+                if (varies) return fail(*error);
+                diagnostics.error(error->span, error->message);
+                return false;
+            }
             for (std::size_t t = 0; t < targets; ++t) {
                 auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
                 sink(Case{static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(m),

@@ -24,27 +24,33 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
         std::span<double const> values(grid.point_values.data() + p * grid.sweep_count,
                                        grid.sweep_count);
         auto fail = [&](model::EvalError const& error) {
-            diagnostics.error(error.span, error.message + " (at " +
-                                              describe_point(scenario, values) + ")");
+            diagnostics.error(error.span, error.message + at_point(scenario, values));
             return false;
         };
         if (auto error = evaluator.set_point(values)) return fail(*error);
         auto& facts = grid.point_facts[p];
-        // Summed in long double, like the counts, and rounded once.
+        // Summed in long double, like the counts, and rounded once; each sum
+        // is a count, published, so it must stay exact.
         long double weight = 0, cache = 0;
         auto add = [&](model::Tensor const& t, double count) {
             long double bytes = count * tensor_bytes(t, sizes, scenario.dtypes);
-            (t.role == model::Role::weight ? weight : cache) += bytes;
+            bool is_weight = t.role == model::Role::weight;
+            auto& sum = is_weight ? weight : cache;
+            sum += bytes;
+            return check_count(t.span, is_weight ? "the weights of a step reach "
+                                                 : "the caches of a step reach ",
+                               static_cast<double>(sum), " bytes with this operand");
         };
         for (std::size_t m : ops) {
             auto const& op = scenario.ops[m];
             if (auto error = evaluator.axis_sizes(op, sizes)) return fail(*error);
             for (auto const& input : op.inputs)
-                if (resident(input)) add(input, op.count);
+                if (resident(input))
+                    if (auto error = add(input, op.count)) return fail(*error);
         }
         for (auto const& r : scenario.residents) {
             if (auto error = evaluator.axis_sizes(r.axes, sizes)) return fail(*error);
-            add(r.tensor, r.count);
+            if (auto error = add(r.tensor, r.count)) return fail(*error);
         }
         facts.weight_bytes = static_cast<double>(weight);
         facts.cache_bytes = static_cast<double>(cache);

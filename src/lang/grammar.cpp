@@ -4,8 +4,12 @@
 namespace roofline::grammar {
 
 BOOST_SPIRIT_INSTANTIATE(statement_type, iterator_type, context_type)
+BOOST_SPIRIT_INSTANTIATE(expression_type, iterator_type, context_type)
+BOOST_SPIRIT_INSTANTIATE(sweep_spec_type, iterator_type, context_type)
 
 statement_type const& statement_parser() { return statement; }
+expression_type const& expression_parser() { return expression; }
+sweep_spec_type const& sweep_spec_parser() { return sweep_spec; }
 
 std::vector<std::string_view> const& keywords() {
     static std::vector<std::string_view> const words = {

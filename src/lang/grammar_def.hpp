@@ -9,6 +9,8 @@
 #include "ast_adapted.hpp"
 #include "grammar.hpp"
 
+#include "roofline/lang/parse.hpp"
+
 namespace roofline::grammar {
 
 using x3::lexeme;
@@ -68,6 +70,45 @@ inline auto const assign_string = [](auto& ctx) {
     }
     annotate_range(x3::_val(ctx), range, ctx);
 };
+
+// `nest('(')`, `nest('-')`: the character that opens one more level of an
+// expression, counted in the context (nesting_tag); past
+// max_expression_nesting levels it throws nesting_too_deep at that character.
+// `unnest` ends the level. Whatever follows `nest` is expected (`>`), so a level
+// that is opened is either closed or abandoned with its whole statement, and
+// the count restarts at the next statement.
+struct nest_parser : x3::parser<nest_parser> {
+    using attribute_type = char;
+    static bool const has_attribute = true;
+    char opener;
+    constexpr explicit nest_parser(char c) : opener(c) {}
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator& first, Iterator const& last, Context const& context, RContext&,
+               Attribute& attr) const {
+        x3::skip_over(first, last, context);
+        if (first == last || *first != opener) return false;
+        int& depth = x3::get<nesting_tag>(context).get();
+        if (depth >= max_expression_nesting) throw nesting_too_deep{first};
+        ++depth;
+        ++first;
+        x3::traits::move_to(opener, attr);
+        return true;
+    }
+};
+inline nest_parser nest(char c) { return nest_parser(c); }
+
+struct unnest_parser : x3::parser<unnest_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+
+    template <typename Iterator, typename Context, typename RContext, typename Attribute>
+    bool parse(Iterator&, Iterator const&, Context const& context, RContext&, Attribute&) const {
+        --x3::get<nesting_tag>(context).get();
+        return true;
+    }
+};
+inline unnest_parser const unnest{};
 
 // Named punctuation, so that "expected '='" reads well.
 #define ROOFLINE_TOKEN(id, name, parser) \
@@ -176,17 +217,18 @@ auto const number_def =
        [assign_text(&ast::Number::text)];
 
 auto const string_def =
-    raw[lexeme[('"' >> *(('\\' > escaped_char) | ~x3::standard::char_("\"\\\r\n"))) >
-               close_quote]]
+    raw[lexeme[('"' >> *(('\\' > escaped_char) | ~x3::standard::char_("\"\\\r\n"))) > close_quote]]
        [assign_string];
 
 // --- expressions ------------------------------------------------------------
-auto const call_def = (identifier >> '(') > (expression % ',') > close_paren;
+// Brackets and unary minus nest: each opens a level (nest, unnest above).
+auto const call_def =
+    ((identifier >> x3::omit[nest('(')]) > (expression % ',') > close_paren) >> unnest;
 // A name not followed by '(' first: names are far more common than calls, and
 // this way a name is parsed once.
-auto const primary_def =
-    number | (identifier >> !lit('(')) | call | ('(' > expression > close_paren);
-auto const negation_def = x3::char_('-') > unary;
+auto const primary_def = number | (identifier >> !lit('(')) | call |
+                         ((x3::omit[nest('(')] > expression > close_paren) >> unnest);
+auto const negation_def = (nest('-') > unary) >> unnest;
 auto const unary_def = negation | primary;
 // One flat list of operands and binary operators; the checker applies
 // precedence (^ binds tightest and to the right, then unary minus, then * /,

@@ -1,6 +1,7 @@
 // Drives the grammar one top-level statement at a time. On a syntax error it
 // records a diagnostic and resumes at the next line that starts a top-level
-// statement, so that one run reports every broken statement.
+// statement, so that one run reports every broken statement. Also parses a
+// --set value of the command line on its own (parse_set).
 #include "roofline/lang/parse.hpp"
 
 #include "grammar.hpp"
@@ -8,6 +9,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <optional>
 
 namespace roofline {
 namespace x3 = boost::spirit::x3;
@@ -25,8 +28,9 @@ struct Token {
     std::size_t length;
 };
 
-Token token_at(std::string_view text, std::size_t pos) {
-    if (pos >= text.size()) return {"end of file", 0};
+// `end`: what the end of the text is called ("end of file").
+Token token_at(std::string_view text, std::size_t pos, char const* end = "end of file") {
+    if (pos >= text.size()) return {end, 0};
     char c = text[pos];
     if (c == '\n' || c == '\r') return {"end of line", 1};
     if (is_ident_char(c)) {
@@ -95,6 +99,49 @@ Span span_at(SourceFile const& source, std::size_t offset, std::size_t length) {
     return Span{&source, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(length)};
 }
 
+// The context the grammar runs in: the skipper, the position cache and the
+// expression nesting count (set to 0 before each statement).
+struct GrammarContext {
+    explicit GrammarContext(PositionCache& positions) : cache(positions) {}
+    GrammarContext(GrammarContext const&) = delete;
+    GrammarContext& operator=(GrammarContext const&) = delete;
+
+    int depth = 0;
+    std::reference_wrapper<int> depth_ref{depth};
+    std::reference_wrapper<PositionCache> cache;
+    x3::context<x3::skipper_tag, grammar::skipper_type const> skip{grammar::skipper};
+    x3::context<grammar::position_cache_tag, std::reference_wrapper<PositionCache>, decltype(skip)>
+        with_cache{cache, skip};
+    grammar::context_type context{depth_ref, with_cache};
+};
+
+// Runs `parse` (which says whether its parser matched). The grammar's
+// exceptions become an error, `prefix` before its message, and `error_at` says
+// where; otherwise `error_at` is left alone.
+template <typename Parse>
+bool parse_or_report(SourceFile const& source, Diagnostics& diagnostics, std::string const& prefix,
+                     char const* end, std::size_t& error_at, Parse const& parse) {
+    auto const& text = source.text;
+    Iterator const begin = text.cbegin(), last = text.cend();
+    try {
+        return parse();
+    } catch (x3::expectation_failure<Iterator> const& failure) {
+        // A string left open is reported where the line ends, not on the next line.
+        bool open_string = failure.which() == "closing '\"'";
+        auto where = open_string ? failure.where() : skip_blanks(failure.where(), last);
+        error_at = static_cast<std::size_t>(where - begin);
+        auto token = token_at(text, error_at, end);
+        diagnostics.error(span_at(source, error_at, token.length),
+                          prefix + "expected " + failure.which() + ", found " + token.shown);
+    } catch (grammar::nesting_too_deep const& deep) {
+        error_at = static_cast<std::size_t>(deep.where - begin);
+        diagnostics.error(span_at(source, error_at, 1),
+                          prefix + "expression nested too deeply (more than " +
+                              std::to_string(max_expression_nesting) + " levels)");
+    }
+    return false;
+}
+
 }  // namespace
 
 Span ParsedFile::span_of(x3::position_tagged const& node) const {
@@ -112,9 +159,7 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
     file.positions = std::make_unique<PositionCache>(text.cbegin(), text.cend());
     if (!check_text(source, diagnostics)) return file;
 
-    auto cache_ref = std::ref(*file.positions);
-    auto const skip_context = x3::make_context<x3::skipper_tag>(grammar::skipper);
-    auto const context = x3::make_context<grammar::position_cache_tag>(cache_ref, skip_context);
+    GrammarContext grammar_context(*file.positions);
     auto const& statement = grammar::statement_parser();
 
     Iterator const begin = text.cbegin(), last = text.cend();
@@ -124,13 +169,16 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
         first = skip_blanks(first, last);
         if (first == last) break;
         std::size_t start = static_cast<std::size_t>(first - begin);
-        std::size_t error_at;
-        try {
-            ast::Statement parsed;
-            if (statement.parse(first, last, context, x3::unused, parsed)) {
-                file.statements.push_back(std::move(parsed));
-                continue;
-            }
+        std::size_t error_at = std::string::npos;
+        ast::Statement parsed;
+        grammar_context.depth = 0;
+        if (parse_or_report(source, diagnostics, "", "end of file", error_at, [&] {
+                return statement.parse(first, last, grammar_context.context, x3::unused, parsed);
+            })) {
+            file.statements.push_back(std::move(parsed));
+            continue;
+        }
+        if (error_at == std::string::npos) {
             first = begin + static_cast<std::ptrdiff_t>(start);
             auto token = token_at(text, start);
             std::string message = "expected a statement, found " + token.shown;
@@ -139,18 +187,106 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
                                         grammar::keywords());
             diagnostics.error(span_at(source, start, token.length), std::move(message));
             error_at = start;
-        } catch (x3::expectation_failure<Iterator> const& failure) {
-            // A string left open is reported where the line ends, not on the next line.
-            bool open_string = failure.which() == "closing '\"'";
-            auto where = open_string ? failure.where() : skip_blanks(failure.where(), last);
-            error_at = static_cast<std::size_t>(where - begin);
-            auto token = token_at(text, error_at);
-            diagnostics.error(span_at(source, error_at, token.length),
-                              "expected " + failure.which() + ", found " + token.shown);
         }
         first = begin + static_cast<std::ptrdiff_t>(resync(text, start, error_at));
     }
     if (diagnostics.full() && skip_blanks(first, last) != last) diagnostics.mark_truncated();
+    return file;
+}
+
+ParsedFile parse_set(SourceFile const& source, bool always_sweep, Diagnostics& diagnostics) {
+    ParsedFile file;
+    file.source = &source;
+    auto const& text = source.text;
+    file.positions = std::make_unique<PositionCache>(text.cbegin(), text.cend());
+    if (!check_text(source, diagnostics)) return file;
+    Iterator const begin = text.cbegin(), last = text.cend();
+
+    // NAME: one name, blanks around it allowed.
+    std::size_t eq = text.find('=');
+    if (eq == std::string::npos) {
+        diagnostics.error(span_at(source, 0, text.size()), "--set: expected NAME=VALUE");
+        return file;
+    }
+    auto blank = [&](std::size_t i) { return text[i] == ' ' || text[i] == '\t'; };
+    std::size_t name_begin = 0, name_end = eq;
+    while (name_begin < name_end && blank(name_begin)) ++name_begin;
+    while (name_end > name_begin && blank(name_end - 1)) --name_end;
+    std::string_view name = std::string_view(text).substr(name_begin, name_end - name_begin);
+    bool is_name = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                   std::all_of(name.begin(), name.end(), is_ident_char) &&
+                   !starts_with_keyword(name, 0);
+    if (!is_name) {
+        std::string found = name.empty() ? "'='" : "'" + std::string(name) + "'";
+        Span span = span_at(source, name.empty() ? eq : name_begin, std::max<std::size_t>(1, name.size()));
+        diagnostics.error(span, "--set: expected a name before '=', found " + found);
+        return file;
+    }
+    ast::Identifier id;
+    id.name = std::string(name);
+    file.positions->annotate(id, begin + static_cast<std::ptrdiff_t>(name_begin),
+                             begin + static_cast<std::ptrdiff_t>(name_end));
+
+    // VALUE: exactly one expression, range or list, and nothing after it.
+    std::string const prefix = "--set " + id.name + ": ";
+    GrammarContext grammar_context(*file.positions);
+    Iterator const value_first = skip_blanks(begin + static_cast<std::ptrdiff_t>(eq) + 1, last);
+    Iterator value_last = value_first;
+    std::optional<ast::Expression> expression;
+    std::optional<ast::SweepSpec> spec;
+    std::size_t error_at = std::string::npos;
+    bool parsed = parse_or_report(source, diagnostics, prefix, "end of value", error_at, [&] {
+        auto const& context = grammar_context.context;
+        Iterator at = value_first;
+        if (at == last || *at != '[') {
+            ast::Expression value;
+            if (!grammar::expression_parser().parse(at, last, context, x3::unused, value))
+                return false;
+            auto next = static_cast<std::size_t>(skip_blanks(at, last) - begin);
+            if (std::string_view(text).substr(next).rfind("..", 0) != 0) {
+                expression = std::move(value);
+                value_last = at;
+                return true;
+            }
+            at = value_first;  // a range: parsed again as one
+        }
+        ast::SweepSpec value;
+        if (!grammar::sweep_spec_parser().parse(at, last, context, x3::unused, value)) return false;
+        spec = std::move(value);
+        value_last = at;
+        return true;
+    });
+    if (error_at != std::string::npos) return file;
+    if (auto rest = skip_blanks(value_last, last); !parsed || rest != last) {
+        std::size_t at = static_cast<std::size_t>((parsed ? rest : value_first) - begin);
+        auto token = token_at(text, at, "end of value");
+        diagnostics.error(span_at(source, at, token.length),
+                          prefix + "expected one value (an expression, a range or a list), found " +
+                              token.shown);
+        return file;
+    }
+
+    if (expression && always_sweep) {
+        // One value of a sweep: a list of one item.
+        ast::SweepList list;
+        list.items.push_back(std::move(*expression));
+        file.positions->annotate(list, value_first, value_last);
+        spec = ast::SweepSpec(std::move(list));
+        expression.reset();
+    }
+    if (expression) {
+        ast::LetStmt let;
+        let.name = std::move(id);
+        let.value = std::move(*expression);
+        file.positions->annotate(let, begin, last);
+        file.statements.emplace_back(std::move(let));
+    } else {
+        ast::SweepStmt sweep;
+        sweep.name = std::move(id);
+        sweep.spec = std::move(*spec);
+        file.positions->annotate(sweep, begin, last);
+        file.statements.emplace_back(std::move(sweep));
+    }
     return file;
 }
 

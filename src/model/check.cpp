@@ -125,8 +125,11 @@ struct StatementCollector {
 
     void operator()(ast::LayerStmt const& layer) const {
         checker.define(current().layers, layer.name, file.span_of(layer.name), "layer");
+        if (!checker.nesting_allowed(scope, file.span_of(layer.name), "layer '" + layer.name.name + "'"))
+            return;
         Checker::Scope inner;
         inner.parent = scope;
+        inner.depth = current().depth + 1;
         auto const& outer_path = current().path;
         inner.path = outer_path.empty() ? layer.name.name : outer_path + "/" + layer.name.name;
         checker.scopes.push_back(std::move(inner));
@@ -222,6 +225,14 @@ void Checker::collect_statement(ParsedFile const& file, ast::Statement const& st
 void Checker::collect_in_layer(ParsedFile const& file, std::vector<ast::Statement> const& body,
                                int scope) {
     for (auto const& statement : body) collect_statement(file, statement, scope);
+}
+
+bool Checker::nesting_allowed(int scope, Span span, std::string const& what) {
+    if (scopes[static_cast<std::size_t>(scope)].depth < max_scope_depth) return true;
+    diagnostics.error(span, what + " is nested too deeply (more than " +
+                                std::to_string(max_scope_depth) +
+                                " layers and template instances inside each other)");
+    return false;
 }
 
 bool Checker::define_value(int scope, std::string const& name, Span span) {

@@ -2,6 +2,7 @@
 #include "checker.hpp"
 
 #include "roofline/model/dtypes.hpp"
+#include "roofline/model/limits.hpp"
 #include "roofline/model/units.hpp"
 
 #include <algorithm>
@@ -45,6 +46,14 @@ void Checker::check_dtypes() {
             continue;
         }
         double bytes = stmt.unit == "bits" ? *size / 8 : *size;
+        if (bytes < min_dtype_bytes || bytes > max_dtype_bytes) {
+            diagnostics.error(pending.file->span_of(stmt.size),
+                              std::string("dtype size must be ") +
+                                  (bytes < min_dtype_bytes ? "at least 1/1024 bit"
+                                                           : "at most 65536 bytes") +
+                                  ", not " + format_number(*size) + " " + stmt.unit);
+            continue;
+        }
         scenario.dtypes.push_back(Dtype{stmt.name.name, bytes, span});
     }
 }
@@ -86,33 +95,28 @@ void Checker::check_hardware() {
     for (auto const& [name, i] : index) names.push_back(name);
 
     // Resolved in dependency order (a base before the chips that extend it),
-    // whatever the order in the files.
+    // whatever the order in the files, without recursion: the chain of bases
+    // is followed first, then built from its root.
     // resolved[i]: the index in `list` of hardware[i] once resolved, or one of these.
     constexpr int not_resolved = -2, resolving = -3, failed = -1;
     std::vector<int> resolved(hardware.size(), not_resolved);
-    // Returns the index in `list`, or failed (also for a chip still resolving).
-    auto resolve = [&](auto& self, std::size_t i) -> int {
-        if (resolved[i] != not_resolved) return resolved[i] == resolving ? failed : resolved[i];
+    std::vector<int> bases(hardware.size(), 0);  // how many definitions a resolved chip extends
+    // Builds hardware[i] on the resolved base list[base] (none: -1). Returns
+    // the index in `list`, or failed.
+    auto build = [&](std::size_t i, int base) -> int {
         auto const& pending = hardware[i];
         auto const& stmt = *pending.node;
         auto const& file = *pending.file;
-        resolved[i] = resolving;
         Hardware hw;
         if (stmt.base) {
-            auto it = index.find(stmt.base->name);
-            Span base_span = file.span_of(*stmt.base);
-            if (it == index.end()) {
-                diagnostics.error(base_span, "unknown hardware '" + stmt.base->name + "'" +
-                                                 did_you_mean(stmt.base->name, names));
-                return resolved[i] = failed;
+            auto base_index = index.at(stmt.base->name);
+            bases[i] = bases[base_index] + 1;
+            if (bases[i] > max_extends) {
+                diagnostics.error(file.span_of(*stmt.base),
+                                  "hardware '" + stmt.name.name + "' extends a chain of more than " +
+                                      std::to_string(max_extends) + " hardware definitions");
+                return failed;
             }
-            if (resolved[it->second] == resolving) {
-                diagnostics.error(base_span, "hardware '" + stmt.name.name +
-                                                 "' extends itself through '" + stmt.base->name + "'");
-                return resolved[i] = failed;
-            }
-            int base = self(self, it->second);
-            if (base == failed) return resolved[i] = failed;
             hw = list[static_cast<std::size_t>(base)];
             hw.base = stmt.base->name;
             hw.display_name.clear();
@@ -222,13 +226,52 @@ void Checker::check_hardware() {
             diagnostics.error(hw.span, "hardware '" + hw.id + "' has no 'hbm_bandwidth'");
             ok = false;
         }
-        if (!ok) return resolved[i] = failed;
+        if (!ok) return failed;
         if (hw.display_name.empty()) hw.display_name = hw.id;
         list.push_back(std::move(hw));
-        return resolved[i] = static_cast<int>(list.size() - 1);
+        return static_cast<int>(list.size() - 1);
+    };
+    // Resolves hardware[start] and the bases it needs.
+    auto resolve = [&](std::size_t start) {
+        std::vector<std::size_t> chain;  // start, its base, the base's base, ...: not yet resolved
+        int root_base = -1;              // what the last of the chain extends: list index or failed
+        for (std::size_t i = start;;) {
+            resolved[i] = resolving;
+            chain.push_back(i);
+            auto const& stmt = *hardware[i].node;
+            if (!stmt.base) break;
+            Span base_span = hardware[i].file->span_of(*stmt.base);
+            auto it = index.find(stmt.base->name);
+            if (it == index.end()) {
+                diagnostics.error(base_span, "unknown hardware '" + stmt.base->name + "'" +
+                                                 did_you_mean(stmt.base->name, names));
+                root_base = failed;
+                break;
+            }
+            if (resolved[it->second] == resolving) {
+                diagnostics.error(base_span, "hardware '" + stmt.name.name +
+                                                 "' extends itself through '" + stmt.base->name + "'");
+                root_base = failed;
+                break;
+            }
+            if (resolved[it->second] != not_resolved) {
+                root_base = resolved[it->second];
+                break;
+            }
+            i = it->second;
+        }
+        // From the root: each chip on the one it extends; a failure fails
+        // every chip that extends it, quietly.
+        int base = root_base;
+        for (auto k = chain.size(); k-- > 0;) {
+            std::size_t i = chain[k];
+            bool extends = hardware[i].node->base.has_value();
+            resolved[i] = extends && base == failed ? failed : build(i, extends ? base : -1);
+            base = resolved[i];
+        }
     };
     for (std::size_t i = 0; i < hardware.size(); ++i)
-        if (index[hardware[i].node->name.name] == i) resolve(resolve, i);
+        if (index[hardware[i].node->name.name] == i && resolved[i] == not_resolved) resolve(i);
     // Definition order, not resolution order, for reports.
     std::vector<Hardware> ordered;
     for (std::size_t i = 0; i < hardware.size(); ++i)

@@ -3,13 +3,13 @@
 // op's scope, the rules of each kind, the compute dtype, constant axis sizes.
 #include "checker.hpp"
 
+#include "roofline/model/limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace roofline::model {
 namespace {
-
-bool is_positive_integer(double value) { return value >= 1 && value == std::floor(value); }
 
 // Resolves the operands of one op into its axis list.
 struct OperandResolver {
@@ -79,17 +79,19 @@ struct OperandResolver {
         }
         auto const& value = checker.scenario.slots[static_cast<std::size_t>(slot)];
         if (!checker.bad_slot[static_cast<std::size_t>(slot)]) {
-            if (value.depends_on == 0 && !is_positive_integer(value.constant)) {
-                checker.diagnostics.error(span, "axis '" + id.name + "' must be a positive integer, but " +
-                                                    value.name + " = " + format_number(value.constant));
+            if (auto problem = value.depends_on == 0 ? whole_number_problem(value.constant)
+                                                     : std::nullopt) {
+                checker.diagnostics.error(span, "axis '" + id.name + "' must be " + *problem +
+                                                    ", but " + value.name + " = " +
+                                                    format_number(value.constant));
                 ok = false;
             } else if (value.sweep >= 0) {
                 for (double v : checker.scenario.sweeps[static_cast<std::size_t>(value.sweep)].values) {
-                    if (is_positive_integer(v)) continue;
-                    checker.diagnostics.error(span, "axis '" + id.name +
-                                                        "' must be a positive integer, but sweep " +
-                                                        value.name + " takes the value " +
-                                                        format_number(v));
+                    auto bad = whole_number_problem(v);
+                    if (!bad) continue;
+                    checker.diagnostics.error(span, "axis '" + id.name + "' must be " + *bad +
+                                                        ", but sweep " + value.name +
+                                                        " takes the value " + format_number(v));
                     ok = false;
                     break;
                 }
@@ -179,6 +181,11 @@ void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt c
         if (k && !(*k >= 0)) {
             diagnostics.error(file.span_of(*stmt.flops),
                               "the FLOPs per element must be 0 or more, not " + format_number(*k));
+            resolve.ok = false;
+        } else if (k && *k > max_flops_per_element) {
+            diagnostics.error(file.span_of(*stmt.flops),
+                              "the FLOPs per element must be at most 1048576 (2^20), not " +
+                                  format_number(*k));
             resolve.ok = false;
         } else if (k) {
             op.flops_per_point = *k;

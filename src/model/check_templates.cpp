@@ -8,7 +8,6 @@
 #include "roofline/model/dtypes.hpp"
 
 #include <algorithm>
-#include <functional>
 
 namespace roofline::model {
 namespace x3 = boost::spirit::x3;
@@ -84,56 +83,95 @@ Diagnostic Checker::note_at_parameter(Template const& templ, std::size_t paramet
 
 // A parameter is a dtype parameter when the body writes it where a dtype goes
 // (an operand's dtype, `compute`, a dtype argument of a nested use) or when
-// its default is a dtype name; otherwise it is a value parameter.
-std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& templ) {
-    if (templ.kinds_state != KindsState::not_inferred)
-        return templ.kinds;  // inferred, or a cycle (reported on use)
-    templ.kinds_state = KindsState::being_inferred;
-    auto const& params = templ.node->parameters;
-    templ.kinds.assign(params.size(), ParamKind::value);
-    auto mark = [&](std::string const& name) {
+// its default is a dtype name; otherwise it is a value parameter. The kinds of
+// the templates a body uses come first: a depth-first walk over the uses with
+// an explicit stack, so that a chain of thousands of templates needs no deep
+// recursion.
+std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& root) {
+    if (root.kinds_state != KindsState::not_inferred)
+        return root.kinds;  // inferred, or a cycle (reported on use)
+
+    // A template being inferred: the uses in its body (layers included), and
+    // how many of them are done.
+    struct Frame {
+        Template* templ;
+        std::vector<ast::UseStmt const*> uses;
+        std::size_t next = 0;
+    };
+    auto mark = [](Template& templ, std::string const& name) {
+        auto const& params = templ.node->parameters;
         for (std::size_t i = 0; i < params.size(); ++i)
             if (params[i].name.name == name) templ.kinds[i] = ParamKind::dtype;
     };
-    for (auto const& p : params)
-        if (p.default_value)
-            if (auto const* id = bare_identifier(*p.default_value); id && is_dtype_name(id->name))
-                mark(p.name.name);
-    auto tensor = [&](ast::Tensor const& t) { mark(t.dtype.name); };
-    std::function<void(std::vector<ast::Statement> const&)> walk =
-        [&](std::vector<ast::Statement> const& body) {
+    // Marks what the body itself says, and lists its uses.
+    auto start = [&](Template& templ) {
+        templ.kinds_state = KindsState::being_inferred;
+        auto const& params = templ.node->parameters;
+        templ.kinds.assign(params.size(), ParamKind::value);
+        for (auto const& p : params)
+            if (p.default_value)
+                if (auto const* id = bare_identifier(*p.default_value); id && is_dtype_name(id->name))
+                    mark(templ, p.name.name);
+        Frame frame{&templ, {}, 0};
+        auto tensor = [&](ast::Tensor const& t) { mark(templ, t.dtype.name); };
+        // Layers nest as deep as brackets do (max_nesting); a stack all the same.
+        std::vector<std::vector<ast::Statement> const*> bodies{&templ.node->body};
+        while (!bodies.empty()) {
+            auto const& body = *bodies.back();
+            bodies.pop_back();
             for (auto const& statement : body) {
                 auto const& node = statement.get();
                 if (auto const* m = boost::get<ast::MatmulStmt>(&node)) {
                     for (auto const* t : {&m->lhs, &m->rhs, &m->out}) tensor(*t);
-                    if (m->compute) mark(m->compute->name);
+                    if (m->compute) mark(templ, m->compute->name);
                 } else if (auto const* e = boost::get<ast::ElementwiseStmt>(&node)) {
                     for (auto const& t : e->inputs) tensor(t);
                     tensor(e->out);
-                    if (e->compute) mark(e->compute->name);
+                    if (e->compute) mark(templ, e->compute->name);
                 } else if (auto const* r = boost::get<ast::ResidentStmt>(&node)) {
                     tensor(r->tensor);
                 } else if (auto const* l = boost::get<x3::forward_ast<ast::LayerStmt>>(&node)) {
-                    walk(l->get().body);
+                    bodies.push_back(&l->get().body);
                 } else if (auto const* u = boost::get<ast::UseStmt>(&node)) {
-                    auto callee = templates.find(u->name.name);
-                    if (callee == templates.end()) continue;
-                    auto const& kinds = parameter_kinds(callee->second);
-                    auto const& callee_params = callee->second.node->parameters;
-                    for (auto const& arg : u->arguments) {
-                        auto const* id = bare_identifier(arg.value);
-                        if (!id) continue;
-                        for (std::size_t i = 0; i < callee_params.size() && i < kinds.size(); ++i)
-                            if (callee_params[i].name.name == arg.name.name &&
-                                kinds[i] == ParamKind::dtype)
-                                mark(id->name);
-                    }
+                    frame.uses.push_back(u);
                 }
             }
-        };
-    walk(templ.node->body);
-    templ.kinds_state = KindsState::inferred;
-    return templ.kinds;
+        }
+        return frame;
+    };
+
+    std::vector<Frame> stack{start(root)};
+    while (!stack.empty()) {
+        auto& frame = stack.back();
+        if (frame.next == frame.uses.size()) {
+            frame.templ->kinds_state = KindsState::inferred;
+            stack.pop_back();
+            continue;
+        }
+        auto const& use = *frame.uses[frame.next];
+        auto callee = templates.find(use.name.name);
+        if (callee == templates.end()) {
+            ++frame.next;
+            continue;
+        }
+        Template& used = callee->second;
+        if (used.kinds_state == KindsState::not_inferred) {
+            stack.push_back(start(used));  // this use again once its kinds are known
+            continue;
+        }
+        // A dtype parameter of the callee given one of ours: ours is a dtype
+        // too. (In a cycle, the callee's kinds are as far as they got.)
+        auto const& callee_params = used.node->parameters;
+        for (auto const& arg : use.arguments) {
+            auto const* id = bare_identifier(arg.value);
+            if (!id) continue;
+            for (std::size_t i = 0; i < callee_params.size() && i < used.kinds.size(); ++i)
+                if (callee_params[i].name.name == arg.name.name && used.kinds[i] == ParamKind::dtype)
+                    mark(*frame.templ, id->name);
+        }
+        ++frame.next;
+    }
+    return root.kinds;
 }
 
 void Checker::instantiate(ParsedFile const& file, ast::UseStmt const& use, int scope) {
@@ -155,6 +193,7 @@ void Checker::instantiate(ParsedFile const& file, ast::UseStmt const& use, int s
         diagnostics.error(use_span, "template '" + name + "' uses itself: " + chain + name);
         return;
     }
+    if (!nesting_allowed(scope, use_span, "the instance of template '" + name + "'")) return;
     if (++instance_count > max_instances) {
         if (instance_count == max_instances + 1)
             diagnostics.error(use_span, "more than " + std::to_string(max_instances) +
@@ -205,6 +244,7 @@ void Checker::instantiate(ParsedFile const& file, ast::UseStmt const& use, int s
            "layer");
     Scope inner;
     inner.parent = scope;
+    inner.depth = scopes[static_cast<std::size_t>(scope)].depth + 1;
     auto const& outer_path = scopes[static_cast<std::size_t>(scope)].path;
     inner.path = outer_path.empty() ? layer_name.name : outer_path + "/" + layer_name.name;
     inner.use = use_span;

@@ -2,6 +2,8 @@
 // dependencies (any order in the file), finding cycles, evaluating constants.
 #include "checker.hpp"
 
+#include "roofline/model/limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -89,46 +91,64 @@ struct Compiler {
         emit(op, file.span_of(call));
     }
 
-    // Unary minus binds looser than '^': -2^2 is -(2^2).
-    void operator()(ast::Unary const& unary) {
-        boost::apply_visitor(*this, unary.operand.get());
-        climb_operators(precedence('^'));
-        emit(OpCode::neg, file.span_of(unary));
-    }
-
-    // Precedence climbing over the flat operator list of the expression
-    // being compiled (`ops`, `next`: the next operand to consume).
+    // Operator precedence, loosest first; unary minus binds looser than '^'
+    // (-2^2 is -(2^2)) and tighter than '*' ((-2)*3), and '^' is
+    // right-associative.
+    static constexpr int negation = 3;
     static int precedence(char op) {
-        return op == '^' ? 3 : op == '*' || op == '/' ? 2 : 1;
+        return op == '^' ? 4 : op == '*' || op == '/' ? 2 : 1;
     }
-    std::vector<ast::Operation> const* ops = nullptr;
-    std::size_t next = 0;  // operands consumed; the pending operator is (*ops)[next - 1]
+    static OpCode code(char op) {
+        return op == '+' ? OpCode::add : op == '-' ? OpCode::sub : op == '*' ? OpCode::mul
+             : op == '/' ? OpCode::div : OpCode::pow;
+    }
 
-    void climb_operators(int min_precedence) {
-        while (ops && next >= 1 && next - 1 < ops->size() &&
-               precedence((*ops)[next - 1].op) >= min_precedence) {
-            auto const& operation = (*ops)[next - 1];
-            int p = precedence(operation.op);
-            ++next;
-            boost::apply_visitor(*this, operation.operand.get());
-            climb_operators(operation.op == '^' ? p : p + 1);  // '^' is right-associative
-            OpCode op = operation.op == '+' ? OpCode::add : operation.op == '-' ? OpCode::sub
-                      : operation.op == '*' ? OpCode::mul : operation.op == '/' ? OpCode::div
-                      : OpCode::pow;
-            // The error for "a / 0" points at the operator and its right operand.
-            emit(op, file.span_of(operation));
+    // An operator waiting for its right operand: a binary one from the
+    // expression's flat list, or a unary minus (OpCode::neg).
+    struct Waiting {
+        OpCode op;
+        int precedence;
+        Span span;
+    };
+
+    // One operand of the flat list: its unary minuses wait on `waiting`,
+    // however many there are (no recursion), then the operand itself.
+    void operand(ast::Operand const& first, std::vector<Waiting>& waiting) {
+        ast::Operand const* current = &first;
+        while (auto const* unary = boost::get<x3::forward_ast<ast::Unary>>(&current->get())) {
+            waiting.push_back({OpCode::neg, negation, file.span_of(unary->get())});
+            current = &unary->get().operand;
         }
+        boost::apply_visitor(*this, current->get());
     }
 
+    // Operator precedence parsing of the flat list (shunting-yard), with an
+    // explicit stack, so that a chain like 2^-2^-2^... of any length compiles
+    // without recursion. Only brackets recurse, and the parser bounds them.
     void operator()(ast::Expression const& expr) {
-        auto saved_ops = ops;
-        auto saved_next = next;
-        ops = &expr.rest;
-        next = 1;
-        boost::apply_visitor(*this, expr.first.get());
-        climb_operators(1);
-        ops = saved_ops;
-        next = saved_next;
+        std::vector<Waiting> waiting;
+        operand(expr.first, waiting);
+        for (auto const& operation : expr.rest) {
+            int p = precedence(operation.op);
+            bool right_associative = operation.op == '^';
+            while (!waiting.empty() && (waiting.back().precedence > p ||
+                                        (waiting.back().precedence == p && !right_associative))) {
+                emit(waiting.back().op, waiting.back().span);
+                waiting.pop_back();
+            }
+            // The error for "a / 0" points at the operator and its right operand.
+            waiting.push_back({code(operation.op), p, file.span_of(operation)});
+            operand(operation.operand, waiting);
+        }
+        for (auto it = waiting.rbegin(); it != waiting.rend(); ++it) emit(it->op, it->span);
+    }
+
+    // Not reached (operand() takes unary minuses apart); complete all the same.
+    void operator()(ast::Unary const& unary) {
+        std::vector<Waiting> waiting;
+        waiting.push_back({OpCode::neg, negation, file.span_of(unary)});
+        operand(unary.operand, waiting);
+        for (auto it = waiting.rbegin(); it != waiting.rend(); ++it) emit(it->op, it->span);
     }
 
     template <typename T>
@@ -372,19 +392,26 @@ void Checker::check_layer_counts() {
         auto& scope = scopes[static_cast<std::size_t>(pending.inner_scope)];
         double count = 1;
         diagnostics.set_context(instance_note(pending.outer_scope));
+        double outer = scopes[static_cast<std::size_t>(scope.parent)].count;
         if (pending.count) {
             auto value = constant(*pending.file, *pending.count, pending.outer_scope,
                                   "a layer count");
-            if (value && (*value < 1 || *value != std::floor(*value))) {
-                diagnostics.error(pending.file->span_of(*pending.count),
-                                  "layer count must be a positive integer, not " +
-                                      format_number(*value));
+            auto problem = value ? whole_number_problem(*value) : std::nullopt;
+            Span span = pending.file->span_of(*pending.count);
+            if (problem) {
+                diagnostics.error(span, "layer count must be " + *problem + ", not " +
+                                            format_number(*value));
+            } else if (value && outer * *value >= axis_size_limit) {
+                // The ops inside repeat outer * count times: a count too.
+                diagnostics.error(span, "with the counts of the layers around it, this layer "
+                                        "repeats " + format_number(outer * *value) +
+                                            " times; it must be below " + axis_size_limit_text);
             } else if (value) {
                 count = *value;
             }
         }
         // Parents are collected before their children, so this is final.
-        scope.count = scopes[static_cast<std::size_t>(scope.parent)].count * count;
+        scope.count = outer * count;
     }
     diagnostics.set_context(std::nullopt);
 }

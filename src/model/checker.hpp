@@ -34,6 +34,7 @@ struct Checker {
     // A name scope: the top level, a layer body or a template instance.
     struct Scope {
         int parent = -1;
+        int depth = 0;  // layers and template instances around it (and it)
         std::string path;  // layer path, "" at top level
         double count = 1;  // product of the repeat counts down to here
         std::unordered_map<std::string, int> values;  // let/sweep/parameter name -> slot
@@ -138,6 +139,13 @@ struct Checker {
     void define(std::map<std::string, Span>& names, ast::Identifier const& id, Span span,
                 char const* what);
     bool define_value(int scope, std::string const& name, Span span);
+    // Layers and template instances nest at most this deep: collecting them
+    // is recursive (collect_in_layer, instantiate), and no real model needs
+    // more than a few levels.
+    static constexpr int max_scope_depth = 64;
+    // Whether a layer or instance may open inside `scope`; else an error at
+    // `span` about `what` ("layer 'a'").
+    bool nesting_allowed(int scope, Span span, std::string const& what);
 
     // check_templates.cpp
     void collect_templates(std::vector<StatementRef> const& statements);
@@ -160,6 +168,9 @@ struct Checker {
     void check_layer_counts();
 
     // check_hardware.cpp
+    // A chip extends at most this many definitions (its base, the base's
+    // base, ...); real catalogs use one or two.
+    static constexpr int max_extends = 64;
     void check_dtypes();
     void check_hardware();
     void check_targets();

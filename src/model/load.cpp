@@ -4,33 +4,53 @@
 
 namespace roofline::model {
 
+namespace {
+
+// Each --set is a file of its own, "<--set NAME=VALUE>", holding the argument
+// as its text, so that a diagnostic shows the argument with a caret in it.
+Program parse_sets(std::vector<std::string> const& sets, SetMode mode, Diagnostics& diagnostics) {
+    Program program;
+    for (auto const& set : sets) {
+        auto file = std::make_unique<Program::File>();
+        file->source = std::make_unique<SourceFile>("<--set " + set + ">", set);
+        file->parsed = parse_set(*file->source, mode == SetMode::define_sweep, diagnostics);
+        for (auto const& statement : file->parsed.statements)
+            program.statements.push_back({&file->parsed, &statement});
+        program.files.push_back(std::move(file));
+    }
+    return program;
+}
+
+}  // namespace
+
 LoadedScenario load_scenario(std::string const& path, std::optional<std::string> const& text,
                              std::vector<std::string> const& include_dirs, CheckOptions options,
-                             Diagnostics& diagnostics, std::vector<std::string> const& sets) {
+                             Diagnostics& diagnostics, std::vector<std::string> const& sets,
+                             SetMode mode) {
     DiskFileSystem fs;
     LoadOptions load_options{default_search_path(include_dirs)};
     LoadedScenario result;
-    if (!sets.empty()) {
-        std::string set_text;
-        for (auto const& set : sets) set_text += *set_statement(set, false) + "\n";
-        result.overrides = load_program_text("<--set>", set_text, fs, LoadOptions{}, diagnostics);
-        options.overrides = result.overrides.statements;
-    }
+    std::size_t errors_before = diagnostics.error_count();
+    result.overrides = parse_sets(sets, mode, diagnostics);
+    // A scenario checked without one of its --set values would only give
+    // errors that the value was meant to avoid (or none at all).
+    bool sets_ok = diagnostics.error_count() == errors_before;
+    if (mode == SetMode::replace) options.overrides = result.overrides.statements;
     result.program = text ? load_program_text(path, *text, fs, load_options, diagnostics)
                           : load_program(path, fs, load_options, diagnostics);
-    if (!result.program.files.empty()) result.scenario = check(result.program, options, diagnostics);
+    if (mode == SetMode::define_sweep) {
+        auto& statements = result.program.statements;
+        statements.insert(statements.begin(), result.overrides.statements.begin(),
+                          result.overrides.statements.end());
+    }
+    if (sets_ok && !result.program.files.empty())
+        result.scenario = check(result.program, options, diagnostics);
     return result;
 }
 
-std::optional<std::string> set_statement(std::string const& set, bool always_sweep) {
+bool is_name_value(std::string const& set) {
     auto eq = set.find('=');
-    if (eq == std::string::npos || eq == 0 || set.find_first_of("\r\n") != std::string::npos)
-        return std::nullopt;
-    std::string name = set.substr(0, eq), value = set.substr(eq + 1);
-    bool range_or_list = value.find("..") != std::string::npos || value.find('[') == 0;
-    if (range_or_list) return "sweep " + name + " = " + value;
-    if (always_sweep) return "sweep " + name + " = [" + value + "]";
-    return "let " + name + " = " + value;
+    return eq != std::string::npos && eq != 0 && set.find_first_of("\r\n") == std::string::npos;
 }
 
 }  // namespace roofline::model

@@ -28,10 +28,23 @@ struct ParsedFile {
 // `source` must outlive the result (the positions point into its text).
 ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics);
 
+// One --set NAME=VALUE of the command line, `source` holding exactly that
+// text. VALUE must be one expression, range or list and nothing else. The
+// result holds the statement it stands for: `sweep NAME = VALUE` for a range
+// or a list; for an expression `let NAME = VALUE`, or, when `always_sweep`,
+// `sweep NAME = [VALUE]`. Or no statement, and an error that names the --set.
+ParsedFile parse_set(SourceFile const& source, bool always_sweep, Diagnostics& diagnostics);
+
 // Before parsing: the text must be UTF-8 without NUL bytes, and brackets may
 // nest at most max_nesting deep (the parser is recursive). Returns false, with
 // an error, when the file must not be parsed.
 inline constexpr int max_nesting = 256;
 bool check_text(SourceFile const& source, Diagnostics& diagnostics);
+
+// While parsing: an expression nests at most this deep, counting each '('
+// (of a group or a call) and each unary '-' around the innermost operand; the
+// '(' or '-' that opens a deeper level is an error. `^` chains (`2^-2^-2...`)
+// are flat lists to the parser and are compiled without recursion.
+inline constexpr int max_expression_nesting = 256;
 
 }  // namespace roofline

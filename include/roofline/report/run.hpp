@@ -21,7 +21,7 @@ namespace roofline::report {
 struct RunRequest {
     std::string scenario;        // the .roof file
     std::string out_root = "out";
-    std::vector<std::string> sets;          // --set NAME=VALUE, each well-formed (model::set_statement)
+    std::vector<std::string> sets;          // --set NAME=VALUE, each NAME=VALUE on one line
     std::vector<std::string> targets;       // --target: replaces the scenario's targets
     std::vector<std::string> include_dirs;  // -I
     bool force = false;   // publish even when the latest version has the same inputs

@@ -1,0 +1,40 @@
+#pragma once
+// Where the numbers of a scenario stop being exact (language.md, "Limits").
+// Beyond these bounds a value is an input error at the token that gives it,
+// so that no report publishes a rounded, infinite or NaN count.
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace roofline::model {
+
+// Axis sizes and layer repeat counts are integers below 2^53: a double holds
+// every integer below it exactly, and no integer above it reliably.
+inline constexpr double axis_size_limit = 9007199254740992.0;  // 2^53, excluded
+inline constexpr char const* axis_size_limit_text = "2^53 (9007199254740992)";
+
+// Counts (FLOPs, bytes) are products formed in 64-bit-mantissa arithmetic,
+// exact up to 2^64 (engine/metrics.hpp); a larger count is an error.
+inline constexpr double count_limit = 18446744073709551616.0;  // 2^64, included
+inline constexpr char const* count_limit_text = "2^64 (about 1.8e19)";
+
+// Bytes per element of a dtype: from 1/1024 bit to 65536 bytes. The bounds
+// keep every count and ratio of the roofline finite (intensity divides FLOPs
+// by bytes).
+inline constexpr double min_dtype_bytes = 1.0 / 8192;  // 2^-10 bits
+inline constexpr double max_dtype_bytes = 65536;       // 2^16 bytes
+
+// FLOPs per output element of an elementwise op: at most 2^20.
+inline constexpr double max_flops_per_element = 1048576;
+
+// What is wrong with `value` as an axis size or a repeat count, to follow
+// "must be": "a positive integer" or "below 2^53 (...)"; nothing when it is
+// fine.
+inline std::optional<std::string> whole_number_problem(double value) {
+    if (!(value >= 1) || value != std::floor(value)) return "a positive integer";
+    if (value >= axis_size_limit) return std::string("below ") + axis_size_limit_text;
+    return std::nullopt;
+}
+
+}  // namespace roofline::model
