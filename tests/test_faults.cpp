@@ -173,8 +173,12 @@ TEST_CASE("faults: a full or failing disk fails the run (exit 3) and publishes n
         "ROOFLINE_FAULT_CALL=fwrite:1",
         "ROOFLINE_FAULT_CALL=fwrite:40 ROOFLINE_FAULT_ERRNO=EIO",
         "ROOFLINE_FAULT_CALL=writev:1",
-        "ROOFLINE_FAULT_CALL=write:1 ROOFLINE_FAULT_ERRNO=EIO",
-        "ROOFLINE_FAULT_CALL=rename:1",
+        // write:1 is the pid note in the version's reservation, which is for
+        // people only: a run does not fail on it (publish.cpp).
+        "ROOFLINE_FAULT_CALL=write:2 ROOFLINE_FAULT_ERRNO=EIO",
+        // No rename(): the version's own rename is renameat2(RENAME_NOREPLACE),
+        // and the first rename() replaces `latest` once the version is
+        // published, a warning with exit 0 (tests/test_reliability.cpp).
     };
     for (auto const& fault : faults) {
         INFO(fault);
@@ -193,7 +197,9 @@ TEST_CASE("faults: a full or failing disk fails the run (exit 3) and publishes n
                       r.err.find(std::strerror(EIO)) != std::string::npos;
         // Files written through std::ofstream (inputs/, manifest.json) are
         // reported without the reason (run_report.cpp's write_file).
-        if (fault.find("writev") == std::string::npos) CHECK(reason);
+        bool ofstream_file = r.err.find("/inputs/") != std::string::npos ||
+                             r.err.find("manifest.json") != std::string::npos;
+        if (fault.find("writev") == std::string::npos && !ofstream_file) CHECK(reason);
         auto versions = check_folder(dir, seen);
         CHECK(versions == std::set<std::string>{"v1"});
         CHECK(fs::read_symlink(dir / "latest").string() == "v1");
