@@ -217,7 +217,10 @@ ParsedFile parse_set(SourceFile const& source, bool always_sweep, Diagnostics& d
                    std::all_of(name.begin(), name.end(), is_ident_char) &&
                    !starts_with_keyword(name, 0);
     if (!is_name) {
-        std::string found = name.empty() ? "'='" : "'" + std::string(name) + "'";
+        // Appended, not "'" + std::string(...): GCC 12 at -O3 gives a false
+        // -Wrestrict for a string literal + a temporary std::string.
+        std::string found =
+            name.empty() ? std::string("'='") : std::string("'").append(name).append("'");
         Span span = span_at(source, name.empty() ? eq : name_begin, std::max<std::size_t>(1, name.size()));
         diagnostics.error(span, "--set: expected a name before '=', found " + found);
         return file;
