@@ -87,8 +87,10 @@ std::string const& DiffFolder::begin() {
     // A name of our own: another diff of the same reports may be writing
     // (with our pid, in another PID namespace).
     for (int k = 0;; ++k) {
-        auto name = std::string(temp_prefix) + std::to_string(::getpid()) +
-                    (k ? "." + std::to_string(k) : "") + "-" + name_;
+        // Appended, not "." + a temporary: GCC 12's false -Wrestrict at -O3.
+        auto name = std::string(temp_prefix).append(std::to_string(::getpid()));
+        if (k) name.append(".").append(std::to_string(k));
+        name.append("-").append(name_);
         auto temp = (fs::path(dir_) / name).string();
         auto owner = output::LockFile::create(temp + ".lock");
         if (!owner) continue;

@@ -29,7 +29,8 @@ std::string file_name(std::string_view name, std::size_t max_bytes) {
 std::string file_name(std::initializer_list<std::string_view> parts, std::size_t max_bytes) {
     std::string name, original;
     for (auto part : parts) {
-        name += (name.empty() ? "" : "-") + file_part(part);
+        if (!name.empty()) name += '-';  // not "-" + a temporary: GCC 12's false -Wrestrict
+        name += file_part(part);
         // Length-prefixed, so that different parts never hash alike.
         original += std::to_string(part.size()) + ":";
         original += part;

@@ -41,7 +41,7 @@ int temp_version(std::string_view name) {
 
 // The reservation of `version` in `dir`: ".reserve-v<N>".
 fs::path reservation_of(std::string const& dir, int version) {
-    return fs::path(dir) / (std::string(reserve_prefix) + "v" + std::to_string(version));
+    return fs::path(dir) / (std::string(reserve_prefix) + std::string("v").append(std::to_string(version)));
 }
 
 bool exists_here(fs::path const& path) {
@@ -76,7 +76,7 @@ std::optional<int> Publisher::latest_version() const {
 }
 
 std::string Publisher::version_dir(int version) const {
-    return (fs::path(dir_) / ("v" + std::to_string(version))).string();
+    return (fs::path(dir_) / (std::string("v").append(std::to_string(version)))).string();
 }
 
 // The number after every version this tool made: `latest`, the published
@@ -98,7 +98,7 @@ int Publisher::next_version_locked() const {
     }
     if (ec) throw std::runtime_error("cannot list '" + dir_ + "': " + ec.message());
     for (int v = highest + 1; v > 0 && v <= max_version; ++v) {
-        auto name = "v" + std::to_string(v);
+        auto name = std::string("v").append(std::to_string(v));
         if (!exists_here(fs::path(dir_) / name) && !exists_here(reservation_of(dir_, v)))
             return v;
     }
@@ -194,14 +194,14 @@ void Publisher::update_latest(int version) {
     std::error_code ec;
     fs::remove(link, ec);
     std::string failure;
-    if (::symlink(("v" + std::to_string(newest)).c_str(), link.c_str()) != 0)
+    if (::symlink((std::string("v").append(std::to_string(newest))).c_str(), link.c_str()) != 0)
         failure = "cannot create '" + link + "': " + std::strerror(errno);
     else if (::rename(link.c_str(), latest.c_str()) != 0)
         failure = "cannot replace '" + latest + "': " + std::strerror(errno);
     if (!failure.empty()) {
         fs::remove(link, ec);
         warnings_.push_back(version_dir(version) + " is published, but 'latest' still points to " +
-                            (latest_version() ? "v" + std::to_string(*latest_version())
+                            (latest_version() ? std::string("v").append(std::to_string(*latest_version()))
                                               : std::string("no version")) +
                             ": " + failure);
         return;
