@@ -7,6 +7,7 @@
 #include "roofline/report/sha256.hpp"
 
 #include "command.hpp"
+#include "published.hpp"
 #include "sandbox.hpp"
 
 #include <catch2/catch.hpp>
@@ -29,19 +30,6 @@ using namespace roofline::test;
 
 namespace {
 
-// Every file the version's manifest lists exists with the hash it records.
-void check_complete(fs::path const& version) {
-    INFO(version);
-    REQUIRE(fs::is_regular_file(version / "manifest.json"));
-    auto manifest = nlohmann::json::parse(read_file(version / "manifest.json"));
-    REQUIRE(manifest["outputs"].size() >= 3);
-    for (auto const& output : manifest["outputs"]) {
-        auto path = version / output["path"].get<std::string>();
-        INFO(path);
-        REQUIRE(fs::exists(path));
-        CHECK(sha256_file(path.string()) == output["sha256"].get<std::string>());
-    }
-}
 
 // Every file under `folder`, by relative path, with its hash.
 std::map<std::string, std::string> hash_tree(fs::path const& folder) {

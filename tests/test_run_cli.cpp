@@ -3,6 +3,7 @@
 #include "roofline/report/sha256.hpp"
 
 #include "command.hpp"
+#include "published.hpp"
 #include "sandbox.hpp"
 #include "step_scenario.hpp"
 
@@ -22,18 +23,6 @@ namespace {
 
 std::string const exercises = std::string(ROOFLINE_SOURCE_DIR) + "/scenarios/roofline-exercises.roof";
 
-// Every file a manifest lists exists with the hash it records.
-void check_complete(fs::path const& version) {
-    INFO(version);
-    auto manifest = nlohmann::json::parse(read_file(version / "manifest.json"));
-    REQUIRE(manifest["outputs"].size() >= 3);
-    for (auto const& output : manifest["outputs"]) {
-        auto path = version / output["path"].get<std::string>();
-        INFO(path);
-        REQUIRE(fs::exists(path));
-        CHECK(sha256_file(path.string()) == output["sha256"].get<std::string>());
-    }
-}
 
 }  // namespace
 

@@ -157,12 +157,13 @@ struct Checker {
     bool is_dtype_name(std::string const& name) const;  // built in or declared, before check_dtypes
     bool is_dtype_parameter(int scope, std::string const& name) const;
 
-    // check_values.cpp
+    // check_expressions.cpp
     bool compile(ParsedFile const& file, ast::Expression const& expr, int scope, Expr& out);
     std::optional<double> constant(ParsedFile const& file, ast::Expression const& expr,
                                    int scope, char const* what);
     int lookup_value(int scope, std::string const& name) const;
     std::vector<std::string_view> visible_values(int scope) const;
+    // check_values.cpp
     void check_lets();
     void check_sweeps();
     void check_layer_counts();
