@@ -1,5 +1,6 @@
 #include "output/fast_rows.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -115,7 +116,20 @@ void FastRows::text(std::size_t col, Text const& text, Style const& style) {
 
 void FastRows::text(std::size_t col, std::string_view text, Style const& style) {
     if (text.empty()) return;
-    this->text(col, Text(text), style);
+    // Most names need neither escaping nor xml:space: written as they are,
+    // without building a Text (a diff writes several per row).
+    bool plain = direct_ && text.size() <= 1024 &&
+                 text.find_first_of("&<>_") == std::string_view::npos &&
+                 std::none_of(text.begin(), text.end(),
+                              [](char c) { return static_cast<unsigned char>(c) <= 0x20; });
+    if (!plain) {
+        this->text(col, Text(text), style);
+        return;
+    }
+    open_cell(col, style);
+    put(" t=\"inlineStr\"><is><t>");
+    put(text);
+    put("</t></is></c>");
 }
 
 void FastRows::number(std::size_t col, double value, Style const& style) {
