@@ -400,7 +400,7 @@ TEST_CASE("inputs: a forged manifest with 10^6 sweeps is refused at once",
         auto j = box.manifest(folder);
         auto& list = j["sweeps"] = nlohmann::json::array();
         for (std::size_t i = 0; i < sweeps; ++i)
-            list.push_back({{"name", "s" + std::to_string(i)}, {"points", 1}});
+            list.push_back({{"name", std::string("s").append(std::to_string(i))}, {"points", 1}});
         box.write_manifest(folder, j);
         auto started = std::chrono::steady_clock::now();
         auto r = box.diff(folder, 60);  // before: over 120 s (a search per sweep)
@@ -422,8 +422,8 @@ TEST_CASE("inputs: matching and reading headers take time linear in the sweeps a
     a.version = 1;
     constexpr std::size_t n = 200'000;
     for (std::size_t i = 0; i < n; ++i) {
-        a.sweeps.push_back({"s" + std::to_string(i), 1});
-        a.targets.push_back({"t" + std::to_string(i), ""});
+        a.sweeps.push_back({std::string("s").append(std::to_string(i)), 1});
+        a.targets.push_back({std::string("t").append(std::to_string(i)), ""});
     }
     auto started = std::chrono::steady_clock::now();
     auto pairing = diff::make_pairing(a, a, {});
