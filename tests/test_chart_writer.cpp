@@ -9,10 +9,14 @@
 #include "sandbox.hpp"
 #include "step_scenario.hpp"
 
+#include "output/chart.hpp"
+#include "output/chart_ticks.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -369,4 +373,99 @@ TEST_CASE("charts: errors are ChartError", "[charts]") {
         }
     }
     CHECK(report::gnuplot_available());
+}
+
+TEST_CASE("charts: tick labels are plain decimals or powers of ten, never SI prefixes",
+          "[charts]") {
+    using output::decimal_tick;
+    using output::power_tick;
+    CHECK(power_tick(1e14) == "10\u00b9\u2074");
+    CHECK(power_tick(2e14) == "2\u00d710\u00b9\u2074");
+    CHECK(power_tick(5e-3) == "5\u00d710\u207b\u00b3");
+    CHECK(power_tick(2.5e12) == "2.5\u00d710\u00b9\u00b2");
+    CHECK(power_tick(1) == "10\u2070");
+    CHECK(power_tick(0) == "0");
+    // A tick computed as 3 x 10^-1 is 0.30000000000000004: shown as 0.3.
+    CHECK(decimal_tick(3 * std::pow(10.0, -1)) == "0.3");
+    CHECK(decimal_tick(0.1) == "0.1");
+    CHECK(decimal_tick(0.02) == "0.02");
+    CHECK(decimal_tick(500) == "500");
+    CHECK(decimal_tick(10000) == "10000");
+    CHECK(decimal_tick(0) == "0");
+    CHECK(decimal_tick(1e7) == "10\u2077");
+    // The ticks of 0.1 .. 1000 on a log axis: 1, 2, 5 in each decade.
+    auto ticks = output::log_ticks(0.1, 1000, decimal_tick);
+    std::vector<std::string> labels;
+    for (auto const& t : ticks) labels.push_back(t.second);
+    CHECK(labels == std::vector<std::string>{"0.1", "0.2", "0.5", "1", "2", "5", "10", "20",
+                                             "50", "100", "200", "500", "1000"});
+
+    // The roofline of a chip: intensity ticks in decimals, FLOP/s in powers
+    // of ten (the v5e's bf16 peak, 1.97e14, is inside 10^14 .. 5x10^14).
+    auto r = render_text(std::string(chips) + R"roof(
+        target v5e
+        sweep B = 1 .. 300
+        let D = 512
+        let F = 512
+        matmul m = bf16[B, D] * bf16[D, F] -> bf16[B, F])roof",
+                         "ticks");
+    auto svg = read_file(r.folder / "roofline-v5e.svg");
+    CHECK(contains(svg, "<text>10\u00b9\u2074</text>"));
+    CHECK(contains(svg, "<text>0.5</text>"));
+    CHECK_FALSE(contains(svg, " m</text>"));
+    CHECK_FALSE(contains(svg, " T</text>"));
+}
+
+TEST_CASE("charts: an op of 0 FLOPs is named under the chart, not a series of the key",
+          "[charts]") {
+    // gather: 0 FLOPs, so intensity 0 and attained 0, which log axes cannot
+    // show; m: B = 1 .. 300 at D = 512, intensity from 2 B 512^2 / (2 (512 B +
+    // 512^2 + 512 B)) = 0.996 at B = 1 up to 138 at B = 300.
+    std::string const pwned = "/tmp/roofline_pwned_zero_" + std::to_string(::getpid());
+    fs::remove(pwned);
+    auto checked = test::check_text(std::string(chips) + R"roof(
+        target v5e
+        sweep B = 1 .. 300
+        let D = 512
+        let F = 512
+        elementwise gather = bf16[B, D] -> bf16[B, D] flops 0
+        matmul m = bf16[B, D] * bf16[D, F] -> bf16[B, F])roof");
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    // The name is data: it reaches the note as text.
+    checked->scenario.ops[0].name = "gather'; system(\"touch " + pwned + "\") ; '";
+    Rendered r;
+    render(*checked, r.box / "zero", &r);
+    check_files(r);
+    CHECK_FALSE(fs::exists(pwned));
+    auto count = [](std::string const& text, std::string const& what) {
+        std::size_t n = 0;
+        for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+        return n;
+    };
+    for (char const* name : {"roofline-v5e.svg", "sweep-B-v5e.svg"}) {
+        INFO(name);
+        auto svg = read_file(r.folder / name);
+        CHECK(contains(svg, "not on a log axis: gather"));
+        CHECK(contains(svg, "touch " + pwned));
+        CHECK(contains(svg, " (0 FLOPs)</text>"));
+        // The name is in the note only: no key entry of its own, no series.
+        CHECK(count(svg, "gather") >= 1);
+        CHECK(count(svg, "gather") == count(svg, "not on a log axis: gather"));
+        CHECK(contains(svg, "<text>m"));
+    }
+    // The range comes from the positive data and the roof: intensity 0.996
+    // .. 138 and the ridge 1.97e14 / 8.2e11 = 240 give 0.5 .. 500 (nice ends
+    // of 0.996 / 1.3 and 240 x 1.5), never 0.
+    auto svg = read_file(r.folder / "roofline-v5e.svg");
+    CHECK(contains(svg, "<text>0.5</text>"));
+    CHECK(contains(svg, "<text>500</text>"));
+}
+
+TEST_CASE("charts: off_log_note says why", "[charts]") {
+    CHECK(output::off_log_note("embedding/gather", true, false, false) ==
+          "not on a log axis: embedding/gather (0 FLOPs)");
+    CHECK(output::off_log_note("x", false, true, false) == "not on a log axis: x (0 bytes)");
+    CHECK(output::off_log_note("x", true, true, true) ==
+          "not on a log axis: x (0 FLOPs, 0 bytes at some points)");
 }

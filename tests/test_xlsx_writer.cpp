@@ -604,3 +604,51 @@ TEST_CASE("xlsx: errors", "[xlsx]") {
         CHECK_THROWS_AS(writer.add(all.front()), std::logic_error);
     }
 }
+
+TEST_CASE("xlsx: chart axes from the positive data and the roof; an op of 0 FLOPs is a note",
+          "[xlsx]") {
+    Sandbox dir;
+    // gather has 0 FLOPs: intensity and attained 0, which a log axis cannot
+    // show. m, by hand: 2 B 64^2 FLOPs over 2 (64 B + 64^2 + 64 B) bytes,
+    // intensity 8192 / 8448 = 0.970 at B = 1 and 524288 / 24576 = 21.3 at
+    // B = 64; memory-bound at 1e12 B/s (ridge 1e14 / 1e12 = 100).
+    Report r(R"(
+hardware hw { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e14 FLOP/s }
+target hw
+sweep B = [1, 64]
+let D = 64
+let F = 64
+elementwise gather = bf16[B, D] -> bf16[B, D] flops 0
+matmul m = bf16[B, D] * bf16[D, F] -> bf16[B, F]
+)",
+             [](model::Scenario& s) { s.ops[0].name = "=HYPERLINK(\"http://x\",\"gather\")"; });
+    auto path = dir / "report.xlsx";
+    r.write(path);
+    auto dump = run_tool("dump " + quoted(path));
+    REQUIRE(dump.at("charts").size() == 1);
+    auto const& chart = dump.at("charts")[0];
+    // Decades around the data and the roof: x from the decade below 0.970
+    // (0.1) to the one above 4 x the ridge (400: 1000); y from the decade
+    // below the roof at x = 0.1 (1e12 x 0.1 = 1e11, under m's 9.70e11) to
+    // the one above the peak (1e15).
+    REQUIRE(chart.at("axis_min").size() == 2);
+    CHECK(close(chart.at("axis_min")[0].get<double>(), 0.1, 1e-12));
+    CHECK(close(chart.at("axis_min")[1].get<double>(), 1e11, 1e-12));
+    CHECK(close(chart.at("axis_max")[0].get<double>(), 1000, 1e-12));
+    CHECK(close(chart.at("axis_max")[1].get<double>(), 1e15, 1e-12));
+    // Plain numbers on x, powers of ten on y: no SI prefix to misread.
+    CHECK(chart.at("axis_formats") == json({"General", "0E+00"}));
+    // The roof and m; no series for the op that has no point.
+    auto const& series = chart.at("series");
+    REQUIRE(series.size() == 2);
+    CHECK(range_text(dump, series[0].at("refs")[0]) == "roof bf16");
+    CHECK(range_text(dump, series[1].at("refs")[0]) == "m");
+    for (auto const& s : series)
+        for (double v : range_values(dump, s.at("refs")[1])) CHECK(v > 0);
+    // Under the chart (rows 3 .. 34 are its 32), the note: text, never a
+    // formula.
+    auto const& note = cell(dump, "Charts", 34, 0);
+    CHECK(note.at("v") ==
+          "not on a log axis: =HYPERLINK(\"http://x\",\"gather\") (0 FLOPs)");
+    CHECK(note.value("f", "").empty());
+}

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -44,6 +45,12 @@ struct KeyEntry {
 // A key line of text alone (a note about what the chart leaves out).
 inline KeyEntry key_note(std::string text) { return {"with lines lt -2", std::move(text), 90}; }
 
+// The key note of an op whose cases a log axis cannot show, because their
+// FLOPs (intensity and attained 0) or bytes (intensity infinite) are 0:
+// "not on a log axis: embedding/gather (0 FLOPs)"; `partly`: only some of
+// its cases ("(0 FLOPs at some points)"). The op name is data.
+std::string off_log_note(std::string_view op, bool zero_flops, bool zero_bytes, bool partly);
+
 struct Chart {
     std::string stem;  // file name without extension, from output::file_name (safe, bounded)
     std::string title, subtitle;
@@ -57,8 +64,10 @@ struct Chart {
     std::size_t max_key_series = 40;       // more titled series: a note instead
 };
 
-// Series styles by index: palette colour ("#1f77b4"), filled and open point
-// types, and a dash type that changes once the palette repeats.
+// Series styles by index: palette colour ("#1f77b4"; `palette_size` of them,
+// none repeated), filled and open point types, and a dash type that changes
+// once the palette repeats.
+constexpr std::size_t palette_size = 12;
 std::string color(std::size_t i);
 int filled_point(std::size_t i);
 int open_point(std::size_t i);

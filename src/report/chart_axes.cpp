@@ -9,60 +9,6 @@
 
 namespace roofline::report::chart_detail {
 
-double nice_floor(double v) {
-    double decade = std::pow(10.0, std::floor(std::log10(v)));
-    for (double m : {5.0, 2.0, 1.0})
-        if (m * decade <= v * (1 + 1e-9)) return m * decade;
-    return decade;
-}
-double nice_ceil(double v) {
-    double decade = std::pow(10.0, std::floor(std::log10(v)));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * decade >= v * (1 - 1e-9)) return m * decade;
-    return 10 * decade;
-}
-
-Ticks log_ticks(double lo, double hi, std::string (*text)(double)) {
-    double decades = std::log10(hi / lo);
-    std::vector<double> steps = decades < 1.2   ? std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}
-                                : decades < 4.2 ? std::vector<double>{1, 2, 5}
-                                                : std::vector<double>{1};
-    int every = decades > 12 ? static_cast<int>(std::ceil(decades / 10)) : 1;
-    Ticks ticks;
-    for (int e = static_cast<int>(std::floor(std::log10(lo))) - 1;
-         e <= static_cast<int>(std::ceil(std::log10(hi))); ++e) {
-        if (e % every != 0) continue;
-        for (double m : steps) {
-            double v = m * std::pow(10.0, e);
-            if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) ticks.push_back({v, text(v)});
-        }
-    }
-    return ticks;
-}
-
-Ticks linear_ticks(double lo, double hi, std::string (*text)(double)) {
-    if (!(hi > lo)) return {{lo, text(lo)}};
-    double raw = (hi - lo) / 7;
-    double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = magnitude * 10;
-    for (double f : {1.0, 2.0, 2.5, 5.0})
-        if (magnitude * f >= raw) {
-            step = magnitude * f;
-            break;
-        }
-    Ticks ticks;
-    for (double k = std::ceil(lo / step - 1e-9); k * step <= hi * (1 + 1e-12) + step * 1e-9; ++k) {
-        double v = k * step;
-        if (std::fabs(v) < step * 1e-9) v = 0;
-        ticks.push_back({v, text(v)});
-    }
-    return ticks;
-}
-
-std::string flops_tick(double v) {
-    return eng(v);
-}
-
 bool is_geometric(std::vector<double> const& values) {
     if (values.size() < 3 || values[0] <= 0) return false;
     double ratio = values[1] / values[0];

@@ -1,27 +1,21 @@
 #pragma once
-// Axis ranges and ticks of a chart. Private to src/report.
+// Axis ranges and ticks of a chart (tick positions and labels come from
+// output/chart_ticks). Private to src/report.
 
 #include "chart_model.hpp"
+#include "output/chart_ticks.hpp"
 
 #include <string>
 #include <vector>
 
 namespace roofline::report::chart_detail {
 
-// The nearest 1, 2 or 5 times a power of ten below (above) v: tidy ends for
-// a log axis without a mostly empty decade.
-double nice_floor(double v);
-double nice_ceil(double v);
-
-// Ticks on a log axis: every decade, with 2 and 5 (or every digit) between
-// them when the axis spans few decades.
-Ticks log_ticks(double lo, double hi, std::string (*text)(double));
-
-// About seven ticks at multiples of 1, 2 or 5 times a power of ten.
-Ticks linear_ticks(double lo, double hi, std::string (*text)(double));
-
-// A FLOP/s tick: three digits and an SI prefix.
-std::string flops_tick(double v);
+using output::decimal_tick;
+using output::linear_ticks;
+using output::log_ticks;
+using output::nice_ceil;
+using output::nice_floor;
+using output::power_tick;
 
 // The fraction of the axis at which v lies.
 double fraction(Axis const& axis, double v);

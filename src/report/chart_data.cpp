@@ -26,12 +26,24 @@ std::vector<std::size_t> even_sample(std::size_t n, std::size_t count) {
 
 }  // namespace
 
+bool ChartData::OffLog::add(engine::Metrics const& m) {
+    ++supported;
+    bool const no_flops = !(m.counts.flops > 0);
+    bool const no_bytes = !(m.counts.bytes_read + m.counts.bytes_written > 0);
+    if (!no_flops && !no_bytes) return false;
+    ++off;
+    zero_flops |= no_flops;
+    zero_bytes |= no_bytes;
+    return true;
+}
+
 ChartData::ChartData(ReportContext const& context)
     : context_(context),
       matmuls_(context.grid.op_count),
       targets_(context.grid.target_count),
       roofline_(matmuls_ * targets_),
-      sweep_(context.grid.sweep_count * matmuls_ * targets_) {
+      sweep_(context.grid.sweep_count * matmuls_ * targets_),
+      off_log_(matmuls_ * targets_) {
     auto const& grid = context.grid;
     roofline_points_ = even_sample(grid.point_count, max_points);
     stride_.assign(grid.sweep_count, 1);
@@ -44,9 +56,13 @@ ChartData::ChartData(ReportContext const& context)
 void ChartData::add(engine::Case const& c) {
     auto const& m = c.metrics;
     if (m.bound == engine::Bound::unsupported) return;
-    if (!std::isfinite(m.intensity) || !std::isfinite(m.attained)) return;
     std::size_t const series = c.op * targets_ + c.target;
-    if (std::binary_search(roofline_points_.begin(), roofline_points_.end(), c.point))
+    off_log_[series].add(m);
+    // A case of 0 bytes has no intensity but attains its peak: on the sweep
+    // chart, not on the roofline.
+    if (!std::isfinite(m.attained)) return;
+    if (std::isfinite(m.intensity) &&
+        std::binary_search(roofline_points_.begin(), roofline_points_.end(), c.point))
         roofline_[series].push_back({m.intensity, m.attained});
     // Sweep v's slice: every other sweep at its first value, i.e. the point's
     // other digits are all zero.

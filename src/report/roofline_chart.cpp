@@ -58,8 +58,8 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
     if (!(y_min <= top)) y_min = top = hw.hbm_bytes_per_s * chart.x.hi;
     chart.y.lo = nice_floor(y_min / 1.3);
     chart.y.hi = y_high(chart.y, top, 0.88);
-    chart.x.ticks = log_ticks(chart.x.lo, chart.x.hi, flops_tick);
-    chart.y.ticks = log_ticks(chart.y.lo, chart.y.hi, flops_tick);
+    chart.x.ticks = log_ticks(chart.x.lo, chart.x.hi, decimal_tick);
+    chart.y.ticks = log_ticks(chart.y.lo, chart.y.hi, power_tick);
 
     std::string const bandwidth = eng(hw.hbm_bytes_per_s, "B/s");
     for (std::size_t r = 0; r < roof_list.size(); ++r) {
@@ -97,6 +97,13 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
             chart.key_entries.push_back(key_note(unsupported_note(context, m)));
             continue;
         }
+        // Cases of 0 FLOPs or 0 bytes have no place on log axes: named under
+        // the chart, and an op with nothing else is no series of the key.
+        auto const& off = data.off_log(i, t);
+        if (off.off > 0)
+            chart.key_entries.push_back(key_note(
+                output::off_log_note(op_label(m), off.zero_flops, off.zero_bytes, !off.all())));
+        if (off.all()) continue;
         Series s;
         s.title = op_label(m);
         if (several_roofs) s.title += " (" + context.dtype_name(m.compute_dtype) + ")";

@@ -136,8 +136,18 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
         s.title = op_label(m) + ": ";
         s.title += std::isnan(critical) ? "never compute-bound"
                                         : "critical " + sweep.name + " = " + value_text(critical);
+        // On a log y axis, cases of 0 FLOPs (attained 0) are named under the
+        // chart; an op with nothing else is no series of the key.
+        std::size_t off = 0;
         for (auto const& p : data.sweep(v, i, t))
-            if (!chart.y.log || p.y > 0) s.points.push_back({p.x, p.y});
+            if (!chart.y.log || p.y > 0)
+                s.points.push_back({p.x, p.y});
+            else
+                ++off;
+        if (off > 0)
+            chart.key_entries.push_back(key_note(
+                output::off_log_note(op_label(m), true, false, !s.points.empty())));
+        if (s.points.empty() && off > 0) continue;
         bool shown = !std::isnan(critical) && critical >= *lo_it && critical <= *hi_it;
         if (shown) {
             markers.push_back({i, critical, *peak});
@@ -190,8 +200,8 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     std::size_t const rows = place_labels(labels);
     double const top_fraction = 1 - (0.075 + 1.5 * char_height_graph * static_cast<double>(rows));
     chart.y.hi = y_high(chart.y, top, top_fraction);
-    chart.y.ticks = chart.y.log ? log_ticks(chart.y.lo, chart.y.hi, flops_tick)
-                                : linear_ticks(chart.y.lo, chart.y.hi, flops_tick);
+    chart.y.ticks = chart.y.log ? log_ticks(chart.y.lo, chart.y.hi, power_tick)
+                                : linear_ticks(chart.y.lo, chart.y.hi, power_tick);
     for (auto const& label : labels) {
         double row_y =
             top_fraction + 0.05 + 1.5 * char_height_graph * static_cast<double>(label.row);

@@ -1,5 +1,7 @@
 #include "xlsx_state.hpp"
 
+#include "output/chart.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -17,12 +19,17 @@ namespace roofline::report {
 void XlsxWriter::State::sample(engine::Case const& cs) {
     auto const& x = cs.metrics;
     if (x.bound == engine::Bound::unsupported) return;
+    bool const off = off_log[cs.op * targets + cs.target].add(x);
     std::uint64_t cap = options.chart_points_per_series, p = cs.point;
     if (points > cap) {
         auto point_of = [&](std::uint64_t k) { return k * (points - 1) / (cap - 1); };
         while (sample_k < cap && point_of(sample_k) < p) ++sample_k;
         if (sample_k >= cap || point_of(sample_k) != p) return;
     }
+    // A log axis has no place for 0 (nor for an infinite intensity).
+    if (off || !(x.intensity > 0 && x.attained > 0) || !std::isfinite(x.intensity) ||
+        !std::isfinite(x.attained))
+        return;
     samples[cs.op * targets + cs.target].emplace_back(x.intensity, x.attained);
 }
 
@@ -30,7 +37,7 @@ void XlsxWriter::State::write_charts() {
     lxw_worksheet* ws = charts;
     std::size_t const cap = options.chart_points_per_series;
     // Charts on the left (columns A..N), their data on the right from column P.
-    constexpr std::size_t data_col0 = 14, data_row0 = 4, chart_rows = 24;
+    constexpr std::size_t data_col0 = 14, data_row0 = 4, chart_rows = 32;
 
     struct Series {
         std::size_t target;
@@ -46,6 +53,7 @@ void XlsxWriter::State::write_charts() {
         std::size_t target;
         double x_min, x_max, y_min, y_max;
         std::vector<std::size_t> series;
+        std::string note;  // the ops a log axis cannot show; empty: none
     };
     std::vector<Series> all;
     std::vector<Plot> plots;
@@ -73,7 +81,7 @@ void XlsxWriter::State::write_charts() {
                 yhi = std::max(yhi, a);
             }
         if (slots.empty()) continue;  // nothing to plot on this target
-        Plot plot{t, decade_down(lo), decade_up(hi), 0, 0, {}};
+        Plot plot{t, decade_down(lo), decade_up(hi), 0, 0, {}, {}};
         if (plot.x_max <= plot.x_min) plot.x_max = plot.x_min * 10;
         ylo = std::min(ylo, hw.hbm_bytes_per_s * plot.x_min);
         plot.y_min = decade_down(ylo);
@@ -87,6 +95,13 @@ void XlsxWriter::State::write_charts() {
                       roof_index++};
             plot.series.push_back(all.size());
             all.push_back(std::move(sr));
+        }
+        for (std::size_t m = 0; m < matmuls; ++m) {
+            auto const& off = off_log[m * targets + t];
+            if (off.off > 0)
+                plot.note += (plot.note.empty() ? "" : "; ") +
+                             output::off_log_note(op_label[m], off.zero_flops, off.zero_bytes,
+                                                  !off.all());
         }
         for (std::size_t m = 0; m < matmuls; ++m) {
             auto const& pts = samples[m * targets + t];
@@ -121,13 +136,27 @@ void XlsxWriter::State::write_charts() {
         width(ws, sr.col, 11);
         width(ws, sr.col + 1, 11);
     }
-    for (std::size_t i = 0; i < rows; ++i)
+    // Under each chart (576 px from row 3 + 32 n + 10 px: 29.3 rows of 20 px),
+    // on its page: what it cannot show. Text, never a formula. Written in row
+    // order with the data (the sheet is written row by row).
+    std::size_t next_note = 0;
+    auto notes_before = [&](std::size_t row) {
+        for (; next_note < plots.size(); ++next_note) {
+            std::size_t at = 3 + next_note * chart_rows + chart_rows - 1;
+            if (at >= row) break;
+            if (!plots[next_note].note.empty()) str(ws, at, 0, plots[next_note].note, fmt.note);
+        }
+    };
+    for (std::size_t i = 0; i < rows; ++i) {
+        notes_before(data_row0 + i + 1);
         for (auto const& sr : all)
             if (i < sr.size()) {
                 auto [x, y] = sr.at(i);
                 num(ws, data_row0 + i, sr.col, x, fmt.ratio);
                 num(ws, data_row0 + i, sr.col + 1, y, fmt.sci);
             }
+    }
+    notes_before(static_cast<std::size_t>(-1));
 
     static constexpr std::uint8_t markers[] = {
         LXW_CHART_MARKER_CIRCLE, LXW_CHART_MARKER_SQUARE, LXW_CHART_MARKER_DIAMOND,
@@ -197,17 +226,20 @@ void XlsxWriter::State::write_charts() {
         chart_axis_set_major_unit(chart->y_axis, 10);
         chart_axis_set_crossing_min(chart->x_axis);
         chart_axis_set_crossing_min(chart->y_axis);
-        chart_legend_set_position(chart, LXW_CHART_LEGEND_RIGHT);
+        // Below the plot, as the gnuplot charts have it: a model's 20 ops
+        // beside it would leave the plot a third of the width.
+        chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
 
         lxw_chart_options place{};
         place.x_offset = 10;
         place.y_offset = 10;
-        place.x_scale = 1.5;  // 720 x 432 pixels: a landscape page at 100%, with room
-                              // for a default font wider than Calibri
-        place.y_scale = 1.5;
+        place.x_scale = 1.5;  // 720 x 576 pixels: a landscape page at 80%, with room
+                              // for a default font wider than Calibri and a
+        place.y_scale = 2.0;  // legend of a model's ops below the plot
         check(worksheet_insert_chart_opt(ws, static_cast<lxw_row_t>(3 + n * chart_rows), 0, chart,
                                          &place),
               "inserting the chart of " + hw.id);
+
     }
     if (plots.empty()) str(ws, 3, 0, "No target supports any compute dtype of the scenario.", fmt.note);
     // Print the charts, not their data, one to a page.

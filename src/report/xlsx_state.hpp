@@ -11,6 +11,7 @@
 // Private to src/report; the workbook itself is an output::Workbook.
 
 #include "roofline/report/case_columns.hpp"
+#include "roofline/report/chart_writer.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
 #include "output/fast_rows.hpp"
@@ -113,7 +114,9 @@ struct XlsxWriter::State {
     output::Formula f;  // the formula of the cell being written, without '='
 
     // Chart samples: [matmul * targets + target] -> (intensity, attained).
+    // Only cases a log axis can show; the others are counted in off_log.
     std::vector<std::vector<std::pair<double, double>>> samples;
+    std::vector<ChartData::OffLog> off_log;  // [matmul * targets + target]
     std::uint64_t sample_k = 0;  // the next sampled point is sample_k (P-1) / (N-1)
 
     std::size_t summary_row = 0;

@@ -54,6 +54,7 @@ void XlsxWriter::State::open() {
     charts = add_sheet("Charts");
 
     samples.resize(matmuls * targets);
+    off_log.resize(matmuls * targets);
     write_hardware();
     write_cases_headers();
     write_summary_head();

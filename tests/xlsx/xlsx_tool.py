@@ -56,6 +56,11 @@ def charts(path):
                 "log_axes": len(re.findall(r'<c:logBase val="10"/>', xml)),
                 "axis_ids": re.findall(r'<c:axId val="(\d+)"/>', xml),
                 "series": series,
+                # Per axis, in the order written (x, then y): its ends and
+                # its number format.
+                "axis_min": [float(v) for v in re.findall(r'<c:min val="([^"]*)"/>', xml)],
+                "axis_max": [float(v) for v in re.findall(r'<c:max val="([^"]*)"/>', xml)],
+                "axis_formats": re.findall(r'<c:numFmt formatCode="([^"]*)"', xml),
             })
     return out
 

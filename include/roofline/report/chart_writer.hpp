@@ -53,6 +53,19 @@ public:
     std::vector<Point> const& roofline(std::size_t matmul, std::size_t target) const {
         return roofline_[matmul * targets_ + target];
     }
+    // The supported cases of one matmul on one target that a log intensity
+    // axis cannot show, because their FLOPs are 0 (intensity 0) or their
+    // bytes are 0 (intensity infinite); over every case, not the sample.
+    struct OffLog {
+        std::size_t supported = 0, off = 0;  // cases
+        bool zero_flops = false, zero_bytes = false;
+        bool all() const { return off > 0 && off == supported; }
+        // Counts a supported case; true when it is off the log axes.
+        bool add(engine::Metrics const& m);
+    };
+    OffLog const& off_log(std::size_t matmul, std::size_t target) const {
+        return off_log_[matmul * targets_ + target];
+    }
     // (value of sweep v, attained) along sweep v with the other sweeps at
     // their first value, in sweep order.
     std::vector<Point> const& sweep(std::size_t v, std::size_t matmul, std::size_t target) const {
@@ -63,6 +76,7 @@ private:
     ReportContext const& context_;
     std::size_t matmuls_, targets_;
     std::vector<std::vector<Point>> roofline_, sweep_;
+    std::vector<OffLog> off_log_;
     std::vector<std::size_t> roofline_points_;  // sampled point indices, sorted
     std::vector<std::size_t> stride_;           // per sweep: points between two of its values
     std::vector<std::vector<std::size_t>>
