@@ -20,9 +20,11 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -588,4 +590,133 @@ TEST_CASE("diff: the step of each hardware pair, summed over the ops with their 
     CHECK(words == std::vector<std::string>{"chip_a", "→", "chip_b", "1", "100", "µs", "50.1",
                                             "µs", "partial"});
     CHECK(contains(r.out, "partial: some op of that point is on one side only"));
+}
+
+namespace {
+
+// The colour of each plot of an SVG whose title is in `titles`: the first
+// rgb(...) of its group.
+std::map<std::string, std::string> plot_colours(std::string const& svg,
+                                                std::vector<std::string> const& titles) {
+    std::map<std::string, std::string> colours;
+    std::string const open = "<g id=\"gnuplot_plot_";
+    for (auto at = svg.find(open); at != std::string::npos;) {
+        auto next = svg.find(open, at + 1);
+        std::string group = svg.substr(at, next == std::string::npos ? next : next - at);
+        auto t0 = group.find("<title>"), t1 = group.find("</title>");
+        auto c0 = group.find("rgb(");
+        if (t0 != std::string::npos && t1 != std::string::npos && c0 != std::string::npos) {
+            std::string title = group.substr(t0 + 7, t1 - t0 - 7);
+            if (std::find(titles.begin(), titles.end(), title) != titles.end())
+                colours[title] = group.substr(c0, group.find(')', c0) - c0 + 1);
+        }
+        at = next;
+    }
+    return colours;
+}
+
+}  // namespace
+
+TEST_CASE("diff: 20 matmuls make two parts of 10, every key entry shown, no colour repeated",
+          "[diff][charts]") {
+    Sandbox box;
+    // gather (0 FLOPs: intensity 0, not on the log axes) and op01 .. op19.
+    std::string text = "include \"chips.roof\"\ntarget chip_a, chip_b\nsweep B = [64, 150, 1024]\n"
+                       "let D = 256\nlet F = 256\n"
+                       "elementwise gather = bf16[B, D] -> bf16[B, D] flops 0\n";
+    std::vector<std::string> ops = {"gather"};
+    for (int i = 1; i <= 19; ++i) {
+        std::string name = (i < 10 ? "op0" : "op") + std::to_string(i);
+        ops.push_back(name);
+        text += "matmul " + name + " = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
+    }
+    box.write("many.roof", text);
+    box.run("many.roof");
+    auto r = run_roofline(box.path, "diff many@v1 many@v1 --pair chip_a=chip_b");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    fs::path charts = box / "out/diffs/many-v1--many-v1--chip_a=chip_b/charts";
+    std::set<std::string> files;
+    for (auto const& entry : fs::directory_iterator(charts))
+        files.insert(entry.path().filename().string());
+    std::set<std::string> expected;
+    for (char const* stem : {"roofline-chip_a-chip_b-", "speedup-B-chip_a-chip_b-"})
+        for (char const* part : {"1", "2"})
+            for (char const* ext : {".svg", ".png"})
+                expected.insert(std::string(stem).append(part).append(ext));
+    CHECK(files == expected);
+
+    // 20 in two parts of 10, in the scenario's order.
+    std::vector<std::string> const first(ops.begin(), ops.begin() + 10),
+        second(ops.begin() + 10, ops.end());
+    auto text_of = [](std::string const& s) { return std::string("<text>").append(s).append("</text>"); };
+    for (int part = 1; part <= 2; ++part) {
+        auto const& mine = part == 1 ? first : second;
+        auto const& others = part == 1 ? second : first;
+        std::string const suffix = "-" + std::to_string(part) + ".svg";
+        auto roofline = read_file(charts / ("roofline-chip_a-chip_b" + suffix));
+        auto speedup = read_file(charts / ("speedup-B-chip_a-chip_b" + suffix));
+        std::string const title = part == 1 ? "(matmuls 1\u201310 of 20)" : "(matmuls 11\u201320 of 20)";
+        CHECK(contains(roofline, title));
+        CHECK(contains(speedup, title));
+        // The key: both roofs, the markers' meaning, every matmul of the part
+        // (gather as a note: 0 FLOPs have no place on log axes).
+        CHECK(contains(roofline, "<text>A roof, chip_a: 1 TB/s; bf16 100 TFLOP/s</text>"));
+        CHECK(contains(roofline, "<text>B roof, chip_b: 2 TB/s; bf16 400 TFLOP/s</text>"));
+        CHECK(contains(roofline, "<text>open markers: A (chip_a)</text>"));
+        CHECK(contains(roofline, "<text>filled markers: B (chip_b)</text>"));
+        CHECK(contains(speedup, "<text>no change: 1.00×</text>"));
+        CHECK(contains(speedup, "<text>HBM bandwidth B/A (memory-bound): 2.00×</text>"));
+        CHECK(contains(speedup, "<text>bf16 peak B/A (compute-bound): 4.00×</text>"));
+        for (auto const& op : mine) {
+            INFO(op);
+            CHECK(contains(speedup, text_of(op)));
+            if (op == "gather") {
+                CHECK(contains(roofline, text_of("not on a log axis: gather (0 FLOPs)")));
+                CHECK_FALSE(contains(roofline, text_of("gather")));
+            } else {
+                CHECK(contains(roofline, text_of(op)));
+            }
+        }
+        for (auto const& op : others) {
+            CHECK_FALSE(contains(speedup, text_of(op)));
+            CHECK_FALSE(contains(roofline, text_of(op)));
+        }
+        // No two matmuls of a chart share a colour.
+        for (auto const* svg : {&roofline, &speedup}) {
+            auto colours = plot_colours(*svg, mine);
+            CHECK(colours.size() == (svg == &roofline && part == 1 ? 9u : 10u));
+            std::set<std::string> distinct;
+            for (auto const& [op, colour] : colours) distinct.insert(colour);
+            CHECK(distinct.size() == colours.size());
+        }
+    }
+}
+
+TEST_CASE("diff: up to 12 matmuls share one chart, with 12 colours", "[diff][charts]") {
+    Sandbox box;
+    std::string text = "include \"chips.roof\"\ntarget chip_a, chip_b\nsweep B = [64, 1024]\n"
+                       "let D = 256\nlet F = 256\n";
+    std::vector<std::string> ops;
+    for (int i = 1; i <= 12; ++i) {
+        std::string name = "m" + std::to_string(i);
+        ops.push_back(name);
+        text += "matmul " + name + " = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
+    }
+    box.write("twelve.roof", text);
+    box.run("twelve.roof");
+    auto r = run_roofline(box.path, "diff twelve@v1 twelve@v1 --pair chip_a=chip_b");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    fs::path charts = box / "out/diffs/twelve-v1--twelve-v1--chip_a=chip_b/charts";
+    CHECK(fs::exists(charts / "roofline-chip_a-chip_b.svg"));
+    CHECK(fs::exists(charts / "speedup-B-chip_a-chip_b.svg"));
+    CHECK_FALSE(fs::exists(charts / "speedup-B-chip_a-chip_b-1.svg"));
+    auto speedup = read_file(charts / "speedup-B-chip_a-chip_b.svg");
+    CHECK_FALSE(contains(speedup, "(matmuls "));
+    auto colours = plot_colours(speedup, ops);
+    CHECK(colours.size() == 12);
+    std::set<std::string> distinct;
+    for (auto const& [op, colour] : colours) distinct.insert(colour);
+    CHECK(distinct.size() == 12);
 }

@@ -53,9 +53,18 @@ DiffChartData::DiffChartData(Matcher const& m)
 
 void DiffChartData::add(DiffCase const& c) {
     auto add_side = [&](Side const& side, int index, std::vector<Roof>& roofs, std::size_t stride) {
-        if (side.bound == Bound::unsupported || !(side.intensity > 0) || !(side.attained > 0))
-            return;
-        roofline[{c.pair, c.op, index}].add(side.intensity, side.attained, stride);
+        if (side.bound == Bound::unsupported) return;
+        auto& off = off_log[{c.pair, c.op}];
+        // intensity = FLOPs / bytes: 0 without FLOPs, infinite without bytes,
+        // NaN without both.
+        if (!(side.intensity > 0) || !std::isfinite(side.intensity) || !(side.attained > 0)) {
+            ++off.off;
+            off.zero_flops |= !(side.intensity > 0) || std::isnan(side.intensity);
+            off.zero_bytes |= !std::isfinite(side.intensity);
+        } else {
+            ++off.on;
+            roofline[{c.pair, c.op, index}].add(side.intensity, side.attained, stride);
+        }
         auto same_roof = [&](Roof const& r) {
             return r.dtype == side.dtype && r.peak == side.peak;
         };

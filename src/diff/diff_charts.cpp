@@ -3,6 +3,7 @@
 #include "roofline/diff/diff_text.hpp"
 #include "roofline/output/errors.hpp"
 #include "output/chart.hpp"
+#include "output/chart_ticks.hpp"
 #include "output/file_names.hpp"
 #include "output/gnuplot_text.hpp"
 #include "output/render_charts.hpp"
@@ -19,15 +20,74 @@ namespace {
 using output::Chart;
 using Points = output::Points;
 
-// The diff's key: below the roofs of a roofline chart (where no case is),
-// below the plot of a speedup chart.
-constexpr char const* roofline_key =
-    "inside right bottom vertical box lc rgb '#c0c0c0' opaque maxrows 16 height 1";
-constexpr char const* speedup_key = "outside below center horizontal maxrows 8 height 1";
+// The key as the report's charts have it (output::Chart's default): below
+// the plot, where it covers no case, every entry shown (a chart has at most
+// max_ops_per_chart matmuls).
 constexpr char const* grid = "lw 1 lc rgb '#e4e4e4'";
-constexpr std::size_t max_key_series = 30;
 
 std::string color(std::size_t i) { return "rgb '" + output::color(i) + "'"; }
+
+static_assert(DiffChartData::max_ops_per_chart <= output::palette_size,
+              "no two matmuls of a chart may share a colour");
+
+// The matmuls of one chart of a pair: `ops` (indices into Matcher::ops()),
+// part `part` of `parts` (0-based), of `total` matmuls in all.
+struct Group {
+    std::vector<std::uint32_t> ops;
+    std::size_t part = 0, parts = 1, total = 0;
+
+    // The matmul's place in the group: its colour, unique within a chart.
+    std::size_t slot(std::uint32_t op) const {
+        return static_cast<std::size_t>(std::find(ops.begin(), ops.end(), op) - ops.begin());
+    }
+    bool has(std::uint32_t op) const { return slot(op) < ops.size(); }
+    // "-2" appended to the file name of a part; nothing when there is one.
+    std::string stem(std::string stem) const {
+        return parts > 1 ? stem.append("-").append(std::to_string(part + 1)) : stem;
+    }
+    // " (matmuls 11–20 of 20)" after the title of a part.
+    std::string title_note() const {
+        if (parts == 1) return "";
+        std::size_t first = 0;
+        for (std::size_t k = 0; k < part; ++k)
+            first += total / parts + (k < total % parts ? 1 : 0);
+        return std::string(" (matmuls ")
+            .append(std::to_string(first + 1))
+            .append("\u2013")
+            .append(std::to_string(first + ops.size()))
+            .append(" of ")
+            .append(std::to_string(total))
+            .append(")");
+    }
+};
+
+// The matmuls of pair p that any chart of it shows, in their order, cut into
+// parts of at most max_ops_per_chart, sizes as equal as can be (20: 10 + 10).
+std::vector<Group> groups(DiffChartData const& d, std::uint32_t p) {
+    std::vector<std::uint32_t> ops;
+    for (auto const& [key, series] : d.roofline)
+        if (std::get<0>(key) == p) ops.push_back(std::get<1>(key));
+    for (auto const& [key, series] : d.speedup)
+        if (std::get<1>(key) == p) ops.push_back(std::get<2>(key));
+    for (auto const& [key, off] : d.off_log)
+        if (key.first == p) ops.push_back(key.second);
+    std::sort(ops.begin(), ops.end());
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+    std::size_t const max = DiffChartData::max_ops_per_chart;
+    std::size_t const parts = std::max<std::size_t>(1, (ops.size() + max - 1) / max);
+    std::vector<Group> result;
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < parts; ++k) {
+        std::size_t size = ops.size() / parts + (k < ops.size() % parts ? 1 : 0);
+        Group g;
+        g.ops.assign(ops.begin() + static_cast<std::ptrdiff_t>(at),
+                     ops.begin() + static_cast<std::ptrdiff_t>(at + size));
+        g.part = k, g.parts = parts, g.total = ops.size();
+        result.push_back(std::move(g));
+        at += size;
+    }
+    return result;
+}
 
 double floor_decade(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
 double ceil_decade(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
@@ -56,14 +116,12 @@ double bandwidth(std::vector<DiffChartData::Roof> const& roofs) {
     return roofs.empty() ? NAN : roofs.front().peak / roofs.front().ridge;
 }
 
-Chart roofline_chart(DiffChartData const& d, std::uint32_t p) {
+Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group) {
     auto const& m = d.matcher;
     auto const& pair = m.pairing().pairs[p];
     Chart chart;
-    chart.stem = output::file_name({"roofline", pair.a, pair.b});
-    chart.key = roofline_key;
+    chart.stem = output::file_name({"roofline", pair.a, group.stem(pair.b)});
     chart.grid = grid;
-    chart.max_key_series = max_key_series;
     double x_lo = INFINITY, x_hi = 0, y_lo = INFINITY, y_hi = 0;
     for (auto const& [key, series] : d.roofline)
         if (std::get<0>(key) == p)
@@ -78,10 +136,12 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p) {
     x_lo = floor_decade(x_lo / 1.3), x_hi = ceil_decade(x_hi * 1.5);
     if (!(y_hi > 0)) y_hi = 1e15;
     y_lo = floor_decade(std::min(y_lo, y_hi / 1e3) / 1.3), y_hi *= 2.5;
-    chart.title = "Rooflines: A = " + side_name(m.a(), pair.a);
+    chart.title = "Rooflines: A = " + side_name(m.a(), pair.a) + group.title_note();
     chart.subtitle = "B = " + side_name(m.b(), pair.b);
-    chart.x = {"arithmetic intensity (FLOP/byte)", true, 10, x_lo, x_hi, {}, ""};
-    chart.y = {"attained (FLOP/s)", true, 10, y_lo, y_hi, {}, "%.0s%c"};
+    chart.x = {"arithmetic intensity (FLOP/byte)", true, 10, x_lo, x_hi,
+               output::log_ticks(x_lo, x_hi, output::decimal_tick), ""};
+    chart.y = {"attained (FLOP/s)", true, 10, y_lo, y_hi,
+               output::log_ticks(y_lo, y_hi, output::power_tick), ""};
     for (int side = 0; side < 2; ++side) {
         auto const& roofs = side == 0 ? d.roofs_a[p] : d.roofs_b[p];
         auto const& other = side == 0 ? d.roofs_b[p] : d.roofs_a[p];
@@ -119,10 +179,18 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p) {
     }
     for (auto const& [key, series] : d.roofline) {
         auto [pair_index, op, side] = key;
-        if (pair_index != p) continue;
+        if (pair_index != p || !group.has(op)) continue;
         std::string marker = side == 0 ? " pt 6 ps 1.1" : " pt 7 ps 1.0";
         add(chart, side == 1 ? m.ops()[op].label() : "",
-            "with points" + marker + " lc " + color(op), series.all(), 60);
+            "with points" + marker + " lc " + color(group.slot(op)), series.all(), 60);
+    }
+    // Cases of 0 FLOPs or 0 bytes: a note each, not a series.
+    for (auto op : group.ops) {
+        auto off = d.off_log.find({p, op});
+        if (off == d.off_log.end() || off->second.off == 0) continue;
+        chart.key_entries.push_back(output::key_note(
+            output::off_log_note(m.ops()[op].label(), off->second.zero_flops,
+                                 off->second.zero_bytes, off->second.on > 0)));
     }
     chart.key_entries.push_back({"with points pt 6 ps 1.1 lc rgb '#404040'",
                                  "open markers: A (" + pair.a + ")", 60});
@@ -131,15 +199,13 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p) {
     return chart;
 }
 
-Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p) {
+Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p, Group const& group) {
     auto const& m = d.matcher;
     auto const& pair = m.pairing().pairs[p];
     auto const& name = m.sweep_names()[v];
     Chart chart;
-    chart.stem = output::file_name({"speedup", name, pair.a, pair.b});
-    chart.key = speedup_key;
+    chart.stem = output::file_name({"speedup", name, pair.a, group.stem(pair.b)});
     chart.grid = grid;
-    chart.max_key_series = max_key_series;
 
     // Reference lines; those at the same value share one line and label.
     struct Line {
@@ -195,7 +261,7 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p) {
             others += (others.empty() ? " (" : ", ") + m.sweep_names()[w] + " = " +
                       number_text(d.first[w]);
     if (!others.empty()) others += ")";
-    chart.title = "Speedup (t_lower A / t_lower B) against " + name;
+    chart.title = "Speedup (t_lower A / t_lower B) against " + name + group.title_note();
     chart.subtitle = sides;
     chart.x = {name + others, log_x, 2, log_x ? x_lo / 1.1 : x_lo - (x_hi - x_lo) * 0.02,
                log_x ? x_hi * 1.1 : x_hi + (x_hi - x_lo) * 0.02, {}, ""};
@@ -212,11 +278,16 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p) {
     }
     for (auto const& [key, series] : d.speedup) {
         auto [v_key, pair_index, op] = key;
-        if (v_key != v || pair_index != p) continue;
+        if (v_key != v || pair_index != p || !group.has(op)) continue;
         auto points = series.all();
-        std::string style =
-            points.size() <= 40 ? "with linespoints pt 7 ps 0.9 lw 2" : "with lines lw 2";
-        add(chart, m.ops()[op].label(), style + " lc " + color(op), std::move(points), 60);
+        std::size_t const k = group.slot(op);
+        std::string style = points.size() <= 40 ? "with linespoints pt " +
+                                                       std::to_string(output::filled_point(k)) +
+                                                       " ps 0.9 lw 2"
+                                                 : std::string("with lines lw 2");
+        add(chart, m.ops()[op].label(),
+            style + " dt " + std::to_string(output::dash_type(k)) + " lc " + color(k),
+            std::move(points), 60);
     }
     return chart;
 }
@@ -228,9 +299,11 @@ std::vector<std::string> render_diff_charts(std::string const& folder, DiffChart
     std::vector<Chart> charts;
     for (std::uint32_t p = 0; p < m.pairing().pairs.size(); ++p) {
         if (data.roofs_a[p].empty() && data.roofs_b[p].empty()) continue;  // no case on both sides
-        charts.push_back(roofline_chart(data, p));
-        for (std::size_t v = 0; v < m.sweep_names().size(); ++v)
-            charts.push_back(speedup_chart(data, v, p));
+        for (auto const& group : groups(data, p)) {
+            charts.push_back(roofline_chart(data, p, group));
+            for (std::size_t v = 0; v < m.sweep_names().size(); ++v)
+                charts.push_back(speedup_chart(data, v, p, group));
+        }
     }
     std::vector<std::string> files;
     for (auto const& chart : charts) {

@@ -9,7 +9,12 @@
 //                              compute-bound one on the second.
 //   roofline-<A_HW>-<B_HW>     both rooflines on one log-log chart (A dashed,
 //                              B solid) with the cases of each side (A open,
-//                              B filled markers).
+//                              B filled markers); cases of 0 FLOPs or 0 bytes
+//                              named in a note of the key instead.
+// The key is below the plot, every entry shown. A pair with more than
+// `max_ops_per_chart` matmuls gets its charts in parts of at most that many
+// (sizes as equal as can be, matmuls in their order), `-1`, `-2`, ...
+// appended to the names; within a chart no two matmuls share a colour.
 // The data is collected while the cases stream past, bounded: at most
 // `max_points` sampled points per series.
 
@@ -26,6 +31,7 @@ namespace roofline::diff {
 
 struct DiffChartData {
     static constexpr std::size_t max_points = 400;
+    static constexpr std::size_t max_ops_per_chart = 12;  // at most output::palette_size
 
     struct Series {
         std::vector<std::pair<double, double>> points;  // sampled (x, y)
@@ -39,6 +45,13 @@ struct DiffChartData {
         double peak, ridge;  // FLOP/s, FLOP/byte; bandwidth = peak / ridge
     };
 
+    // The cases of one matmul and pair (either side) that a log intensity
+    // axis cannot show: intensity 0 (0 FLOPs) or not finite (0 bytes).
+    struct OffLog {
+        std::size_t on = 0, off = 0;  // cases with and without a place on it
+        bool zero_flops = false, zero_bytes = false;
+    };
+
     explicit DiffChartData(Matcher const& matcher);
     void add(DiffCase const& c);
 
@@ -50,6 +63,7 @@ struct DiffChartData {
         speedup;  // (v, pair, matmul)
     std::map<std::tuple<std::uint32_t, std::uint32_t, int>, Series>
         roofline;                                     // (pair, matmul, side 0|1)
+    std::map<std::pair<std::uint32_t, std::uint32_t>, OffLog> off_log;  // (pair, matmul)
     std::vector<std::vector<Roof>> roofs_a, roofs_b;  // per pair
 };
 
