@@ -421,7 +421,7 @@ TEST_CASE("charts: an op of 0 FLOPs is named under the chart, not a series of th
     // gather: 0 FLOPs, so intensity 0 and attained 0, which log axes cannot
     // show; m: B = 1 .. 300 at D = 512, intensity from 2 B 512^2 / (2 (512 B +
     // 512^2 + 512 B)) = 0.996 at B = 1 up to 138 at B = 300.
-    std::string const pwned = "/tmp/roofline_pwned_zero_" + std::to_string(::getpid());
+    std::string const pwned = std::string("/tmp/roofline_pwned_zero_").append(std::to_string(::getpid()));
     fs::remove(pwned);
     auto checked = test::check_text(std::string(chips) + R"roof(
         target v5e

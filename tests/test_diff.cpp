@@ -626,7 +626,7 @@ TEST_CASE("diff: 20 matmuls make two parts of 10, every key entry shown, no colo
                        "elementwise gather = bf16[B, D] -> bf16[B, D] flops 0\n";
     std::vector<std::string> ops = {"gather"};
     for (int i = 1; i <= 19; ++i) {
-        std::string name = (i < 10 ? "op0" : "op") + std::to_string(i);
+        std::string name = std::string(i < 10 ? "op0" : "op").append(std::to_string(i));
         ops.push_back(name);
         text += "matmul " + name + " = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
     }
@@ -653,7 +653,7 @@ TEST_CASE("diff: 20 matmuls make two parts of 10, every key entry shown, no colo
     for (int part = 1; part <= 2; ++part) {
         auto const& mine = part == 1 ? first : second;
         auto const& others = part == 1 ? second : first;
-        std::string const suffix = "-" + std::to_string(part) + ".svg";
+        std::string const suffix = std::string("-").append(std::to_string(part)).append(".svg");
         auto roofline = read_file(charts / ("roofline-chip_a-chip_b" + suffix));
         auto speedup = read_file(charts / ("speedup-B-chip_a-chip_b" + suffix));
         std::string const title = part == 1 ? "(matmuls 1\u201310 of 20)" : "(matmuls 11\u201320 of 20)";
@@ -699,7 +699,7 @@ TEST_CASE("diff: up to 12 matmuls share one chart, with 12 colours", "[diff][cha
                        "let D = 256\nlet F = 256\n";
     std::vector<std::string> ops;
     for (int i = 1; i <= 12; ++i) {
-        std::string name = "m" + std::to_string(i);
+        std::string name = std::string("m").append(std::to_string(i));
         ops.push_back(name);
         text += "matmul " + name + " = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
     }

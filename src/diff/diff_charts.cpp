@@ -281,10 +281,11 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p, Grou
         if (v_key != v || pair_index != p || !group.has(op)) continue;
         auto points = series.all();
         std::size_t const k = group.slot(op);
-        std::string style = points.size() <= 40 ? "with linespoints pt " +
-                                                       std::to_string(output::filled_point(k)) +
-                                                       " ps 0.9 lw 2"
-                                                 : std::string("with lines lw 2");
+        std::string style = points.size() <= 40
+                                ? std::string("with linespoints pt ")
+                                      .append(std::to_string(output::filled_point(k)))
+                                      .append(" ps 0.9 lw 2")
+                                : std::string("with lines lw 2");
         add(chart, m.ops()[op].label(),
             style + " dt " + std::to_string(output::dash_type(k)) + " lc " + color(k),
             std::move(points), 60);

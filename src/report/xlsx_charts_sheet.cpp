@@ -99,9 +99,9 @@ void XlsxWriter::State::write_charts() {
         for (std::size_t m = 0; m < matmuls; ++m) {
             auto const& off = off_log[m * targets + t];
             if (off.off > 0)
-                plot.note += (plot.note.empty() ? "" : "; ") +
-                             output::off_log_note(op_label[m], off.zero_flops, off.zero_bytes,
-                                                  !off.all());
+                plot.note.append(plot.note.empty() ? "" : "; ")
+                    .append(output::off_log_note(op_label[m], off.zero_flops, off.zero_bytes,
+                                                 !off.all()));
         }
         for (std::size_t m = 0; m < matmuls; ++m) {
             auto const& pts = samples[m * targets + t];
