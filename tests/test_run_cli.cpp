@@ -72,7 +72,8 @@ TEST_CASE("run: publishes v1 with every part, then says up to date", "[run]") {
 
 TEST_CASE("run: prints the step of each target after publishing", "[run][steps]") {
     Sandbox box;
-    box.write("steps.roof", roofline::test::step::scenario);
+    // A step needs tokens; without them run lists the ops one by one (below).
+    box.write("steps.roof", std::string(roofline::test::step::scenario).append("tokens = B\n"));
     auto r = run_roofline(box.path, "run steps.roof");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
@@ -85,20 +86,37 @@ TEST_CASE("run: prints the step of each target after publishing", "[run][steps]"
     CHECK(tail ==
           "step = sum of count x t_lower over the supported cases, one chip:\n"
           "Fast chip [fast]\n"
-          "     B     step  t_upper  memory\n"
-          "     1    28 \u00b5s  28.3 \u00b5s    100%\n"
-          "   120  33.8 \u00b5s  66.2 \u00b5s   14.7%\n"
-          "  1000   280 \u00b5s   346 \u00b5s      0%\n"
+          "     B     step  t_upper  memory   tokens/s\n"
+          "     1    28 \u00b5s  28.3 \u00b5s    100%  3.567e+04\n"
+          "   120  33.8 \u00b5s  66.2 \u00b5s   14.7%  3.555e+06\n"
+          "  1000   280 \u00b5s   346 \u00b5s      0%  3.571e+06\n"
           "half\n"
-          "     B     step  t_upper  memory\n"
-          "     1  56.1 \u00b5s  56.4 \u00b5s    100%\n"
-          "   120  65.1 \u00b5s  98.7 \u00b5s    100%\n"
-          "  1000   280 \u00b5s   412 \u00b5s      0%\n");
+          "     B     step  t_upper  memory   tokens/s\n"
+          "     1  56.1 \u00b5s  56.4 \u00b5s    100%  1.783e+04\n"
+          "   120  65.1 \u00b5s  98.7 \u00b5s    100%  1.843e+06\n"
+          "  1000   280 \u00b5s   412 \u00b5s      0%  3.571e+06\n");
     auto v1 = box / "out" / "steps" / "v1";
     for (auto const* part : {"charts/step-B-fast.svg", "charts/step-B-fast.png",
                              "charts/step-B-half.svg", "charts/step-B-half.png"})
         CHECK(fs::exists(v1 / part));
     check_complete(v1);  // the manifest lists the step charts with their hashes
+}
+
+TEST_CASE("run: without a tokens statement prints each op, not a step", "[run][steps]") {
+    Sandbox box;
+    box.write("ops.roof", roofline::test::step::scenario);
+    auto r = run_roofline(box.path, "run ops.roof --no-charts");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    auto tail = r.out.substr(r.out.find('\n') + 1);
+    CHECK(tail.rfind("each op on its own, one chip (no tokens statement: a sum of these ops is "
+                     "no step):\nFast chip [fast]\n",
+                     0) == 0);
+    CHECK(tail.find("step = sum") == std::string::npos);
+    // proj on fast: 2.004e-6 s at B = 1, 2e-5 s at B = 1000, critical_B 125
+    // (step_scenario.hpp; the columns are checked in test_steps.cpp).
+    CHECK(tail.find("attn/proj") != std::string::npos);
+    CHECK(tail.find("125\n") != std::string::npos);
 }
 
 TEST_CASE("run: identical inputs give byte-identical cases.csv and report.xlsx", "[run]") {

@@ -140,6 +140,44 @@ TEST_CASE("steps: step totals by hand, with resident bytes and tokens set on the
     }
 }
 
+TEST_CASE("steps: without a tokens statement, run prints each op on its own", "[steps][cli]") {
+    Report r(step::scenario);
+    auto summary = summarize(r);
+    report::ReportContext context{r.checked->scenario, r.grid, r.info};
+    std::string text = cli::op_summary(context, summary);
+    INFO(text);
+    CHECK(text.rfind("each op on its own, one chip (no tokens statement", 0) == 0);
+    // "step" only in "no step": no step table, no step column.
+    CHECK(text.find("step") == text.find("no step") + 3);
+    CHECK(text.find("step", text.find("no step") + 7) == std::string::npos);
+
+    auto fast = block(text, "Fast chip [fast]");
+    REQUIRE(fast.size() == 4);  // header + proj, up, q
+    CHECK(words(fast[0]) == std::vector<std::string>{"op", "count", "t_lower", "at", "B", "=", "1",
+                                                     "bound", "t_lower", "at", "B", "=", "1000",
+                                                     "bound", "critical_B"});
+    // step_scenario.hpp: proj at B = 1 2.004e-6 s memory, at 1000 2e-5 s compute;
+    // compute-bound from 2e6 B / 1e14 >= (2e6 + 4000 B) / 1e12, i.e. B >= 125.
+    CHECK(words(fast[1]) == std::vector<std::string>{"attn/proj", "2", "2", "µs", "memory", "20",
+                                                     "µs", "compute", "125"});
+    // up: 8.01e-6 s memory, 8e-5 s compute; 8e6 B / 1e14 >= (8e6 + 1e4 B) / 1e12
+    // from B >= 114.29, so the smallest integer is 115.
+    CHECK(words(fast[2]) == std::vector<std::string>{"mlp/up", "3", "8.01", "µs", "memory", "80",
+                                                     "µs", "compute", "115"});
+    // q is int8 and neither chip has an int8 peak.
+    CHECK(words(fast[3]) ==
+          std::vector<std::string>{"q", "1", "-", "unsupported", "-", "unsupported", "-"});
+
+    auto half = block(text, "half");
+    REQUIRE(half.size() == 4);
+    // At 5e11 B/s: proj 4.008e-6 s; 2e-8 B >= 4e-6 + 8e-9 B from B >= 333.3 -> 334.
+    CHECK(words(half[1]) == std::vector<std::string>{"attn/proj", "2", "4.01", "µs", "memory",
+                                                     "20", "µs", "compute", "334"});
+    // up 1.602e-5 s; 8e-8 B >= 1.6e-5 + 2e-8 B from B >= 266.7 -> 267.
+    CHECK(words(half[2]) == std::vector<std::string>{"mlp/up", "3", "16", "µs", "memory", "80",
+                                                     "µs", "compute", "267"});
+}
+
 TEST_CASE("steps: the terminal summary of run, by hand", "[steps][cli]") {
     Report r(step::scenario);
     auto summary = summarize(r);

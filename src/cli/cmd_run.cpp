@@ -73,7 +73,9 @@ int cmd_run(std::vector<std::string> const& args) {
               << "\n";
     for (auto const& warning : outcome.warnings)
         std::cerr << "roofline: warning: " << warning << "\n";
-    std::cout << step_summary(outcome.context(), outcome.summary);
+    auto const& context = outcome.context();
+    std::cout << (context.grid.has_tokens ? step_summary(context, outcome.summary)
+                                          : op_summary(context, outcome.summary));
     return ok;
 }
 

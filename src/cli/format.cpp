@@ -38,6 +38,84 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
     return render_table(rows, right);
 }
 
+namespace {
+
+std::string target_heading(model::Hardware const& hw) {
+    bool named = !hw.display_name.empty() && hw.display_name != hw.id;
+    return named ? std::string(hw.display_name).append(" [").append(hw.id).append("]\n")
+                 : std::string(hw.id).append("\n");
+}
+
+// "B = 1" or "B = 1, S = 128": the sweep values at a point.
+std::string point_label(engine::CaseGrid const& grid, model::Scenario const& scenario,
+                        std::size_t point) {
+    std::string label;
+    for (std::size_t v = 0; v < grid.sweep_count; ++v) {
+        if (v) label += ", ";
+        label += scenario.sweeps[v].name + " = " + format_count(grid.sweep_value(point, v));
+    }
+    return label;
+}
+
+void append_indented(std::string& out, std::string const& table) {
+    for (std::size_t at = 0; at < table.size();) {
+        std::size_t end = table.find('\n', at);
+        out += "  " + table.substr(at, end - at + 1);
+        at = end + 1;
+    }
+}
+
+}  // namespace
+
+std::string op_summary(report::ReportContext const& context, report::Summary const& summary) {
+    auto const& grid = context.grid;
+    auto const& scenario = context.scenario;
+    bool const sweeps = grid.point_count > 1;
+    bool const counts = std::any_of(scenario.ops.begin(), scenario.ops.end(),
+                                    [](model::Op const& op) { return op.count != 1; });
+    std::string out =
+        "each op on its own, one chip (no tokens statement: a sum of these ops is no step):\n";
+    for (std::size_t t = 0; t < grid.target_count; ++t) {
+        out += target_heading(context.target(t));
+        std::vector<std::string> header = {"op"};
+        if (counts) header.push_back("count");
+        if (sweeps) {
+            header.push_back("t_lower at " + point_label(grid, scenario, 0));
+            header.push_back("bound");
+            header.push_back("t_lower at " + point_label(grid, scenario, grid.point_count - 1));
+            header.push_back("bound");
+        } else {
+            header.push_back("t_lower");
+            header.push_back("bound");
+        }
+        for (auto const& sweep : scenario.sweeps) header.push_back("critical_" + sweep.name);
+        std::vector<bool> right(header.size(), true);
+        right[0] = false;
+        std::vector<std::vector<std::string>> rows = {std::move(header)};
+        for (std::size_t o = 0; o < scenario.ops.size(); ++o) {
+            auto const& op = scenario.ops[o];
+            auto const& facts = summary.op_targets[o * grid.target_count + t];
+            std::vector<std::string> row;
+            row.push_back(op.layer.empty() ? op.name : op.layer + "/" + op.name);
+            if (counts) row.push_back(format_count(op.count));
+            row.push_back(output::format_long_seconds(facts.t_lower_first));
+            row.emplace_back(engine::bound_name(facts.bound_first));
+            if (sweeps) {
+                row.push_back(output::format_long_seconds(facts.t_lower_last));
+                row.emplace_back(engine::bound_name(facts.bound_last));
+            }
+            for (std::size_t v = 0; v < grid.sweep_count; ++v) {
+                double critical = v < facts.critical.size() ? facts.critical[v] : engine::not_available;
+                bool const supported = facts.bound_first != engine::Bound::unsupported;
+                row.push_back(!supported ? "-" : std::isnan(critical) ? "never" : format_count(critical));
+            }
+            rows.push_back(std::move(row));
+        }
+        append_indented(out, render_table(rows, right));
+    }
+    return out;
+}
+
 std::string step_summary(report::ReportContext const& context, report::Summary const& summary) {
     auto const& grid = context.grid;
     auto const& scenario = context.scenario;
@@ -45,8 +123,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
     std::string out = "step = sum of count x t_lower over the supported cases, one chip:\n";
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         auto const& hw = context.target(t);
-        bool named = !hw.display_name.empty() && hw.display_name != hw.id;
-        out += named ? hw.display_name + " [" + hw.id + "]\n" : hw.id + "\n";
+        out += target_heading(hw);
         bool const usable = std::any_of(
             scenario.ops.begin(), scenario.ops.end(),
             [&](model::Op const& m) { return hw.peak_for(m.compute_dtype).has_value(); });
@@ -76,12 +153,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
             if (chips) row.push_back(format_count(step.min_chips));
             rows.push_back(std::move(row));
         }
-        std::string table = render_table(rows, right);
-        for (std::size_t at = 0; at < table.size();) {
-            std::size_t end = table.find('\n', at);
-            out += "  " + table.substr(at, end - at + 1);
-            at = end + 1;
-        }
+        append_indented(out, render_table(rows, right));
     }
     return out;
 }

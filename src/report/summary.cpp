@@ -45,6 +45,8 @@ void SummaryBuilder::add(engine::Case const& c) {
         ++summary_.unsupported_count;
         return;
     }
+    if (first) op.t_lower_first = m.t_lower;
+    if (last) op.t_lower_last = m.t_lower;
     double count = context_.scenario.ops[c.op].count;
     std::size_t at = c.point * targets + c.target;
     summary_.t_lower_total[at] += count * m.t_lower;

@@ -213,6 +213,10 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
         note +=
             " resident = weights + cache; min chips counts HBM capacity only: "
             "ceil(resident / hbm_capacity).";
+    if (!st.tokens)
+        note +=
+            " The scenario has no tokens statement: its ops may be unrelated problems, whose "
+            "sum is no model step; read them one by one under Per target and op.";
     str(ws, r++, 0, note, fmt.note);
 
     // The columns of summary_step_headers.

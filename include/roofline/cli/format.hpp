@@ -28,4 +28,11 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
 // (when the target has an hbm_capacity).
 std::string step_summary(report::ReportContext const& context, report::Summary const& summary);
 
+// What `roofline run` prints instead when the scenario has no tokens
+// statement: its ops are then unrelated problems (the exercises), and their
+// sum is no step. Per target, one row per op: t_lower and bound at the first
+// and the last sweep point, and critical_V per sweep at the first point
+// ("never" when it never turns compute-bound, "-" when unsupported).
+std::string op_summary(report::ReportContext const& context, report::Summary const& summary);
+
 }  // namespace roofline::cli

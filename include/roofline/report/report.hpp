@@ -41,6 +41,8 @@ struct Summary {
     struct OpTarget {
         engine::Bound bound_first = engine::Bound::unsupported;  // at the first sweep point
         engine::Bound bound_last = engine::Bound::unsupported;   // at the last sweep point
+        double t_lower_first = engine::not_available;  // one instance, at the first point
+        double t_lower_last = engine::not_available;   // one instance, at the last point
         std::vector<double> critical;  // per sweep, at the first point (NaN: never)
     };
     std::vector<OpTarget> op_targets;
