@@ -13,8 +13,11 @@ SCENARIO    ?= scenarios/roofline-exercises.roof
 # WERROR=ON turns compiler warnings into errors (CI sets it); the default OFF
 # never fails a build on a new compiler's warning.
 WERROR      ?= OFF
+# make install: where the binary (PREFIX/bin) and the templates
+# (PREFIX/share/roofline/templates) go.
+PREFIX      ?= /usr/local
 
-.PHONY: all deps build test test-sanitize test-clang build-release test-release report bench fuzz fuzz-smoke clean
+.PHONY: all deps build install test test-sanitize test-clang build-release test-release report bench fuzz fuzz-smoke clean
 
 all: build
 
@@ -33,6 +36,9 @@ $(BUILD)/CMakeCache.txt: $(BUILD)/.werror-$(WERROR)
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

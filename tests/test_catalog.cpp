@@ -79,3 +79,14 @@ TEST_CASE("the catalog's ridge points match the chapter", "[catalog]") {
     // 9.89e14 / 3.35e12 = 295.2 (the book's question 5).
     CHECK(*h100.peak_for(bf16) / h100.hbm_bytes_per_s == Approx(295.22).epsilon(1e-4));
 }
+
+TEST_CASE("the catalog raises no plausibility warning", "[catalog][plausible]") {
+    // Every shipped chip is real, so every number and every ridge point is in
+    // the plausible ranges (language.md, section 3.4, "Plausible numbers"),
+    // which hold the smallest (TPU v5e 0.82 TB/s, A100 fp32 19.5 TFLOP/s,
+    // ridge 9.6) and the largest (B200: 8 TB/s, fp4 9 PFLOP/s, ridge 1,125)
+    // with room.
+    auto checked = test::check_with_catalog("include \"hardware/catalog.roof\"\n");
+    CHECK(checked->errors() == "");
+    CHECK(checked->diagnostics.all().empty());
+}

@@ -123,3 +123,39 @@ TEST_CASE("diff::run compares two reports: memory-bound at twice the bandwidth i
     CHECK_FALSE(again.published);
     CHECK(again.folder == outcome.folder);
 }
+
+TEST_CASE("manifest: 'charts' is written, and read as true when absent (older reports)",
+          "[manifest][uptodate]") {
+    test::Sandbox box;
+    report::Manifest m;
+    m.report = "r";
+    m.version = 1;
+    m.tool_version = "0.1.0";
+    m.charts = false;
+    auto text = report::manifest_text(m);
+    CHECK(text.find("\"charts\": false") != std::string::npos);
+    box.write("new.json", text);
+    CHECK_FALSE(report::read_manifest((box / "new.json").string()).charts);
+    // A manifest written before the field existed: made with charts.
+    auto old = text;
+    old.erase(old.find("  \"charts\": false,\n"), std::string("  \"charts\": false,\n").size());
+    REQUIRE(old.find("charts") == std::string::npos);
+    box.write("old.json", old);
+    CHECK(report::read_manifest((box / "old.json").string()).charts);
+}
+
+TEST_CASE("manifest: --no-charts changes the inputs' digest; with charts it is as before",
+          "[manifest][uptodate]") {
+    report::RunInputs with{{{"s.roof", "s.roof", "00"}}, {"B=1"}, {"h"}, true};
+    auto without = with;
+    without.charts = false;
+    CHECK(report::inputs_digest(with, "0.1.0") != report::inputs_digest(without, "0.1.0"));
+    // The digest of a run with charts is the one made before 'charts' was
+    // part of it: the same fields, so a report made then is still up to date.
+    report::Sha256 sha;
+    for (std::string field : {"roofline 0.1.0", "file", "s.roof", "00", "set", "B=1", "target", "h"}) {
+        sha.update(std::to_string(field.size()) + ":");
+        sha.update(field);
+    }
+    CHECK(report::inputs_digest(with, "0.1.0") == sha.hex());
+}

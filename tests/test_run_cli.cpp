@@ -182,3 +182,46 @@ TEST_CASE("run: without gnuplot it fails clearly unless --no-charts", "[run]") {
 }
 
 // Runs killed with SIGKILL, failing disks and concurrent runs: test_faults.cpp.
+
+TEST_CASE("run: --no-charts is part of up to date, and recorded in the manifest", "[run][uptodate]") {
+    Sandbox box;
+    box.write("small.roof", "include \"hardware/catalog.roof\"\nsweep B = [1, 8]\nlet D = 64\n"
+                            "target h100_sxm\nmatmul m = bf16[B, D] * bf16[D, D2] -> bf16[B, D2]\n"
+                            "let D2 = D\n");
+    auto report = box / "out" / "small";
+    auto r = run_roofline(box.path, "run small.roof --no-charts");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_FALSE(fs::exists(report / "v1" / "charts"));
+    CHECK(nlohmann::json::parse(read_file(report / "v1" / "manifest.json"))["charts"] == false);
+    // Without --no-charts the report is another one (it used to say "up to
+    // date" and keep the report without charts).
+    r = run_roofline(box.path, "run small.roof");
+    CHECK(r.out.rfind("published out/small/v2: ", 0) == 0);
+    CHECK(fs::exists(report / "v2" / "charts" / "roofline-h100_sxm.svg"));
+    CHECK(nlohmann::json::parse(read_file(report / "v2" / "manifest.json"))["charts"] == true);
+    CHECK(run_roofline(box.path, "run small.roof").out == "up to date: out/small/v2\n");
+    // The latest is v2, made with charts: --no-charts is a new version again.
+    r = run_roofline(box.path, "run small.roof --no-charts");
+    CHECK(r.out.rfind("published out/small/v3: ", 0) == 0);
+    CHECK(run_roofline(box.path, "run small.roof --no-charts").out == "up to date: out/small/v3\n");
+}
+
+TEST_CASE("run: -I is part of up to date through the files it finds", "[run][uptodate]") {
+    Sandbox box;
+    fs::create_directories(box / "a");
+    fs::create_directories(box / "b");
+    box.write("a/width.roof", "let D = 64\n");
+    box.write("b/width.roof", "let D = 128\n");
+    box.write("inc.roof", "include \"hardware/catalog.roof\"\ninclude \"width.roof\"\n"
+                          "let B = 8\nlet F = D\ntarget h100_sxm\n"
+                          "matmul m = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n");
+    CHECK(run_roofline(box.path, "run inc.roof --no-charts -I a").out.rfind("published out/inc/v1", 0) == 0);
+    CHECK(run_roofline(box.path, "run inc.roof --no-charts -I a").out == "up to date: out/inc/v1\n");
+    // Another folder, another width.roof: another report.
+    auto r = run_roofline(box.path, "run inc.roof --no-charts -I b");
+    CHECK(r.out.rfind("published out/inc/v2", 0) == 0);
+    CHECK(read_file(box / "out/inc/v2/inputs/width.roof") == "let D = 128\n");
+    // The same files found through two folders are the same inputs.
+    CHECK(run_roofline(box.path, "run inc.roof --no-charts -I b -I a").out == "up to date: out/inc/v2\n");
+}

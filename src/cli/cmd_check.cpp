@@ -10,12 +10,8 @@ namespace roofline::cli {
 int cmd_check(std::vector<std::string> const& args) {
     po::options_description options("options");
     options.add_options()
-        (include_option, repeated(), include_help)
-        ("files", po::value<std::vector<std::string>>()->required(), "scenario files");
-    po::positional_options_description positional;
-    positional.add("files", -1);
-    auto parsed = parse_options("check", "roofline check SCENARIO.roof... [-I DIR]", args,
-                                options, positional);
+        (include_option, repeated(), include_help);
+    auto parsed = parse_options("check", args, options, {"files", -1});
     if (!parsed) return usage_error;
     if (parsed->help) return ok;
 

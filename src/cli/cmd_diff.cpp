@@ -17,14 +17,6 @@
 namespace roofline::cli {
 using namespace roofline::diff;
 
-namespace {
-
-constexpr char const* usage_line =
-    "roofline diff REPORT_A REPORT_B [--pair A_HW=B_HW]... [-o OUT] [--fail-if-slower PCT] "
-    "[--no-charts]";
-
-}  // namespace
-
 int cmd_diff(std::vector<std::string> const& args) {
     po::options_description options("options");
     // clang-format off
@@ -36,19 +28,13 @@ int cmd_diff(std::vector<std::string> const& args) {
          "then only the named pairs are compared)")
         ("fail-if-slower", po::value<std::string>(),
          "PCT: exit 1 when a matched case is slower in B by more than PCT percent")
-        ("no-charts", "skip the gnuplot charts")
-        ("reports", repeated(), "the two reports");
+        ("no-charts", "skip the gnuplot charts");
     // clang-format on
-    po::positional_options_description positional;
-    positional.add("reports", -1);
-    auto parsed = parse_options("diff", usage_line, args, options, positional);
+    auto parsed = parse_options("diff", args, options, {"reports", -1});
     if (!parsed) return usage_error;
     if (parsed->help) return ok;
     auto const& vm = parsed->vm;
-    auto usage = [](std::string const& what) {
-        std::cerr << "roofline diff: error: " << what << "\nusage: " << usage_line << "\n";
-        return usage_error;
-    };
+    auto usage = [](std::string const& what) { return usage_error_of("diff", what); };
     auto const& specs = vm["reports"].as<std::vector<std::string>>();
     if (specs.size() != 2)
         return usage("expected two reports, got " + std::to_string(specs.size()));

@@ -20,13 +20,8 @@ int cmd_eval(std::vector<std::string> const& args) {
          "NAME=VALUE: an axis size (B=256), a range (B=1..512, B=1..512 times 2) or a list (B=[1,8,64])")
         ("target", repeated(),
          "hardware to evaluate on (repeatable; default: the whole catalog)")
-        (include_option, repeated(), include_help)
-        ("matmul", po::value<std::string>()->required(), "the matmul, e.g. \"bf16[B, D] * int8[D, F] -> bf16[B, F]\"");
-    po::positional_options_description positional;
-    positional.add("matmul", 1);
-    auto parsed = parse_options(
-        "eval", "roofline eval \"A * B -> C\" --set NAME=VALUE... [--target HW]...", args,
-        options, positional);
+        (include_option, repeated(), include_help);
+    auto parsed = parse_options("eval", args, options, {"matmul", 1});
     if (!parsed) return usage_error;
     if (parsed->help) return ok;
     auto const& vm = parsed->vm;
@@ -35,17 +30,12 @@ int cmd_eval(std::vector<std::string> const& args) {
     // that the table has critical_<NAME> for each of them.
     auto const& sets = vm["set"].as<std::vector<std::string>>();
     for (auto const& set : sets) {
-        if (!model::is_name_value(set)) {
-            std::cerr << "roofline eval: error: --set takes NAME=VALUE on one line, not '" << set
-                      << "'\n";
-            return usage_error;
-        }
+        if (!model::is_name_value(set))
+            return usage_error_of("eval", "--set takes NAME=VALUE on one line, not '" + set + "'");
     }
     auto const& expression = vm["matmul"].as<std::string>();
-    if (expression.find_first_of("\r\n") != std::string::npos) {
-        std::cerr << "roofline eval: error: the matmul may not contain line breaks\n";
-        return usage_error;
-    }
+    if (expression.find_first_of("\r\n") != std::string::npos)
+        return usage_error_of("eval", "the matmul may not contain line breaks");
     std::string text = "include \"hardware/catalog.roof\"\nmatmul eval = " + expression + "\n";
 
     model::CheckOptions check_options;

@@ -44,11 +44,8 @@ void print_one(model::Scenario const& s, model::Hardware const& hw) {
 int cmd_hardware(std::vector<std::string> const& args) {
     po::options_description options("options");
     options.add_options()
-        (include_option, repeated(), include_help)
-        ("name", po::value<std::string>(), "one chip to show in full");
-    po::positional_options_description positional;
-    positional.add("name", 1);
-    auto parsed = parse_options("hardware", "roofline hardware [NAME]", args, options, positional);
+        (include_option, repeated(), include_help);
+    auto parsed = parse_options("hardware", args, options, {"name", 1});
     if (!parsed) return usage_error;
     if (parsed->help) return ok;
 

@@ -16,9 +16,6 @@
 namespace roofline::cli {
 
 int cmd_import(std::vector<std::string> const& args) {
-    constexpr char const* import_usage =
-        "roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both] "
-        "[--target HW]... [--dtype WDT]";
     po::options_description options("options");
     options.add_options()
         ("output,o", po::value<std::string>(), "write the scenario to FILE.roof (default: stdout); "
@@ -26,11 +23,8 @@ int cmd_import(std::vector<std::string> const& args) {
         ("mode", po::value<std::string>()->default_value("decode"), "decode, prefill or both")
         ("target", repeated(), "hardware to target (repeatable; default: h100_sxm, h200, mi300x, tpu_v5p)")
         ("dtype", po::value<std::string>()->default_value("bf16"), "the weights' dtype (the templates' wdt)")
-        (include_option, repeated(), include_help)
-        ("config", po::value<std::string>()->required(), "the model's config.json");
-    po::positional_options_description positional;
-    positional.add("config", 1);
-    auto parsed = parse_options("import", import_usage, args, options, positional);
+        (include_option, repeated(), include_help);
+    auto parsed = parse_options("import", args, options, {"config", 1});
     if (!parsed) return usage_error;
     if (parsed->help) return ok;
     auto const& vm = parsed->vm;
@@ -40,16 +34,11 @@ int cmd_import(std::vector<std::string> const& args) {
     if (mode == "decode" || mode == "both") modes.push_back(model::ImportMode::decode);
     if (mode == "prefill" || mode == "both") modes.push_back(model::ImportMode::prefill);
     if (modes.empty()) {
-        std::cerr << "roofline import: error: --mode takes decode, prefill or both, not '" << mode
-                  << "'\nusage: " << import_usage << "\n";
-        return usage_error;
+        return usage_error_of("import", "--mode takes decode, prefill or both, not '" + mode + "'");
     }
     bool to_file = vm.count("output") > 0;
     if (modes.size() == 2 && !to_file) {
-        std::cerr << "roofline import: error: --mode both writes two scenarios and needs -o "
-                     "FILE.roof\nusage: "
-                  << import_usage << "\n";
-        return usage_error;
+        return usage_error_of("import", "--mode both writes two scenarios and needs -o FILE.roof");
     }
 
     auto const& path = vm["config"].as<std::string>();
@@ -75,9 +64,7 @@ int cmd_import(std::vector<std::string> const& args) {
     names.push_back(import_options.weight_dtype);
     for (auto const& name : names)
         if (!is_name(name)) {
-            std::cerr << "roofline import: error: '" << name
-                      << "' is not a hardware or dtype name\nusage: " << import_usage << "\n";
-            return usage_error;
+            return usage_error_of("import", "'" + name + "' is not a hardware or dtype name");
         }
 
     // Every scenario is made and checked before anything is written.

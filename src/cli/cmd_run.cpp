@@ -23,13 +23,8 @@ int cmd_run(std::vector<std::string> const& args) {
          "hardware to evaluate on, replacing the scenario's targets (repeatable)")
         ("force", "publish a new version even when nothing changed")
         ("no-charts", "skip the gnuplot charts")
-        (include_option, repeated(), include_help)
-        ("scenario", po::value<std::string>()->required(), "the scenario file");
-    po::positional_options_description positional;
-    positional.add("scenario", 1);
-    auto parsed = parse_options(
-        "run", "roofline run SCENARIO.roof [-o OUT] [--set NAME=VALUE]... [--target HW]... [--force]",
-        args, options, positional);
+        (include_option, repeated(), include_help);
+    auto parsed = parse_options("run", args, options, {"scenario", 1});
     if (!parsed) return usage_error;
     if (parsed->help) return ok;
     auto const& vm = parsed->vm;
@@ -37,10 +32,8 @@ int cmd_run(std::vector<std::string> const& args) {
 
     auto const& sets = vm["set"].as<std::vector<std::string>>();
     for (auto const& set : sets) {
-        if (!model::is_name_value(set)) {
-            std::cerr << "roofline run: error: --set takes NAME=VALUE on one line, not '" << set << "'\n";
-            return usage_error;
-        }
+        if (!model::is_name_value(set))
+            return usage_error_of("run", "--set takes NAME=VALUE on one line, not '" + set + "'");
     }
     report::RunRequest request;
     request.scenario = vm["scenario"].as<std::string>();

@@ -14,17 +14,32 @@
 namespace roofline::cli {
 namespace po = boost::program_options;
 
-// Parses `args` against `visible` (+ positional). On a usage error prints it
-// with a hint and returns nullopt; on --help prints the usage and returns an
-// empty map with `help` set.
+// A command's arguments (SCENARIO.roof, REPORT_A REPORT_B): a hidden option
+// `name` that takes the positional arguments, one (max 1: a std::string) or
+// any number (max -1: a std::vector<std::string>, empty by default).
+struct Arguments {
+    char const* name;
+    int max;
+};
+
+// Parses `args` against `visible` (the options, each described in the
+// command's help, help.cpp) and `arguments`. On a usage error (a missing
+// argument among them, named as the usage line names it) prints it with the
+// usage line and returns nullopt; on --help prints the help and returns an
+// empty map with `help` set. Throws std::logic_error when an option in
+// `visible` is missing from the help: a programming error that every test
+// of the command shows.
 struct Parsed {
     po::variables_map vm;
     bool help = false;
 };
-std::optional<Parsed> parse_options(std::string const& command, std::string const& usage,
+std::optional<Parsed> parse_options(std::string const& command,
                                     std::vector<std::string> const& args,
-                                    po::options_description const& visible,
-                                    po::positional_options_description const& positional);
+                                    po::options_description const& visible, Arguments arguments);
+
+// Prints "roofline COMMAND: error: WHAT", the usage line and where the help
+// is; returns usage_error.
+int usage_error_of(std::string const& command, std::string const& what);
 
 void print_diagnostics(Diagnostics const& diagnostics);
 

@@ -99,6 +99,35 @@ std::string DiskFileSystem::identity(std::string const& path) {
     return ec ? fs::path(path).lexically_normal().string() : canonical.string();
 }
 
+std::vector<std::string> DiskFileSystem::roof_files_below(std::string const& dir) {
+    std::vector<std::string> found;
+    std::error_code ec;
+    fs::path root = dir.empty() ? fs::path(".") : fs::path(dir);
+    // Neither symbolic links to folders nor unreadable folders are entered;
+    // the walk stops early in a large folder (the working folder may be one).
+    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
+    std::size_t visited = 0;
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (++visited > 10 * max_listed_files || found.size() >= max_listed_files) break;
+        if (it.depth() >= max_listed_depth) it.disable_recursion_pending();
+        std::error_code type_ec;
+        if (it->path().extension() == ".roof" && it->is_regular_file(type_ec))
+            found.push_back(it->path().lexically_relative(root).generic_string());
+    }
+    return found;
+}
+
+std::vector<std::string> MemoryFileSystem::roof_files_below(std::string const& dir) {
+    std::vector<std::string> found;
+    fs::path root = normalize(dir.empty() ? "." : dir);
+    for (auto const& [path, text] : files_) {
+        auto relative = fs::path(path).lexically_relative(root);
+        if (relative.empty() || *relative.begin() == "..") continue;
+        if (relative.extension() == ".roof") found.push_back(relative.generic_string());
+    }
+    return found;
+}
+
 std::string MemoryFileSystem::normalize(std::string const& path) {
     return fs::path(path).lexically_normal().string();
 }

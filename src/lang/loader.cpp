@@ -1,8 +1,13 @@
 #include "roofline/lang/loader.hpp"
 
+#include "roofline/lang/suggest.hpp"
+#include "roofline/lang/templates_dir.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 namespace roofline {
 namespace {
@@ -85,6 +90,19 @@ private:
         return {};
     }
 
+    // "; did you mean 'X'?" with X a .roof file that the include could name,
+    // in the including file's folder or on the search path; or "".
+    std::string include_suggestion(ParsedFile const& from, std::string const& name) {
+        std::vector<std::string> files;
+        if (from.source->path.rfind('<', 0) != 0)
+            files = fs_.roof_files_below(parent_dir(from.source->path));
+        for (auto const& dir : options_.search_path) {
+            auto more = fs_.roof_files_below(dir);
+            files.insert(files.end(), more.begin(), more.end());
+        }
+        return did_you_mean(name, std::vector<std::string_view>(files.begin(), files.end()));
+    }
+
     std::string input_name_of(ParsedFile const& parsed) const {
         for (auto const& file : program.files)
             if (&file->parsed == &parsed) return file->input_name;
@@ -103,7 +121,7 @@ private:
             if (parent_dir(from.source->path).empty()) searched = "'.'";
             for (auto const& dir : options_.search_path) searched += ", '" + dir + "'";
             diagnostics_.error(where, "cannot find include file '" + name + "' (searched " +
-                                          searched + ")");
+                                          searched + ")" + include_suggestion(from, name));
             return;
         }
         auto identity = fs_.identity(path);
@@ -146,7 +164,7 @@ std::vector<std::string> default_search_path(std::vector<std::string> const& inc
         while (std::getline(list, dir, ':'))
             if (!dir.empty()) path.push_back(dir);
     }
-    path.push_back(ROOFLINE_TEMPLATES_DIR);
+    path.push_back(templates_dir());
     return path;
 }
 

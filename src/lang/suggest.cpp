@@ -6,23 +6,38 @@
 namespace roofline {
 namespace {
 
-// Levenshtein distance, case-insensitive; gives up past `limit`.
+// Optimal string alignment distance (Levenshtein plus the swap of two
+// neighbouring letters as one edit: 'bf61' is one edit from 'bf16'),
+// case-insensitive; gives up past `limit`.
 std::size_t distance(std::string_view a, std::string_view b, std::size_t limit) {
     if (a.size() > b.size() + limit || b.size() > a.size() + limit) return limit + 1;
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    auto same = [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) ==
+               std::tolower(static_cast<unsigned char>(y));
+    };
+    // Three rows: the one two above (for swaps), the one above, this one.
+    std::vector<std::size_t> before(b.size() + 1), above(b.size() + 1), row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) above[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
         row[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
-            std::size_t above = row[j];
-            bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-            diagonal = above;
+            row[j] = std::min({above[j] + 1, row[j - 1] + 1,
+                               above[j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1)});
+            if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]))
+                row[j] = std::min(row[j], before[j - 2] + 1);
         }
+        std::swap(before, above);
+        std::swap(above, row);
     }
-    return row[b.size()];
+    return above[b.size()];
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+    return text.size() > prefix.size() &&
+           std::equal(prefix.begin(), prefix.end(), text.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
+           });
 }
 
 }  // namespace
@@ -38,6 +53,19 @@ std::optional<std::string> closest_name(std::string_view name,
         while (n < name.size() && n < candidate.size() && name[n] == candidate[n]) ++n;
         return n;
     };
+    // A name that begins a candidate is a short form of it ('h100' for
+    // 'h100_sxm'), closer than any one-letter slip ('h200'): the shortest
+    // such candidate wins, then the first alphabetically. Three letters at
+    // least, so that 'b' does not suggest every name that starts with b.
+    if (name.size() >= 3) {
+        std::optional<std::string> shortest;
+        for (auto candidate : candidates)
+            if (starts_with(candidate, name) &&
+                (!shortest || candidate.size() < shortest->size() ||
+                 (candidate.size() == shortest->size() && candidate < *shortest)))
+                shortest = std::string(candidate);
+        if (shortest) return shortest;
+    }
     std::optional<std::string> best;
     std::size_t best_distance = limit + 1, best_prefix = 0;
     for (auto candidate : candidates) {

@@ -260,8 +260,23 @@ void Checker::collect(std::vector<StatementRef> const& statements) {
         std::string const* overridden = overridable_name(*o.statement);
         std::string name = overridden ? *overridden : std::string("?");
         diagnostics.error(Span{}, "--set " + name + ": the scenario has no top-level let or sweep named '" +
-                                      name + "'" + did_you_mean(name, visible_values(0)));
+                                      name + "'" + did_you_mean(name, visible_values(0)) +
+                                      settable_names());
     }
+}
+
+std::string Checker::settable_names() const {
+    auto names = visible_values(0);
+    if (names.empty()) return "; it has none, so nothing can be set";
+    std::sort(names.begin(), names.end());
+    // A long list is cut: the did-you-mean has named the likely one already.
+    constexpr std::size_t shown = 30;
+    std::string text = "; the names that can be set are ";
+    for (std::size_t i = 0; i < names.size() && i < shown; ++i)
+        text.append(i ? ", " : "").append(names[i]);
+    if (names.size() > shown)
+        text.append(" and ").append(std::to_string(names.size() - shown)).append(" more");
+    return text;
 }
 
 Scenario check(Program const& program, CheckOptions const& options, Diagnostics& diagnostics) {

@@ -1,5 +1,6 @@
 // Dtypes, hardware (with `extends` and unit-checked fields) and targets.
 #include "checker.hpp"
+#include "plausible.hpp"
 
 #include "roofline/model/dtypes.hpp"
 #include "roofline/model/limits.hpp"
@@ -124,6 +125,7 @@ void Checker::check_hardware() {
         hw.id = stmt.name.name;
         hw.span = file.span_of(stmt.name);
         bool ok = true;
+        WrittenFields written;
         std::map<std::string, Span> seen;
         for (auto const& field : stmt.fields) {
             Span key_span = file.span_of(field.key);
@@ -212,6 +214,9 @@ void Checker::check_hardware() {
                 ok = false;
                 continue;
             }
+            Span value_span = file.span_of(quantity.value);
+            if (spec->name == "hbm_bandwidth") written.hbm_bandwidth = value_span;
+            if (spec->name == "peak") written.peaks.push_back({dtype, value_span});
             if (spec->name == "hbm_bandwidth") hw.hbm_bytes_per_s = base_value;
             else if (spec->name == "hbm_capacity") hw.hbm_capacity_bytes = base_value;
             else if (spec->name == "ici_bandwidth") hw.ici_bytes_per_s = base_value;
@@ -227,6 +232,7 @@ void Checker::check_hardware() {
             ok = false;
         }
         if (!ok) return failed;
+        warn_implausible(hw, written, scenario.dtypes, diagnostics);
         if (hw.display_name.empty()) hw.display_name = hw.id;
         list.push_back(std::move(hw));
         return static_cast<int>(list.size() - 1);

@@ -163,6 +163,8 @@ struct Checker {
                                    int scope, char const* what);
     int lookup_value(int scope, std::string const& name) const;
     std::vector<std::string_view> visible_values(int scope) const;
+    // "; the names that can be set are A, B" for an unknown --set NAME.
+    std::string settable_names() const;
     // check_values.cpp
     void check_lets();
     void check_sweeps();

@@ -34,6 +34,7 @@ std::string manifest_text(Manifest const& m) {
         inputs.push_back({{"path", f.path}, {"source", f.source}, {"sha256", f.sha256}});
     j["set"] = m.sets;
     j["target_options"] = m.target_options;
+    j["charts"] = m.charts;
     auto& targets = j["targets"] = json::array();
     for (auto const& t : m.targets) targets.push_back({{"id", t.id}, {"name", t.name}});
     auto& sweeps = j["sweeps"] = json::array();
@@ -135,6 +136,7 @@ Manifest read_manifest(std::string const& path, std::string* text_out) {
     m.command_line = f.strings(j, "command_line");
     m.sets = f.strings(j, "set");
     m.target_options = f.strings(j, "target_options");
+    if (auto it = j.find("charts"); it != j.end() && it->is_boolean()) m.charts = it->get<bool>();
     if (auto it = j.find("inputs"); it != j.end() && it->is_array())
         for (auto const& i : *it)
             if (i.is_object())
@@ -166,6 +168,8 @@ std::string inputs_digest(RunInputs const& inputs, std::string const& tool_versi
         field("target");
         field(t);
     }
+    // Only when off: the digest of a run with charts is the one it always was.
+    if (!inputs.charts) field("no-charts");
     return sha.hex();
 }
 
@@ -183,6 +187,7 @@ Manifest make_manifest(ReportInfo const& info, ReportContext const& context,
     for (auto const& f : inputs.files) m.inputs.push_back({"inputs/" + f.path, f.source, f.sha256});
     m.sets = inputs.sets;
     m.target_options = inputs.targets;
+    m.charts = inputs.charts;
     for (std::size_t t = 0; t < context.grid.target_count; ++t)
         m.targets.push_back({context.target(t).id, context.target(t).display_name});
     for (auto const& s : context.scenario.sweeps) m.sweeps.push_back({s.name, s.values.size()});

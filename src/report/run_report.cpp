@@ -60,7 +60,7 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     auto const& grid = *outcome.grid;
     outcome.cases = grid.case_count();
 
-    RunInputs inputs{{}, request.sets, request.targets};
+    RunInputs inputs{{}, request.sets, request.targets, request.charts};
     for (auto const& file : outcome.loaded.program.files)
         inputs.files.push_back(
             {file->input_name, file->source->path, sha256_hex(file->source->text)});

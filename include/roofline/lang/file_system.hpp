@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -31,6 +32,12 @@ public:
     virtual bool is_file(std::string const& path) = 0;
     // A key that is equal for two paths naming the same file.
     virtual std::string identity(std::string const& path) = 0;
+    // The .roof files below `dir` (at most max_listed_depth folders down, at
+    // most max_listed_files of them) as paths relative to `dir`: what an
+    // include that is not found may have meant.
+    virtual std::vector<std::string> roof_files_below(std::string const& /*dir*/) { return {}; }
+    static constexpr int max_listed_depth = 2;
+    static constexpr std::size_t max_listed_files = 2000;
 };
 
 class DiskFileSystem final : public FileSystem {
@@ -39,6 +46,7 @@ public:
     std::optional<std::string> refusal(std::string const& path) override;
     bool is_file(std::string const& path) override;
     std::string identity(std::string const& path) override;
+    std::vector<std::string> roof_files_below(std::string const& dir) override;
 };
 
 class MemoryFileSystem final : public FileSystem {
@@ -47,6 +55,7 @@ public:
     std::optional<std::string> read(std::string const& path, std::string& error) override;
     bool is_file(std::string const& path) override;
     std::string identity(std::string const& path) override { return normalize(path); }
+    std::vector<std::string> roof_files_below(std::string const& dir) override;
 
 private:
     static std::string normalize(std::string const& path);

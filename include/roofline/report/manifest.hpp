@@ -60,6 +60,10 @@ struct Manifest {
     std::vector<Input> inputs;
     std::vector<std::string> sets;            // "set": --set NAME=VALUE, as given
     std::vector<std::string> target_options;  // --target, as given
+    // "charts": false for --no-charts. Absent in manifests made before it was
+    // recorded, which is read as true (they were made with charts unless
+    // their outputs say otherwise).
+    bool charts = true;
     std::vector<Target> targets;
     std::vector<Sweep> sweeps;
     std::size_t ops = 0;  // "matmuls" (the name of report format 1)
@@ -85,11 +89,14 @@ struct RunInputs {
     std::vector<Manifest::Input> files;  // path: the name inside inputs/
     std::vector<std::string> sets;       // --set NAME=VALUE, as given
     std::vector<std::string> targets;    // --target, as given
+    bool charts = true;                  // false: --no-charts
 };
 
 // One digest over the tool version, every input file (name and content
-// hash), the --set and the --target values: equal digests mean an
-// identical run.
+// hash), the --set and the --target values and --no-charts: every option
+// that changes what is published, so that equal digests mean an identical
+// run. (-I changes the report only through the files it finds, which are
+// hashed; -o only where it goes.)
 std::string inputs_digest(RunInputs const& inputs, std::string const& tool_version);
 
 // The manifest of a report written from `context`.
