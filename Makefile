@@ -77,12 +77,13 @@ $(BUILD_FUZZ)/CMakeCache.txt: $(BUILD_FUZZ)/.werror-$(WERROR)
 fuzz: deps $(BUILD_FUZZ)/CMakeCache.txt
 	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_scenario
 
-# About a minute of fuzzing from the seed corpus; new inputs are kept in
-# $(BUILD_FUZZ)/corpus, a crash's input in $(BUILD_FUZZ)/crash-*.
+# About a minute of fuzzing from the seeds and the kept corpus (fuzz/corpus,
+# read only); new inputs are kept in $(BUILD_FUZZ)/corpus, a crash's input in
+# $(BUILD_FUZZ)/crash-*.
 fuzz-smoke: fuzz
 	fuzz/make-corpus.sh $(BUILD_FUZZ)/seeds
 	mkdir -p $(BUILD_FUZZ)/corpus
-	$(BUILD_FUZZ)/fuzz/fuzz_scenario $(BUILD_FUZZ)/corpus $(BUILD_FUZZ)/seeds -dict=fuzz/roof.dict \
+	$(BUILD_FUZZ)/fuzz/fuzz_scenario $(BUILD_FUZZ)/corpus $(BUILD_FUZZ)/seeds fuzz/corpus -dict=fuzz/roof.dict \
 	  -max_total_time=$(FUZZ_TIME) -max_len=$(FUZZ_LEN) -timeout=10 -rss_limit_mb=2048 \
 	  -artifact_prefix=$(BUILD_FUZZ)/ -print_final_stats=1
 
