@@ -87,3 +87,47 @@ TEST_CASE("did you mean: a swapped dtype and a misspelt shipped include", "[cli]
     CHECK(contains(r.err, "inc.roof:1:9: error: cannot find include file 'hardware/catalg.roof' "));
     CHECK(contains(r.err, "; did you mean 'hardware/catalog.roof'?\n"));
 }
+
+TEST_CASE("cli: a --set value that breaks a size names the --set", "[cli][set]") {
+    Sandbox box;
+    box.write("s.roof", scenario);
+    // D = 4096.5 is no size: the error is at the axis (line 6, column 21: the D
+    // of bf16[B, D]), with a note at the --set.
+    auto r = run_roofline(box.path, "run s.roof --no-charts --set D=4096.5");
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "s.roof:6:21: error: axis 'D' must be a positive integer, but D = 4096.5\n"));
+    CHECK(contains(r.err, "<--set D=4096.5>:1:1: note: 'D' is set by --set\nD=4096.5\n^\n"));
+    // A swept value likewise.
+    r = run_roofline(box.path, "run s.roof --no-charts --set B=[1,2.5]");
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, "error: axis 'B' must be a positive integer, but sweep B takes the value 2.5\n"));
+    CHECK(contains(r.err, "<--set B=[1,2.5]>:1:1: note: 'B' is set by --set\n"));
+    CHECK_FALSE(fs::exists(box / "out"));
+}
+
+TEST_CASE("cli: an error inside a shipped template is reported at the user's use, once",
+          "[cli][templates]") {
+    Sandbox box;
+    // Llama 3 8B's decoder with 28 query heads on 5 KV heads: G = 28 / 5 = 5.6
+    // query heads per KV head, used by six operands of the attention template.
+    box.write("bad.roof",
+              "include \"layers/dense.roof\"\n"
+              "sweep B = [1, 2]\n"
+              "use dense_decode(B = B, S = 8192, D = 4096, H = 28, KV = 5, Hd = 128, F = 14336)"
+              " as decoder x 32\n");
+    auto r = run_roofline(box.path, "check bad.roof");
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    // At the user's line 3, column 5 (the template's name in the use).
+    CHECK(contains(r.err, "bad.roof:3:5: error: in layer 'decoder', an instance of template "
+                          "'dense_decode': axis 'G' must be a positive integer, but G = 5.6: "
+                          "G = H / KV, so H = 28 must be a multiple of KV = 5\n"));
+    // Once, not once per operand that uses G.
+    auto first = r.err.find("must be a positive integer");
+    CHECK(r.err.find("must be a positive integer", first + 1) == std::string::npos);
+    // A note into the template, the use in between, and the values given.
+    CHECK(contains(r.err, "note: here, in template 'attention' (layer 'decoder/attention')\n"));
+    CHECK(contains(r.err, "note: template 'dense_decode' uses 'attention' here\n"));
+    CHECK(contains(r.err, "roofline: note: 'dense_decode' (layer 'decoder') got S = 8192, "
+                          "D = 4096, H = 28, KV = 5, Hd = 128, F = 14336\n"));
+}

@@ -6,15 +6,24 @@
 namespace roofline {
 
 Diagnostic& Diagnostics::add(Severity severity, Span span, std::string message) {
-    if (span.file) {
-        std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(span.file)) + ":" +
-                          std::to_string(span.offset) + ":" + std::to_string(span.length) + ":" +
-                          message;
-        if (!seen_.insert(std::move(key)).second) {
-            overflow_ = Diagnostic{};
-            return overflow_;
-        }
+    // Once per place and message (a template's own mistake shows in its
+    // first instance only), and inside an instance once per message (G = 5.6
+    // is one mistake, however many operands use G).
+    std::string place = span.file ? std::to_string(reinterpret_cast<std::uintptr_t>(span.file)) +
+                                        ":" + std::to_string(span.offset) + ":" +
+                                        std::to_string(span.length) + ":" + message
+                                  : std::string();
+    std::string instance = context_ ? std::string("instance ")
+                                          .append(std::to_string(context_->instance))
+                                          .append(":")
+                                          .append(message)
+                                    : std::string();
+    if ((!place.empty() && seen_.count(place)) || (!instance.empty() && seen_.count(instance))) {
+        overflow_ = Diagnostic{};
+        return overflow_;
     }
+    if (!place.empty()) seen_.insert(std::move(place));
+    if (!instance.empty()) seen_.insert(std::move(instance));
     if (severity == Severity::error) {
         ++error_count_;
         if (error_count_ > max_errors) {
@@ -22,9 +31,15 @@ Diagnostic& Diagnostics::add(Severity severity, Span span, std::string message) 
             return overflow_;
         }
     }
-    list_.push_back(Diagnostic{severity, span, std::move(message), {}});
-    if (context_) list_.back().notes.push_back(*context_);
-    return list_.back();
+    if (!context_) {
+        list_.push_back(Diagnostic{severity, span, std::move(message), {}});
+        return list_.back();
+    }
+    auto& d = list_.emplace_back(
+        Diagnostic{severity, context_->use, context_->prefix + message, {}});
+    if (span.file) d.notes.push_back(note(span, context_->here));
+    d.notes.insert(d.notes.end(), context_->notes.begin(), context_->notes.end());
+    return d;
 }
 
 Diagnostic& Diagnostics::error(Span span, std::string message) {

@@ -81,23 +81,48 @@ struct OperandResolver {
         if (!checker.bad_slot[static_cast<std::size_t>(slot)]) {
             if (auto problem = value.depends_on == 0 ? whole_number_problem(value.constant)
                                                      : std::nullopt) {
-                checker.diagnostics.error(span, "axis '" + id.name + "' must be " + *problem +
-                                                    ", but " + value.name + " = " +
-                                                    format_number(value.constant));
+                auto& d = checker.diagnostics.error(
+                    span, "axis '" + id.name + "' must be " + *problem + ", but " + value.name +
+                              " = " + format_number(value.constant) + quotient_rule(value));
+                note_set_by_option(d, value);
                 ok = false;
             } else if (value.sweep >= 0) {
                 for (double v : checker.scenario.sweeps[static_cast<std::size_t>(value.sweep)].values) {
                     auto bad = whole_number_problem(v);
                     if (!bad) continue;
-                    checker.diagnostics.error(span, "axis '" + id.name + "' must be " + *bad +
-                                                        ", but sweep " + value.name +
-                                                        " takes the value " + format_number(v));
+                    auto& d = checker.diagnostics.error(span, "axis '" + id.name + "' must be " +
+                                                                  *bad + ", but sweep " + value.name +
+                                                                  " takes the value " +
+                                                                  format_number(v));
+                    note_set_by_option(d, value);
                     ok = false;
                     break;
                 }
             }
         }
         return Axis{id.name, slot, span};
+    }
+
+    // ": G = H / KV, so H = 28 must be a multiple of KV = 5": a size that is
+    // the quotient of two named constants (query heads per key/value head)
+    // gives the rule; "" for any other expression.
+    std::string quotient_rule(Slot const& value) const {
+        auto const& code = value.expr.code;
+        if (code.size() != 3 || code[0].op != OpCode::slot || code[1].op != OpCode::slot ||
+            code[2].op != OpCode::div)
+            return "";
+        auto const& a = checker.scenario.slots[static_cast<std::size_t>(code[0].slot)];
+        auto const& b = checker.scenario.slots[static_cast<std::size_t>(code[1].slot)];
+        if (a.depends_on != 0 || b.depends_on != 0) return "";
+        return ": " + value.name + " = " + a.name + " / " + b.name + ", so " + a.name + " = " +
+               format_number(a.constant) + " must be a multiple of " + b.name + " = " +
+               format_number(b.constant);
+    }
+
+    // A value given on the command line: the error says so, with the --set.
+    static void note_set_by_option(Diagnostic& d, Slot const& value) {
+        if (value.span.file && value.span.file->path.rfind("<--set ", 0) == 0)
+            d.notes.push_back(Diagnostics::note(value.span, "'" + value.name + "' is set by --set"));
     }
 
     // Weights and caches are read, never produced by an op of the step.
@@ -133,7 +158,7 @@ void Checker::check_ops() {
         }
     };
     for (auto const& pending : ops) {
-        diagnostics.set_context(instance_note(pending.scope));
+        diagnostics.set_context(instance_context(pending.scope));
         std::visit(Dispatch{*this, pending}, pending.node);
     }
     diagnostics.set_context(std::nullopt);
@@ -199,7 +224,7 @@ void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt c
 
 void Checker::check_residents() {
     for (auto const& pending : residents) {
-        diagnostics.set_context(instance_note(pending.scope));
+        diagnostics.set_context(instance_context(pending.scope));
         auto const& stmt = *pending.node;
         auto const& file = *pending.file;
         auto const& scope = scopes[static_cast<std::size_t>(pending.scope)];

@@ -58,14 +58,49 @@ bool Checker::is_dtype_name(std::string const& name) const {
     return declared_dtypes.count(name) > 0;
 }
 
-std::optional<Diagnostic> Checker::instance_note(int scope) const {
-    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent) {
-        auto const& sc = scopes[static_cast<std::size_t>(s)];
-        if (!sc.use.file) continue;
-        return Diagnostics::note(sc.use, "in layer '" + sc.path + "', an instance of template '" +
-                                             sc.template_name + "'");
+std::optional<InstanceContext> Checker::instance_context(int scope) const {
+    std::vector<int> instances;  // innermost first
+    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent)
+        if (scopes[static_cast<std::size_t>(s)].use.file) instances.push_back(s);
+    if (instances.empty()) return std::nullopt;
+    auto const& inner = scopes[static_cast<std::size_t>(instances.front())];
+    auto const& outer = scopes[static_cast<std::size_t>(instances.back())];
+    InstanceContext context;
+    context.use = outer.use;
+    context.instance = instances.back();
+    context.prefix = "in layer '" + outer.path + "', an instance of template '" +
+                     outer.template_name + "': ";
+    context.here = "here, in template '" + inner.template_name + "'";
+    if (instances.size() > 1) context.here += " (layer '" + inner.path + "')";
+    // The uses between, innermost first, each where its template uses the next.
+    for (std::size_t i = 0; i + 1 < instances.size(); ++i) {
+        auto const& sc = scopes[static_cast<std::size_t>(instances[i])];
+        auto const& parent = scopes[static_cast<std::size_t>(instances[i + 1])];
+        context.notes.push_back(Diagnostics::note(
+            sc.use, "template '" + parent.template_name + "' uses '" + sc.template_name + "' here"));
     }
-    return std::nullopt;
+    for (int s : instances)
+        if (auto values = instance_values(s); !values.empty())
+            context.notes.push_back(Diagnostics::note(Span{}, values));
+    return context;
+}
+
+std::string Checker::instance_values(int scope) const {
+    if (!constants_known) return "";
+    auto const& sc = scopes[static_cast<std::size_t>(scope)];
+    auto templ = templates.find(sc.template_name);
+    if (templ == templates.end()) return "";
+    std::string values;
+    for (auto const& param : templ->second.node->parameters) {
+        auto it = sc.values.find(param.name.name);
+        if (it == sc.values.end()) continue;  // a dtype parameter
+        auto slot = static_cast<std::size_t>(it->second);
+        auto const& value = scenario.slots[slot];
+        if (bad_slot[slot] || value.depends_on != 0) continue;  // swept: no one value
+        values += (values.empty() ? "" : ", ") + param.name.name + " = " + format_number(value.constant);
+    }
+    if (values.empty()) return "";
+    return "'" + sc.template_name + "' (layer '" + sc.path + "') got " + values;
 }
 
 bool Checker::is_dtype_parameter(int scope, std::string const& name) const {

@@ -25,7 +25,7 @@ void Checker::check_lets() {
         auto slot = static_cast<std::size_t>(let_slots[i]);
         auto const& pending = lets[i];
         if (bad_slot[slot]) continue;
-        diagnostics.set_context(instance_note(pending.scope));
+        diagnostics.set_context(instance_context(pending.scope));
         if (!compile(*pending.file, *pending.value, pending.scope, slots[slot].expr)) {
             bad_slot[slot] = true;
             continue;
@@ -92,7 +92,7 @@ void Checker::check_lets() {
         }
         auto result = evaluate(slots[slot].expr, values);
         if (auto const* error = std::get_if<EvalError>(&result)) {
-            diagnostics.set_context(instance_note(lets[static_cast<std::size_t>(let_of_slot[slot])].scope));
+            diagnostics.set_context(instance_context(lets[static_cast<std::size_t>(let_of_slot[slot])].scope));
             diagnostics.error(error->span, error->message);
             diagnostics.set_context(std::nullopt);
             bad_slot[slot] = true;
@@ -100,6 +100,7 @@ void Checker::check_lets() {
         }
         slots[slot].constant = values[slot] = std::get<double>(result);
     }
+    constants_known = true;
 }
 
 namespace {
@@ -216,7 +217,7 @@ void Checker::check_layer_counts() {
     for (auto const& pending : layers) {
         auto& scope = scopes[static_cast<std::size_t>(pending.inner_scope)];
         double count = 1;
-        diagnostics.set_context(instance_note(pending.outer_scope));
+        diagnostics.set_context(instance_context(pending.outer_scope));
         double outer = scopes[static_cast<std::size_t>(scope.parent)].count;
         if (pending.count) {
             auto value = constant(*pending.file, *pending.count, pending.outer_scope,

@@ -43,9 +43,14 @@ struct Checker {
         Span use;  // of a template instance: the `use` that made it
         std::string template_name;
     };
-    // "in layer 'a', an instance of template 'mlp'", at the innermost use
-    // enclosing `scope`; nothing outside templates. See Diagnostics::set_context.
-    std::optional<Diagnostic> instance_note(int scope) const;
+    // The template instance(s) enclosing `scope`, for Diagnostics::set_context:
+    // errors inside them are reported at the outermost `use`; nullopt outside
+    // templates.
+    std::optional<InstanceContext> instance_context(int scope) const;
+    // "attention got H = 28, KV = 5, ...": the constant value parameters of
+    // the instance `scope`, once check_lets has computed them ("" before).
+    std::string instance_values(int scope) const;
+    bool constants_known = false;
     std::vector<Scope> scopes;
     Span title_span;  // of the `scenario` statement, once seen
     std::vector<bool> override_used;  // parallel to options.overrides

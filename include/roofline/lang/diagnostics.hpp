@@ -24,6 +24,18 @@ struct Diagnostic {
     std::vector<Diagnostic> notes;  // printed right after, e.g. "previous definition is here"
 };
 
+// Where the text being checked was instantiated, when it is inside a template
+// instance. Errors there are the user's to fix at their own `use` (the
+// outermost one): they are reported at it, with a note at the place inside
+// the template, a note per `use` in between and the values the template got.
+struct InstanceContext {
+    Span use;                       // the outermost `use`: the user's own line
+    std::string prefix;             // "in layer 'decoder', an instance of template 'dense_decode': "
+    std::string here;               // the note's text at the place inside the template
+    std::vector<Diagnostic> notes;  // after it: the uses in between, then the values
+    int instance = 0;               // one message is reported once per instance
+};
+
 class Diagnostics {
 public:
     static constexpr std::size_t max_errors = 50;
@@ -34,9 +46,9 @@ public:
     Diagnostic& warning(Span span, std::string message);
     static Diagnostic note(Span span, std::string message);
 
-    // A note added to every error and warning until cleared: where the text
-    // being checked was instantiated ("in layer 'a', an instance of ...").
-    void set_context(std::optional<Diagnostic> note) { context_ = std::move(note); }
+    // Until cleared, errors and warnings are inside this template instance
+    // (see InstanceContext) and reported at its `use`.
+    void set_context(std::optional<InstanceContext> context) { context_ = std::move(context); }
 
     // A phase that stops early because full() records that more errors were
     // left unreported, so that the output says so.
@@ -51,10 +63,10 @@ public:
 private:
     Diagnostic& add(Severity severity, Span span, std::string message);
     std::vector<Diagnostic> list_;
-    // An error at one place with one message is reported once, however many
-    // template instances contain that place.
+    // An error at one place with one message is reported once; inside a
+    // template instance, one message once per instance (at its `use`).
     std::unordered_set<std::string> seen_;
-    std::optional<Diagnostic> context_;
+    std::optional<InstanceContext> context_;
     Diagnostic overflow_;
     std::size_t error_count_ = 0;
     bool truncated_ = false;
