@@ -27,12 +27,14 @@ constexpr std::time_t document_time = 946684800;
 
 char* or_null(std::string& s) { return s.empty() ? nullptr : s.data(); }
 
-// Times in seconds: engineering notation below a second, so that the exponent
-// is always -9, -6 or -3 and reads as ns, us or ms ("21.79E-6 s" is 21.79 us).
-// Excel number formats cannot multiply by 1e6 (only % scales, by 100), so a
-// literal " us" suffix on the unscaled value would lie; conditions pick the
-// notation instead: [<1] engineering, plain seconds from 1 s up.
-constexpr char const* time_format = "[<1]##0.00E+0\" s\";#,##0.000\" s\"";
+// Times in seconds, the cells' values, so that formulas stay right. A number
+// format cannot multiply (only % scales, by 100), so "42.4 ms" is out of
+// reach; instead each range reads at a glance: from 1 s plain seconds
+// ("12.345 s"), from 1 ms seconds with five decimals, aligned on the point
+// so that a column of steps compares by eye ("0.04241 s" is 42.41 ms), and
+// below 1 ms engineering notation, whose exponent is -6 or -9 and reads as
+// µs or ns ("40.07E-6 s"). reports.md, "Number formats".
+constexpr char const* time_format = "[>=1]#,##0.000\" s\";[>=0.001]0.00000\" s\";##0.00E+0\" s\"";
 constexpr char const* ratio_format = "#,##0.00";  // FLOP/byte, ratios
 constexpr lxw_color_t muted_text = 0x808080, header_fill = 0xD9E1F2;
 
