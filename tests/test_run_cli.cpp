@@ -133,6 +133,55 @@ TEST_CASE("run: --quiet prints the one published line, errors and warnings only"
     CHECK(bad.err.find("error") != std::string::npos);
 }
 
+TEST_CASE("run: on a terminal the progress line names the phases, then is erased",
+          "[run][progress][tty]") {
+    if (!fs::exists("/usr/bin/script")) {
+        WARN("no /usr/bin/script (util-linux): the terminal is not tested");
+        return;
+    }
+    Sandbox box;
+    // 100,000 cases: a few seconds, past the second before anything shows.
+    box.write("big.roof",
+              "hardware h { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }\ntarget h\n"
+              "sweep B = 1..100000\nlet D = 1000\nlet F = 1000\n"
+              "matmul proj = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n");
+    // script gives the command a terminal and prints what the terminal got.
+    auto on_tty = [&](std::string const& args) {
+        return run_command(std::string("cd ")
+                               .append(quoted(box.path))
+                               .append(" && /usr/bin/script -qec \"")
+                               .append(quoted(ROOFLINE_BINARY))
+                               .append(" " + args + "\" /dev/null"));
+    };
+    auto r = on_tty("run big.roof --no-charts");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    auto published = r.out.find("published out/big/v1: 100000 cases in ");
+    REQUIRE(published != std::string::npos);
+    std::string progress = r.out.substr(0, published);
+    // Redrawn in place (\r), each drawing the phases under way by name (the
+    // pass may be over within the first second; compressing the workbook not).
+    CHECK(progress.find("\rwriting workbook ") != std::string::npos);
+    for (std::size_t at = 0; (at = progress.find('\r', at)) != std::string::npos; ++at) {
+        auto drawing = progress.substr(at + 1, progress.find('\r', at + 1) - at - 1);
+        INFO(drawing);
+        bool known = drawing.find_first_not_of(' ') == std::string::npos;  // the erasing
+        for (auto const* phase : {"evaluating ", "writing workbook ", "CSV ", "publishing"})
+            known = known || drawing.rfind(phase, 0) == 0;
+        CHECK(known);
+    }
+    CHECK(progress.find('\n') == std::string::npos);  // one line, never scrolled
+    // Erased before the result: blanks over it, back to the line's start.
+    CHECK(progress.size() > 2);
+    CHECK(progress.back() == '\r');
+    CHECK(progress.find_last_not_of(" \r") < progress.rfind("\r ", progress.size() - 2));
+
+    // --quiet on the same terminal: the published line only (\r\n: the terminal's).
+    auto quiet = on_tty("run big.roof --no-charts --force -q");
+    CHECK(quiet.out.rfind("published out/big/v2: 100000 cases in ", 0) == 0);
+    CHECK(quiet.out.find('\r') == quiet.out.size() - 2);
+}
+
 TEST_CASE("run: without a tokens statement prints each op, not a step", "[run][steps]") {
     Sandbox box;
     box.write("ops.roof", roofline::test::step::scenario);

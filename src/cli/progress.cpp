@@ -52,7 +52,11 @@ std::string progress_line(ProgressView const& view) {
                 join(part, percent(p), " ");
                 break;
             case Phase::charts:
-                part = "charts " + std::to_string(p.done) + " / " + std::to_string(p.total);
+                // Not "literal" + temporary: GCC 12 -O3 warns falsely (-Wrestrict).
+                part = std::string("charts ")
+                           .append(std::to_string(p.done))
+                           .append(" / ")
+                           .append(std::to_string(p.total));
                 break;
             case Phase::csv:
                 part = "CSV";
