@@ -85,9 +85,10 @@ TEST_CASE("cli: eval prints the roofline of one matmul", "[cli]") {
                       "--set F=4096 --target tpu_v5e");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    // flops 2*256*4096^2, bytes 256*4096 + 4096^2, critical batch 273.
-    CHECK(contains(r.out, "8589934592"));
-    CHECK(contains(r.out, "17825792"));
+    // flops 2*256*4096^2 = 8,589,934,592 = 8.59 GFLOP, bytes read 256*4096 +
+    // 4096^2 = 17,825,792 = 17.8 MB, critical batch 273.
+    CHECK(contains(r.out, " 8.59 GFLOP "));
+    CHECK(contains(r.out, " 17.8 MB "));
     CHECK(contains(r.out, "memory"));
     CHECK(contains(r.out, "critical_B"));
     CHECK(contains(r.out, " 273 "));
@@ -111,6 +112,15 @@ TEST_CASE("cli: hardware lists the catalog and shows one chip", "[cli]") {
     CHECK(one.exit_code == 0);
     CHECK(contains(one.out, "TPU v5e"));
     CHECK(contains(one.out, "ridge 240.2 FLOP/byte"));  // 1.97e14 / 8.2e11
+    // tpu.roof's numbers with SI prefixes: 8.2e11 B/s, 16 GiB = 17,179,869,184 B,
+    // 4.5e10 B/s, 1.97e14 FLOP/s.
+    CHECK(contains(one.out, "hbm_bandwidth  820 GB/s\n"));
+    CHECK(contains(one.out, "hbm_capacity   16 GiB (17,179,869,184 B)\n"));
+    CHECK(contains(one.out, "ici_bandwidth  45 GB/s\n"));
+    CHECK(contains(one.out, "peak bf16      197 TFLOP/s, ridge 240.2 FLOP/byte\n"));
+    // The list: bandwidth and peaks (3.94e14 = 394 T, 7.88e14 = 788 T) the same way.
+    CHECK(contains(list.out, "820 GB/s"));
+    CHECK(contains(list.out, "bf16=197 T  int8=394 T  int4=788 T\n"));
     auto bad = cli("hardware tpu_v5");
     CHECK(bad.exit_code == 1);
     CHECK(contains(bad.err, "did you mean 'tpu_v5e'?"));

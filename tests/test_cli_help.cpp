@@ -41,9 +41,9 @@ TEST_CASE("help: 'help COMMAND' and 'COMMAND --help' print the command's own hel
     CHECK_FALSE(contains(run, "commands:"));
     // The usage line lists every option run takes, --no-charts and -I among them.
     CHECK(contains(run, "usage: roofline run SCENARIO.roof [-o OUT] [--set NAME=VALUE]... "
-                        "[--target HW]... [-I DIR]... [--force] [--no-charts]\n"));
+                        "[--target HW]... [-I DIR]... [--force] [--no-charts] [--quiet]\n"));
     for (auto const* option : {"-o, --output OUT", "--set NAME=VALUE", "--target HW",
-                               "-I, --include DIR", "--force", "--no-charts"})
+                               "-I, --include DIR", "--force", "--no-charts", "-q, --quiet"})
         CHECK(contains(run, std::string("\n  ") + option + " "));
 }
 

@@ -5,13 +5,17 @@
 #include "sandbox.hpp"
 
 #include "roofline/diff/run.hpp"
+#include "roofline/report/chart_writer.hpp"
 #include "roofline/report/manifest.hpp"
 #include "roofline/report/run.hpp"
 #include "roofline/report/sha256.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <vector>
 #include <filesystem>
 
 namespace fs = std::filesystem;
@@ -90,6 +94,106 @@ TEST_CASE("report::run publishes, finds a report up to date, and refuses bad inp
     CHECK_FALSE(fs::exists(box.path / "out/bad/v1"));
     Diagnostics missing;
     CHECK(report::run(box.request("missing"), missing).status == Status::unreadable);
+}
+
+namespace {
+
+// Every call, in the order the observer saw them (from either thread).
+struct Recorder : report::ProgressObserver {
+    struct Event {
+        char kind;  // 'b'egin, 'a'dvance, 'e'nd
+        report::Phase phase;
+        std::size_t n;  // begin: the total; advance: done
+    };
+    std::mutex mutex;
+    std::vector<Event> events;
+    void begin(report::Phase p, std::size_t total) override { add({'b', p, total}); }
+    void advance(report::Phase p, std::size_t done) override { add({'a', p, done}); }
+    void end(report::Phase p) override { add({'e', p, 0}); }
+    void add(Event e) {
+        std::lock_guard lock(mutex);
+        events.push_back(e);
+    }
+    // Indexes of the events of `kind` for `phase`.
+    std::vector<std::size_t> at(char kind, report::Phase phase) const {
+        std::vector<std::size_t> found;
+        for (std::size_t i = 0; i < events.size(); ++i)
+            if (events[i].kind == kind && events[i].phase == phase) found.push_back(i);
+        return found;
+    }
+    std::vector<std::size_t> advances(report::Phase phase) const {
+        std::vector<std::size_t> done;
+        for (auto i : at('a', phase)) done.push_back(events[i].n);
+        return done;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("report::run reports its phases in order with their counts", "[library][progress]") {
+    using report::Phase;
+    Box box;
+    // 5000 cases: the pass reports every 1024 cases, the CSV every 4096.
+    box.write("many.roof",
+              "include \"chips.roof\"\ntarget slow\nsweep B = 1..5000\nlet D = 1000\n"
+              "let F = 1000\nmatmul proj = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n");
+    Recorder recorder;
+    auto request = box.request("many");
+    request.charts = report::gnuplot_available();
+    request.progress = &recorder;
+    Diagnostics diagnostics;
+    auto outcome = report::run(request, diagnostics);
+    INFO(format(diagnostics));
+    REQUIRE(outcome.status == Status::published);
+
+    std::vector<Phase> phases = {Phase::evaluating, Phase::workbook, Phase::csv,
+                                 Phase::publishing};
+    if (request.charts) phases.push_back(Phase::charts);
+    for (Phase p : phases) {  // each once
+        INFO(report::phase_name(p));
+        REQUIRE(recorder.at('b', p).size() == 1);
+        REQUIRE(recorder.at('e', p).size() == 1);
+        CHECK(recorder.at('b', p)[0] < recorder.at('e', p)[0]);
+    }
+    auto begin = [&](Phase p) { return recorder.at('b', p)[0]; };
+    auto end = [&](Phase p) { return recorder.at('e', p)[0]; };
+    auto const& events = recorder.events;
+
+    // Evaluating first, alone: 5000 cases, advanced at each 1024th and at the end.
+    CHECK(begin(Phase::evaluating) == 0);
+    CHECK(events[0].n == 5000);
+    CHECK(recorder.advances(Phase::evaluating) ==
+          std::vector<std::size_t>{1024, 2048, 3072, 4096, 5000});
+    // Then the writers, which may overlap one another but not the pass.
+    for (Phase p : {Phase::workbook, Phase::csv}) CHECK(begin(p) > end(Phase::evaluating));
+    // The workbook in percent: rising, ending at 100.
+    CHECK(events[begin(Phase::workbook)].n == 100);
+    auto workbook = recorder.advances(Phase::workbook);
+    REQUIRE_FALSE(workbook.empty());
+    CHECK(std::is_sorted(workbook.begin(), workbook.end()));
+    CHECK(workbook.back() == 100);
+    CHECK(std::count(workbook.begin(), workbook.end(), 100) == 1);  // 100 only once done
+    // The CSV: 5000 rows, at the 4096th and the end.
+    CHECK(events[begin(Phase::csv)].n == 5000);
+    CHECK(recorder.advances(Phase::csv) == std::vector<std::size_t>{4096, 5000});
+    if (request.charts) {
+        // roofline-slow, sweep-B-slow, step-B-slow; on the CSV's thread, before it.
+        CHECK(events[begin(Phase::charts)].n == 3);
+        CHECK(recorder.advances(Phase::charts).back() == 3);
+        CHECK(begin(Phase::charts) > end(Phase::evaluating));
+        CHECK(end(Phase::charts) < begin(Phase::csv));
+    }
+    // Publishing last, once everything is written, with no count.
+    for (Phase p : phases)
+        if (p != Phase::publishing) CHECK(end(p) < begin(Phase::publishing));
+    CHECK(events[begin(Phase::publishing)].n == 0);
+    CHECK(end(Phase::publishing) == events.size() - 1);
+
+    // Up to date: nothing to report.
+    Recorder again;
+    request.progress = &again;
+    CHECK(report::run(request, diagnostics).status == Status::up_to_date);
+    CHECK(again.events.empty());
 }
 
 TEST_CASE("diff::run compares two reports: memory-bound at twice the bandwidth is 2x", "[library]") {

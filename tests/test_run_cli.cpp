@@ -79,27 +79,107 @@ TEST_CASE("run: prints the step of each target after publishing", "[run][steps]"
     REQUIRE(r.exit_code == 0);
     // step_scenario.hpp by hand: on fast 2.8038e-5, 3.376e-5 and 2.8e-4 s,
     // the t_upper 2.8318e-5, 6.616e-5 and 3.46e-4 s, 14.69% memory-bound at
-    // B = 120; on half 5.6076e-5, 6.512e-5 and 2.8e-4 s.
+    // B = 120; on half 5.6076e-5, 6.512e-5 and 2.8e-4 s. tokens/s = B / step
+    // to three digits: 1 / 2.8038e-5 = 35,666 is "35.7 k", 120 / 3.376e-5 =
+    // 3,554,502 "3.55 M", 1000 / 2.8e-4 = 3,571,429 "3.57 M"; on half 17,833
+    // "17.8 k" and 1,842,752 "1.84 M".
     std::string const expected = "published out/steps/v1: 18 cases in ";
     REQUIRE(r.out.rfind(expected, 0) == 0);
     auto tail = r.out.substr(r.out.find('\n') + 1);
     CHECK(tail ==
           "step = sum of count x t_lower over the supported cases, one chip:\n"
           "Fast chip [fast]\n"
-          "     B     step  t_upper  memory   tokens/s\n"
-          "     1    28 \u00b5s  28.3 \u00b5s    100%  3.567e+04\n"
-          "   120  33.8 \u00b5s  66.2 \u00b5s   14.7%  3.555e+06\n"
-          "  1000   280 \u00b5s   346 \u00b5s      0%  3.571e+06\n"
+          "     B     step  t_upper  memory  tokens/s\n"
+          "     1    28 \u00b5s  28.3 \u00b5s    100%    35.7 k\n"
+          "   120  33.8 \u00b5s  66.2 \u00b5s   14.7%    3.55 M\n"
+          "  1000   280 \u00b5s   346 \u00b5s      0%    3.57 M\n"
           "half\n"
-          "     B     step  t_upper  memory   tokens/s\n"
-          "     1  56.1 \u00b5s  56.4 \u00b5s    100%  1.783e+04\n"
-          "   120  65.1 \u00b5s  98.7 \u00b5s    100%  1.843e+06\n"
-          "  1000   280 \u00b5s   412 \u00b5s      0%  3.571e+06\n");
+          "     B     step  t_upper  memory  tokens/s\n"
+          "     1  56.1 \u00b5s  56.4 \u00b5s    100%    17.8 k\n"
+          "   120  65.1 \u00b5s  98.7 \u00b5s    100%    1.84 M\n"
+          "  1000   280 \u00b5s   412 \u00b5s      0%    3.57 M\n");
     auto v1 = box / "out" / "steps" / "v1";
     for (auto const* part : {"charts/step-B-fast.svg", "charts/step-B-fast.png",
                              "charts/step-B-half.svg", "charts/step-B-half.png"})
         CHECK(fs::exists(v1 / part));
     check_complete(v1);  // the manifest lists the step charts with their hashes
+}
+
+TEST_CASE("run: --quiet prints the one published line, errors and warnings only",
+          "[run][progress]") {
+    Sandbox box;
+    box.write("steps.roof", std::string(roofline::test::step::scenario).append("tokens = B\n"));
+    auto r = run_roofline(box.path, "run steps.roof --quiet --no-charts");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    // "published out/steps/v1: 18 cases in 0.01 s\n" and nothing else.
+    CHECK(r.out.rfind("published out/steps/v1: 18 cases in ", 0) == 0);
+    CHECK(r.out.size() > 2);
+    CHECK(r.out.substr(r.out.size() - 3) == " s\n");
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+    // The scenario's warnings (no int8 peak on either chip) as without --quiet.
+    auto loud = run_roofline(box.path, "run steps.roof --no-charts -o loud");
+    CHECK(r.err.find("warning: hardware 'fast' has no peak for int8") != std::string::npos);
+    CHECK(r.err == loud.err);
+    CHECK(loud.out.find("step = sum") != std::string::npos);  // the table --quiet leaves out
+    auto again = run_roofline(box.path, "run -q steps.roof --no-charts");
+    CHECK(again.out == "up to date: out/steps/v1\n");
+    CHECK(again.err == loud.err);
+    // Errors still go to stderr, and nothing to stdout.
+    box.write("bad.roof", "matmul m = bf16[B] * bf16[B] -> bf16[B]\n");
+    auto bad = run_roofline(box.path, "run -q bad.roof --no-charts");
+    CHECK(bad.exit_code != 0);
+    CHECK(bad.out.empty());
+    CHECK(bad.err.find("error") != std::string::npos);
+}
+
+TEST_CASE("run: on a terminal the progress line names the phases, then is erased",
+          "[run][progress][tty]") {
+    if (!fs::exists("/usr/bin/script")) {
+        WARN("no /usr/bin/script (util-linux): the terminal is not tested");
+        return;
+    }
+    Sandbox box;
+    // 100,000 cases: a few seconds, past the second before anything shows.
+    box.write("big.roof",
+              "hardware h { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }\ntarget h\n"
+              "sweep B = 1..100000\nlet D = 1000\nlet F = 1000\n"
+              "matmul proj = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n");
+    // script gives the command a terminal and prints what the terminal got.
+    auto on_tty = [&](std::string const& args) {
+        return run_command(std::string("cd ")
+                               .append(quoted(box.path))
+                               .append(" && /usr/bin/script -qec \"")
+                               .append(quoted(ROOFLINE_BINARY))
+                               .append(" " + args + "\" /dev/null"));
+    };
+    auto r = on_tty("run big.roof --no-charts");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    auto published = r.out.find("published out/big/v1: 100000 cases in ");
+    REQUIRE(published != std::string::npos);
+    std::string progress = r.out.substr(0, published);
+    // Redrawn in place (\r), each drawing the phases under way by name (the
+    // pass may be over within the first second; compressing the workbook not).
+    CHECK(progress.find("\rwriting workbook ") != std::string::npos);
+    for (std::size_t at = 0; (at = progress.find('\r', at)) != std::string::npos; ++at) {
+        auto drawing = progress.substr(at + 1, progress.find('\r', at + 1) - at - 1);
+        INFO(drawing);
+        bool known = drawing.find_first_not_of(' ') == std::string::npos;  // the erasing
+        for (auto const* phase : {"evaluating ", "writing workbook ", "CSV ", "publishing"})
+            known = known || drawing.rfind(phase, 0) == 0;
+        CHECK(known);
+    }
+    CHECK(progress.find('\n') == std::string::npos);  // one line, never scrolled
+    // Erased before the result: blanks over it, back to the line's start.
+    CHECK(progress.size() > 2);
+    CHECK(progress.back() == '\r');
+    CHECK(progress.find_last_not_of(" \r") < progress.rfind("\r ", progress.size() - 2));
+
+    // --quiet on the same terminal: the published line only (\r\n: the terminal's).
+    auto quiet = on_tty("run big.roof --no-charts --force -q");
+    CHECK(quiet.out.rfind("published out/big/v2: 100000 cases in ", 0) == 0);
+    CHECK(quiet.out.find('\r') == quiet.out.size() - 2);
 }
 
 TEST_CASE("run: without a tokens statement prints each op, not a step", "[run][steps]") {

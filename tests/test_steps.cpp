@@ -207,18 +207,19 @@ TEST_CASE("steps: the terminal summary of run, by hand", "[steps][cli]") {
     fast = block(text, "Fast chip [fast]");
     REQUIRE(fast.size() == 4);
     CHECK(words(fast[0]) == std::vector<std::string>{"B", "step", "t_upper", "memory", "tokens/s",
-                                                     "resident", "(GB)", "min", "chips"});
-    // 1 / 2.8038e-5 = 35666 -> 3.567e+04; 120 / 3.376e-5 = 3554502 -> 3.555e+06;
-    // 1000 / 2.8e-4 = 3571429 -> 3.571e+06 (4 digits).
-    CHECK(words(fast[1]) ==
-          std::vector<std::string>{"1", "28", "µs", "28.3", "µs", "100%", "3.567e+04", "1.5", "2"});
+                                                     "resident", "min", "chips"});
+    // 1 / 2.8038e-5 = 35666 -> 35.7 k; 120 / 3.376e-5 = 3554502 -> 3.55 M;
+    // 1000 / 2.8e-4 = 3571429 -> 3.57 M (3 digits, an SI prefix); resident
+    // 1.5e9, 1.7e9, 2.1e9 B -> 1.5 GB, 1.7 GB, 2.1 GB.
+    CHECK(words(fast[1]) == std::vector<std::string>{"1", "28", "µs", "28.3", "µs", "100%", "35.7",
+                                                     "k", "1.5", "GB", "2"});
     CHECK(words(fast[2]) == std::vector<std::string>{"120", "33.8", "µs", "66.2", "µs", "14.7%",
-                                                     "3.555e+06", "1.7", "2"});
-    CHECK(words(fast[3]) == std::vector<std::string>{"1000", "280", "µs", "346", "µs", "0%",
-                                                     "3.571e+06", "2.1", "3"});
+                                                     "3.55", "M", "1.7", "GB", "2"});
+    CHECK(words(fast[3]) == std::vector<std::string>{"1000", "280", "µs", "346", "µs", "0%", "3.57",
+                                                     "M", "2.1", "GB", "3"});
     half = block(text, "half");
     REQUIRE(half.size() == 4);
-    CHECK(words(half[0]).back() == "(GB)");  // no min chips without a capacity
+    CHECK(words(half[0]).back() == "resident");  // no min chips without a capacity
 
     // A chip with no peak for any matmul has no step (not a step of 0 s).
     Report none(R"(

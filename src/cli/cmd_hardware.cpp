@@ -13,8 +13,10 @@ namespace {
 std::string peaks_text(model::Scenario const& s, model::Hardware const& hw) {
     std::string text;
     for (auto const& p : hw.peaks)
-        text += (text.empty() ? "" : " ") + s.dtypes[static_cast<std::size_t>(p.dtype)].name +
-                "=" + format_general(p.flops_per_s);
+        text.append(text.empty() ? "" : "  ")
+            .append(s.dtypes[static_cast<std::size_t>(p.dtype)].name)
+            .append("=")
+            .append(output::format_si_count(p.flops_per_s, ""));
     return text;
 }
 
@@ -22,16 +24,17 @@ void print_one(model::Scenario const& s, model::Hardware const& hw) {
     std::vector<std::vector<std::string>> rows = {
         {"id", hw.id},
         {"name", hw.display_name},
-        {"hbm_bandwidth", format_general(hw.hbm_bytes_per_s) + " B/s"},
-        {"hbm_capacity", hw.hbm_capacity_bytes ? format_bytes(*hw.hbm_capacity_bytes) + " (" +
-                                                     format_count(*hw.hbm_capacity_bytes) + " B)"
-                                               : "-"},
-        {"ici_bandwidth", hw.ici_bytes_per_s ? format_general(*hw.ici_bytes_per_s) + " B/s" : "-"},
+        {"hbm_bandwidth", output::format_si(hw.hbm_bytes_per_s, "B/s")},
+        {"hbm_capacity", hw.hbm_capacity_bytes
+                             ? format_bytes(*hw.hbm_capacity_bytes) + " (" +
+                                   output::format_thousands(*hw.hbm_capacity_bytes) + " B)"
+                             : "-"},
+        {"ici_bandwidth", hw.ici_bytes_per_s ? output::format_si(*hw.ici_bytes_per_s, "B/s") : "-"},
     };
     if (!hw.base.empty()) rows.push_back({"extends", hw.base});
     for (auto const& p : hw.peaks) {
         auto const& dtype = s.dtypes[static_cast<std::size_t>(p.dtype)].name;
-        rows.push_back({"peak " + dtype, format_general(p.flops_per_s) + " FLOP/s, ridge " +
+        rows.push_back({"peak " + dtype, output::format_si(p.flops_per_s, "FLOP/s") + ", ridge " +
                                              format_general(p.flops_per_s / hw.hbm_bytes_per_s) +
                                              " FLOP/byte"});
     }
@@ -71,9 +74,9 @@ int cmd_hardware(std::vector<std::string> const& args) {
         return ok;
     }
     std::vector<std::vector<std::string>> rows = {
-        {"id", "name", "hbm B/s", "hbm capacity", "peaks (FLOP/s or OP/s)"}};
+        {"id", "name", "hbm bandwidth", "hbm capacity", "peaks (FLOP/s or OP/s)"}};
     for (auto const& hw : s.hardware)
-        rows.push_back({hw.id, hw.display_name, format_general(hw.hbm_bytes_per_s),
+        rows.push_back({hw.id, hw.display_name, output::format_si(hw.hbm_bytes_per_s, "B/s"),
                         hw.hbm_capacity_bytes ? format_bytes(*hw.hbm_capacity_bytes) : "-",
                         peaks_text(s, hw)});
     std::cout << render_table(rows, {false, false, true, true, false});

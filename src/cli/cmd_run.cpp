@@ -23,6 +23,7 @@ int cmd_run(std::vector<std::string> const& args) {
          "hardware to evaluate on, replacing the scenario's targets (repeatable)")
         ("force", "publish a new version even when nothing changed")
         ("no-charts", "skip the gnuplot charts")
+        ("quiet,q", "no progress and no summary table")
         (include_option, repeated(), include_help);
     auto parsed = parse_options("run", args, options, {"scenario", 1});
     if (!parsed) return usage_error;
@@ -45,12 +46,13 @@ int cmd_run(std::vector<std::string> const& args) {
     request.charts = !vm.count("no-charts");
     request.command_line = {"roofline", "run"};
     request.command_line.insert(request.command_line.end(), args.begin(), args.end());
-    std::optional<ProgressBar> progress;
-    request.on_start = [&](std::size_t cases) { return &progress.emplace(cases).counter(); };
+    bool const quiet = vm.count("quiet") > 0;
+    std::optional<ProgressDisplay> progress(std::in_place, !quiet);
+    request.progress = &*progress;
 
     Diagnostics diagnostics;
     auto outcome = report::run(request, diagnostics);
-    progress.reset();  // erases the bar
+    progress.reset();  // erases the line
     print_diagnostics(diagnostics);
     using Status = report::RunOutcome::Status;
     switch (outcome.status) {
@@ -66,6 +68,7 @@ int cmd_run(std::vector<std::string> const& args) {
               << "\n";
     for (auto const& warning : outcome.warnings)
         std::cerr << "roofline: warning: " << warning << "\n";
+    if (quiet) return ok;  // reports.md, "Progress": one line, then errors and warnings only
     auto const& context = outcome.context();
     std::cout << (context.grid.has_tokens ? step_summary(context, outcome.summary)
                                           : op_summary(context, outcome.summary));

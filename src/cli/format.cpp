@@ -32,6 +32,9 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
                 case report::TermStyle::count: row.push_back(format_count(number())); break;
                 case report::TermStyle::general: row.push_back(format_general(number())); break;
                 case report::TermStyle::seconds: row.push_back(format_seconds(number())); break;
+                case report::TermStyle::si:
+                    row.push_back(output::format_si(number(), std::string(column.spec->unit)));
+                    break;
             }
         }
     }
@@ -136,7 +139,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
         for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);
         for (char const* h : {"step", "t_upper", "memory"}) header.push_back(h);
         if (grid.has_tokens) header.push_back("tokens/s");
-        if (grid.has_resident) header.push_back("resident (GB)");
+        if (grid.has_resident) header.push_back("resident");
         if (chips) header.push_back("min chips");
         std::vector<bool> right(header.size(), true);
         std::vector<std::vector<std::string>> rows = {std::move(header)};
@@ -148,8 +151,8 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
             row.push_back(output::format_long_seconds(step.t_lower));
             row.push_back(output::format_long_seconds(step.t_upper));
             row.push_back(output::format_share(step.memory_share));
-            if (grid.has_tokens) row.push_back(format_general(step.tokens_per_s));
-            if (grid.has_resident) row.push_back(format_general(step.resident_bytes / 1e9));
+            if (grid.has_tokens) row.push_back(output::format_si_count(step.tokens_per_s, ""));
+            if (grid.has_resident) row.push_back(output::format_si(step.resident_bytes, "B"));
             if (chips) row.push_back(format_count(step.min_chips));
             rows.push_back(std::move(row));
         }

@@ -9,7 +9,7 @@ namespace {
 constexpr CommandHelp helps[] = {
     {"run",
      "roofline run SCENARIO.roof [-o OUT] [--set NAME=VALUE]... [--target HW]... [-I DIR]... "
-     "[--force] [--no-charts]",
+     "[--force] [--no-charts] [--quiet]",
      "SCENARIO.roof",
      "Evaluate SCENARIO.roof and publish the report as a new version OUT/NAME/vN\n"
      "(workbook, CSV, charts, manifest, a copy of the inputs); OUT/NAME/latest\n"
@@ -27,6 +27,8 @@ constexpr CommandHelp helps[] = {
      "                          ROOFLINE_PATH and the shipped templates)\n"
      "  --force                 publish a new version even when nothing changed\n"
      "  --no-charts             skip the gnuplot charts (and the need for gnuplot)\n"
+     "  -q, --quiet             print only the \"published\" (or \"up to date\") line,\n"
+     "                          errors and warnings: no progress, no summary table\n"
      "  -h, --help              show this help\n"},
     {"check",
      "roofline check SCENARIO.roof... [-I DIR]...",

@@ -44,7 +44,8 @@ std::string first_lines(std::string const& text, std::size_t lines) {
 
 }  // namespace
 
-void render_charts(std::vector<Chart> charts, std::string const& folder) {
+void render_charts(std::vector<Chart> charts, std::string const& folder,
+                   std::function<void(std::size_t drawn)> const& progress) {
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
     if (ec || !std::filesystem::is_directory(folder))
@@ -69,6 +70,7 @@ void render_charts(std::vector<Chart> charts, std::string const& folder) {
     };
     std::deque<Job> running;
     std::string failure;
+    std::size_t drawn = 0;
     auto finish_oldest = [&] {
         Job& job = running.front();
         auto finished = job.process->finish();
@@ -81,7 +83,9 @@ void render_charts(std::vector<Chart> charts, std::string const& folder) {
             failure = "gnuplot failed drawing " + charts[bad].stem + " in " + folder + ": " +
                       first_lines(finished.errors, 4);
         }
+        drawn += job.last - job.first;
         running.pop_front();
+        if (progress && failure.empty()) progress(drawn);
     };
     for (std::size_t first = 0; first < charts.size() && failure.empty(); first += per_process) {
         auto& job = running.emplace_back();

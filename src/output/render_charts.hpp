@@ -3,6 +3,8 @@
 
 #include "output/chart.hpp"
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,7 +15,9 @@ namespace roofline::output {
 // all cores but one (which the caller keeps for the workbook). Changes no
 // process-wide state (no chdir, no signal handlers), so it may run on a
 // thread of its own. Throws ChartError naming the first chart that failed,
-// or a file gnuplot did not write.
-void render_charts(std::vector<Chart> charts, std::string const& folder);
+// or a file gnuplot did not write. `progress`, if given, is told how many
+// charts are drawn each time a gnuplot finishes.
+void render_charts(std::vector<Chart> charts, std::string const& folder,
+                   std::function<void(std::size_t drawn)> const& progress = {});
 
 }  // namespace roofline::output

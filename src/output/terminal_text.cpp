@@ -13,6 +13,23 @@ std::string printf_string(char const* format, double value) {
     return buffer;
 }
 
+// value = mantissa x 1000^power with the mantissa in [1, 1000) once rounded
+// to three significant digits (999.7 is 1.00 k, not 1000), power clamped to
+// [lowest, highest].
+int si_power(double value, int lowest, int highest) {
+    double magnitude = std::fabs(value);
+    if (magnitude == 0 || !std::isfinite(magnitude)) return 0;
+    int power = static_cast<int>(std::floor(std::log10(magnitude) / 3));
+    power = std::clamp(power, lowest, highest);
+    if (power < highest && std::fabs(value / std::pow(1000.0, power)) >= 999.5) ++power;
+    return power;
+}
+
+// Prefixes from nano (10^-9, index 0) to exa (10^18).
+constexpr char const* prefixes[] = {"n", "µ", "m", "", "k", "M", "G", "T", "P", "E"};
+
+}  // namespace
+
 // Characters, not bytes, so that "µs" pads like "ms".
 std::size_t display_width(std::string const& text) {
     std::size_t n = 0;
@@ -20,7 +37,31 @@ std::size_t display_width(std::string const& text) {
     return n;
 }
 
-}  // namespace
+std::string format_si(double value, std::string const& unit) {
+    if (std::isnan(value)) return "-";
+    int power = si_power(value, -3, 6);
+    return printf_string("%.3g ", value / std::pow(1000.0, power)) + prefixes[power + 3] + unit;
+}
+
+std::string format_si_count(double value, std::string const& unit) {
+    if (std::isnan(value)) return "-";
+    int power = si_power(value, 0, 6);
+    std::string out = printf_string("%.3g", value / std::pow(1000.0, power));
+    if (power) out.append(" ").append(prefixes[power + 3]);
+    if (!unit.empty()) out.append(" ").append(unit);
+    return out;
+}
+
+std::string format_thousands(double value) {
+    if (std::isnan(value)) return "-";
+    std::string digits = printf_string("%.0f", std::fabs(value));
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return value < 0 ? std::string("-").append(out) : out;
+}
 
 std::string format_count(double value) {
     if (std::isnan(value)) return "-";

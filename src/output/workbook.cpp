@@ -2,12 +2,20 @@
 
 #include "output/xlsx_cells.hpp"
 
+#include <zlib.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 
 namespace roofline::output {
 
@@ -19,12 +27,14 @@ constexpr std::time_t document_time = 946684800;
 
 char* or_null(std::string& s) { return s.empty() ? nullptr : s.data(); }
 
-// Times in seconds: engineering notation below a second, so that the exponent
-// is always -9, -6 or -3 and reads as ns, us or ms ("21.79E-6 s" is 21.79 us).
-// Excel number formats cannot multiply by 1e6 (only % scales, by 100), so a
-// literal " us" suffix on the unscaled value would lie; conditions pick the
-// notation instead: [<1] engineering, plain seconds from 1 s up.
-constexpr char const* time_format = "[<1]##0.00E+0\" s\";#,##0.000\" s\"";
+// Times in seconds, the cells' values, so that formulas stay right. A number
+// format cannot multiply (only % scales, by 100), so "42.4 ms" is out of
+// reach; instead each range reads at a glance: from 1 s plain seconds
+// ("12.345 s"), from 1 ms seconds with five decimals, aligned on the point
+// so that a column of steps compares by eye ("0.04241 s" is 42.41 ms), and
+// below 1 ms engineering notation, whose exponent is -6 or -9 and reads as
+// µs or ns ("40.07E-6 s"). reports.md, "Number formats".
+constexpr char const* time_format = "[>=1]#,##0.000\" s\";[>=0.001]0.00000\" s\";##0.00E+0\" s\"";
 constexpr char const* ratio_format = "#,##0.00";  // FLOP/byte, ratios
 constexpr lxw_color_t muted_text = 0x808080, header_fill = 0xD9E1F2;
 
@@ -148,13 +158,74 @@ void Workbook::width(lxw_worksheet* ws, std::size_t first, std::size_t last, dou
           std::string("setting column widths of ") + ws->name);
 }
 
-void Workbook::close() {
+namespace {
+
+// What the .xlsx will weigh: the sheets' XML (the bulk of it) times the ratio
+// at which deflate shrinks a sample of it, plus the small parts. Only for a
+// percentage on the way; a wrong guess shows as a jump to the end.
+double estimated_size(std::vector<lxw_worksheet*> const& sheets) {
+    double xml = 0;
+    std::FILE* largest = nullptr;
+    long largest_size = 0;
+    for (lxw_worksheet* ws : sheets) {
+        if (!ws->optimize_tmpfile) continue;
+        long size = std::ftell(ws->optimize_tmpfile);
+        if (size <= 0) continue;
+        xml += static_cast<double>(size);
+        if (size > largest_size) largest = ws->optimize_tmpfile, largest_size = size;
+    }
+    double ratio = 0.15;  // typical of the Cases rows, if no sample can be read
+    if (largest) {
+        // A sample from the middle of the largest sheet, read without moving
+        // the file position libxlsxwriter relies on.
+        std::vector<unsigned char> in(static_cast<std::size_t>(std::min(largest_size, 1L << 18)));
+        auto got = ::pread(fileno(largest), in.data(), in.size(), (largest_size - static_cast<long>(in.size())) / 2);
+        if (got > 4096) {
+            uLongf out_size = compressBound(static_cast<uLong>(got));
+            std::vector<unsigned char> out(out_size);
+            if (compress2(out.data(), &out_size, in.data(), static_cast<uLong>(got), Z_DEFAULT_COMPRESSION) == Z_OK)
+                ratio = static_cast<double>(out_size) / static_cast<double>(got);
+        }
+    }
+    return xml * ratio + 32768;
+}
+
+}  // namespace
+
+void Workbook::close(std::function<void(double fraction)> const& progress) {
     for (lxw_worksheet* ws : sheets_)
         if (ws->optimize_tmpfile &&
             (std::fflush(ws->optimize_tmpfile) != 0 || std::ferror(ws->optimize_tmpfile)))
             throw WriteError(path_ + ": writing the temporary data of sheet " + ws->name + " in " +
                              tmpdir_ + ": " + std::strerror(errno));
-    check(workbook_close(wb_.release()), "closing the workbook");
+    if (!progress) {
+        check(workbook_close(wb_.release()), "closing the workbook");
+        return;
+    }
+    // libxlsxwriter writes the zip straight into path_: its size on disk
+    // tells how far deflating has come.
+    double const expected = estimated_size(sheets_);
+    std::mutex mutex;
+    std::condition_variable stop_signal;
+    bool stop = false;
+    std::thread watcher([&] {
+        using namespace std::chrono_literals;
+        std::unique_lock lock(mutex);
+        do {
+            std::error_code ec;
+            auto size = std::filesystem::file_size(path_, ec);
+            double fraction = ec ? 0 : static_cast<double>(size) / expected;
+            progress(std::clamp(fraction, 0.0, 0.99));
+        } while (!stop_signal.wait_for(lock, 100ms, [&] { return stop; }));
+    });
+    auto result = workbook_close(wb_.release());
+    {
+        std::lock_guard lock(mutex);
+        stop = true;
+    }
+    stop_signal.notify_all();
+    watcher.join();
+    check(result, "closing the workbook");
 }
 
 }  // namespace roofline::output

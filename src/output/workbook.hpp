@@ -12,6 +12,7 @@
 #include <xlsxwriter.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -81,8 +82,11 @@ public:
                lxw_format* format = nullptr);
 
     // Checks the sheets' temporary files (libxlsxwriter does not: a full
-    // disk would silently truncate a sheet) and closes the workbook.
-    void close();
+    // disk would silently truncate a sheet) and closes the workbook. Closing
+    // deflates every sheet (seconds for a large report): `progress`, if
+    // given, is called from another thread about every 100 ms with the
+    // estimated fraction done (0..0.99; see estimated_size in workbook.cpp).
+    void close(std::function<void(double fraction)> const& progress = {});
 
 private:
     [[noreturn]] void fail_cell(lxw_worksheet const* ws, std::size_t row, std::size_t col,

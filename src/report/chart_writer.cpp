@@ -12,7 +12,7 @@ using chart_detail::step_chart;
 using chart_detail::sweep_chart;
 
 void render_charts(std::string const& folder, ReportContext const& context, ChartData const& data,
-                   Summary const& summary) {
+                   Summary const& summary, ProgressObserver* progress) {
     std::vector<Chart> charts;
     for (std::size_t t = 0; t < context.grid.target_count; ++t) {
         charts.push_back(roofline_chart(context, data, t));
@@ -21,7 +21,11 @@ void render_charts(std::string const& folder, ReportContext const& context, Char
         for (std::size_t v = 0; v < context.grid.sweep_count; ++v)
             if (has_step_chart(context, v, t)) charts.push_back(step_chart(context, summary, v, t));
     }
-    output::render_charts(std::move(charts), folder);
+    if (!progress) return output::render_charts(std::move(charts), folder);
+    progress->begin(Phase::charts, charts.size());
+    output::render_charts(std::move(charts), folder,
+                          [&](std::size_t drawn) { progress->advance(Phase::charts, drawn); });
+    progress->end(Phase::charts);
 }
 
 }  // namespace roofline::report

@@ -86,12 +86,12 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     fs::path folder = publisher.temp_dir();
     ReportContext context = outcome.context();
     std::vector<std::string> written;
-    WriteOptions write_options{request.charts, nullptr, &outcome.summary};
-    if (request.on_start) write_options.progress = request.on_start(grid.case_count());
+    WriteOptions write_options{request.charts, request.progress, &outcome.summary};
     if (!write_report(folder.string(), context, write_options, diagnostics, written)) {
         outcome.status = Status::invalid_input;
         return outcome;  // the publisher's destructor removes the temporary folder
     }
+    if (request.progress) request.progress->begin(Phase::publishing, 0);
     for (auto const& file : outcome.loaded.program.files) {
         write_file(folder / "inputs" / file->input_name, file->source->text);
         written.push_back("inputs/" + file->input_name);
@@ -104,6 +104,7 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
 
     outcome.folder = publisher.commit();
     outcome.warnings = publisher.warnings();
+    if (request.progress) request.progress->end(Phase::publishing);
     outcome.status = Status::published;
     return outcome;
 }

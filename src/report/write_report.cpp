@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <memory>
 #include <stdexcept>
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_csv(std::string const& folder, ReportContext const& context) {
+void write_csv(std::string const& folder, ReportContext const& context, ProgressObserver* progress) {
     auto csv_path = (fs::path(folder) / "cases.csv").string();
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv_file(std::fopen(csv_path.c_str(), "wb"),
                                                               &std::fclose);
@@ -27,11 +28,20 @@ void write_csv(std::string const& folder, ReportContext const& context) {
     CsvWriter csv(csv_file.get(), context);
     // The first pass succeeded, so this one cannot fail on a value.
     Diagnostics unused;
-    engine::stream_cases(context.scenario, context.grid, unused,
-                         [&](engine::Case const& c) { csv.add(c); });
+    std::size_t const total = context.grid.case_count();
+    if (progress) progress->begin(Phase::csv, total);
+    std::size_t done = 0;
+    engine::stream_cases(context.scenario, context.grid, unused, [&](engine::Case const& c) {
+        csv.add(c);
+        if (progress && (++done & 4095) == 0) progress->advance(Phase::csv, done);
+    });
     csv.flush();
     if (std::fclose(csv_file.release()) != 0)
         throw std::runtime_error("cannot write '" + csv_path + "': " + std::strerror(errno));
+    if (progress) {
+        progress->advance(Phase::csv, total);
+        progress->end(Phase::csv);
+    }
 }
 
 }  // namespace
@@ -44,16 +54,23 @@ bool write_report(std::string const& folder, ReportContext const& context,
     std::unique_ptr<ChartData> chart_data;
     if (options.charts) chart_data = std::make_unique<ChartData>(context);
 
+    ProgressObserver* const progress = options.progress;
+    std::size_t const total = context.grid.case_count();
+    if (progress) progress->begin(Phase::evaluating, total);
     std::size_t done = 0;
     bool ok = engine::stream_cases(context.scenario, context.grid, diagnostics,
                                    [&](engine::Case const& c) {
                                        xlsx.add(c);
                                        summary.add(c);
                                        if (chart_data) chart_data->add(c);
-                                       if (options.progress && (++done & 1023) == 0)
-                                           options.progress->store(done, std::memory_order_relaxed);
+                                       if (progress && (++done & 1023) == 0)
+                                           progress->advance(Phase::evaluating, done);
                                    });
     if (!ok) return false;
+    if (progress) {
+        progress->advance(Phase::evaluating, total);
+        progress->end(Phase::evaluating);
+    }
 
     // The summary is complete once the pass is: from here on both cores only
     // read it.
@@ -63,14 +80,26 @@ bool write_report(std::string const& folder, ReportContext const& context,
     // part of a run. The other core meanwhile renders the charts and writes
     // cases.csv from a second pass over the cases: evaluating again costs a
     // fraction of formatting the rows, and keeping them would cost memory.
+    // Percent, since the workbook's end is an estimate (Workbook::close).
+    if (progress) progress->begin(Phase::workbook, 100);
     auto other_core = std::async(std::launch::async, [&] {
         if (chart_data)
-            render_charts((fs::path(folder) / "charts").string(), context, *chart_data, totals);
-        write_csv(folder, context);
+            render_charts((fs::path(folder) / "charts").string(), context, *chart_data, totals,
+                          progress);
+        write_csv(folder, context, progress);
     });
     std::exception_ptr xlsx_error;
     try {
-        xlsx.finish(totals);
+        std::function<void(double)> on_close;
+        if (progress)
+            on_close = [progress](double fraction) {
+                progress->advance(Phase::workbook, static_cast<std::size_t>(fraction * 100));
+            };
+        xlsx.finish(totals, on_close);
+        if (progress) {
+            progress->advance(Phase::workbook, 100);
+            progress->end(Phase::workbook);
+        }
     } catch (...) {
         xlsx_error = std::current_exception();
     }
@@ -85,7 +114,6 @@ bool write_report(std::string const& folder, ReportContext const& context,
         std::sort(chart_files.begin(), chart_files.end());
         written.insert(written.end(), chart_files.begin(), chart_files.end());
     }
-    if (options.progress) options.progress->store(context.grid.case_count());
     if (options.summary) *options.summary = totals;
     return true;
 }

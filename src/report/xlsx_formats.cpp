@@ -7,7 +7,11 @@ namespace roofline::report {
 
 namespace {
 
-constexpr char const* sci_format = "0.00E+00";          // FLOPs, bytes, FLOP/s, B/s
+// FLOPs, bytes, FLOP/s, B/s (the unit in the header): an SI prefix from a
+// billion, as vendors quote them ("989.00 T" FLOP/s, "3.35 T" B/s, "80.00 G"
+// B), exact with thousands separators below ("16,384" B). Each trailing comma
+// divides the shown number by 1000; the cell keeps the value in base units.
+constexpr char const* sci_format = "[>=1E12]#,##0.00,,,,\" T\";[>=1E9]#,##0.00,,,\" G\";#,##0";
 constexpr char const* fraction_format = "0.0%";         // attained / peak
 // Bytes in GB (10^9: each trailing comma divides by 1000), as hbm_capacity is
 // usually quoted.

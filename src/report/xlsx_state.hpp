@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -152,7 +153,7 @@ struct XlsxWriter::State {
     // xlsx_writer.cpp
     void open();
     void layout();
-    void close();
+    void close(std::function<void(double)> const& progress);
     ~State();
     // xlsx_formats.cpp
     void make_formats();

@@ -100,10 +100,10 @@ void XlsxWriter::State::layout() {
 
 // ---- closing -------------------------------------------------------------------------
 
-void XlsxWriter::State::close() {
+void XlsxWriter::State::close(std::function<void(double)> const& progress) {
     rows->finish();
     finished = true;
-    book->close();
+    book->close(progress);
 }
 
 XlsxWriter::State::~State() {
@@ -128,7 +128,7 @@ XlsxWriter::~XlsxWriter() = default;  // State closes an unfinished workbook
 
 void XlsxWriter::add(engine::Case const& c) { state_->add(c); }
 
-void XlsxWriter::finish(Summary const& summary) {
+void XlsxWriter::finish(Summary const& summary, std::function<void(double)> const& progress) {
     if (state_->finished) throw std::logic_error("XlsxWriter::finish called twice");
     if (state_->next_case != state_->total_cases)
         throw std::logic_error("XlsxWriter::finish: " + std::to_string(state_->next_case) + " of " +
@@ -136,7 +136,7 @@ void XlsxWriter::finish(Summary const& summary) {
     state_->write_summary_tables(summary);
     state_->write_steps(summary);
     state_->write_charts();
-    state_->close();
+    state_->close(progress);
 }
 
 }  // namespace roofline::report

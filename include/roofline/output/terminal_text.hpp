@@ -3,6 +3,7 @@
 // (`run`, `eval`, `hardware`, `diff`). The CSV and the workbooks have their
 // own, exact, formats.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,17 @@ std::string format_bytes(double value);    // "16 GiB", "80 GB"
 // A step, which can take hours on one chip: format_seconds up to 10 minutes,
 // then minutes ("12.5 min") and from 2 hours hours ("10.2 h").
 std::string format_long_seconds(double seconds);
+// Three significant digits and an SI prefix joined to a unit symbol:
+// "3.35 TB/s", "989 TFLOP/s", "42.4 ms", "80 GB", "0 B/s"; "-" for NaN.
+std::string format_si(double value, std::string const& unit);
+// The same with the prefix standing alone before a unit word, and no prefix
+// below 1000: "2.97 k tok/s", "410 k rows/s", "23.6 tok/s"; `unit` may be
+// empty ("2.97 k"). "-" for NaN.
+std::string format_si_count(double value, std::string const& unit);
+// A whole number with thousands separators: "12,288"; "-" for NaN.
+std::string format_thousands(double value);
+// Characters on the terminal, not bytes: "µs" is two wide.
+std::size_t display_width(std::string const& text);
 // A share in percent, 0% and 100% only when exact ("<0.1%", ">99.9%").
 std::string format_share(double share);
 

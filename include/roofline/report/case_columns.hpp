@@ -28,7 +28,8 @@ enum class CaseField : std::uint8_t {
 // The workbook's number format of a column (report.xlsx's cell formats).
 enum class CellStyle : std::uint8_t { plain, sci, ratio, time, fraction, center, indent };
 // How the terminal table writes a column (src/cli/format.hpp).
-enum class TermStyle : std::uint8_t { text, count, general, seconds };
+// si: three digits, an SI prefix and the column's unit ("989 TFLOP/s").
+enum class TermStyle : std::uint8_t { text, count, general, seconds, si };
 
 struct CaseColumnSpec {
     CaseField field;

@@ -22,6 +22,7 @@
 
 #include "roofline/output/errors.hpp"
 #include "roofline/output/gnuplot.hpp"
+#include "roofline/report/progress.hpp"
 #include "roofline/report/report.hpp"
 
 #include <cstddef>
@@ -88,9 +89,10 @@ private:
 // the complete `summary`) as above, each .svg and .png.
 // Runs gnuplot as child processes, on all cores but one at most; changes no
 // process-wide state (no chdir, no signal handlers), so it may run on a
-// thread of its own beside the other writers. Throws ChartError.
+// thread of its own beside the other writers. Throws ChartError. Tells
+// `progress`, if any, of Phase::charts.
 void render_charts(std::string const& folder, ReportContext const& context, ChartData const& data,
-                   Summary const& summary);
+                   Summary const& summary, ProgressObserver* progress = nullptr);
 
 using output::gnuplot_available;
 

@@ -7,11 +7,10 @@
 #include "roofline/engine/evaluate.hpp"
 #include "roofline/lang/diagnostics.hpp"
 #include "roofline/model/load.hpp"
+#include "roofline/report/progress.hpp"
 #include "roofline/report/report.hpp"
 
-#include <atomic>
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,9 +26,9 @@ struct RunRequest {
     bool force = false;   // publish even when the latest version has the same inputs
     bool charts = true;
     std::vector<std::string> command_line;  // recorded in the manifest
-    // Called once the number of cases is known, before they are written; may
-    // return a counter that the writer advances (a progress bar), or null.
-    std::function<std::atomic<std::size_t>*(std::size_t cases)> on_start;
+    // Told of each phase of writing a new version (progress.hpp), if not
+    // null; nothing when the inputs are invalid or the report is up to date.
+    ProgressObserver* progress = nullptr;
 };
 
 struct RunOutcome {

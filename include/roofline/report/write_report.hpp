@@ -5,9 +5,9 @@
 // again is cheaper than keeping the cases). Writes into `folder`.
 
 #include "roofline/lang/diagnostics.hpp"
+#include "roofline/report/progress.hpp"
 #include "roofline/report/report.hpp"
 
-#include <atomic>
 #include <string>
 #include <vector>
 
@@ -15,7 +15,7 @@ namespace roofline::report {
 
 struct WriteOptions {
     bool charts = true;
-    std::atomic<std::size_t>* progress = nullptr;  // cases written so far, if wanted
+    ProgressObserver* progress = nullptr;  // told each phase but publishing, if wanted
     Summary* summary = nullptr;                    // receives the summary of the cases, if wanted
 };
 

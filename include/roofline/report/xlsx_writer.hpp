@@ -15,6 +15,7 @@
 #include "roofline/report/report.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -55,8 +56,9 @@ public:
     // grid.case_count() of them (more throws std::logic_error).
     void add(engine::Case const& c);
     // Writes what needs the whole pass (the Summary tables, the Charts) and
-    // closes the file. Call once; add() may not follow.
-    void finish(Summary const& summary);
+    // closes the file. Call once; add() may not follow. `progress`: see
+    // output::Workbook::close (the estimated fraction of the file written).
+    void finish(Summary const& summary, std::function<void(double fraction)> const& progress = {});
 
 private:
     struct State;

@@ -1,0 +1,16 @@
+#include "roofline/report/progress.hpp"
+
+namespace roofline::report {
+
+char const* phase_name(Phase phase) {
+    switch (phase) {
+        case Phase::evaluating: return "evaluating";
+        case Phase::workbook: return "workbook";
+        case Phase::charts: return "charts";
+        case Phase::csv: return "csv";
+        case Phase::publishing: return "publishing";
+    }
+    return "?";
+}
+
+}  // namespace roofline::report
