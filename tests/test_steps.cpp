@@ -419,4 +419,226 @@ TEST_CASE("steps: columns the scenario has nothing for are left out; past one Ca
                                                         "step t_upper", "memory-bound share"});
     CHECK(close(cell(dump, "Summary", h + 2, 2).at("v").get<double>(), step::steps[0][1].lower,
                 1e-12));
+
+    // Per layer and Whole scenario: values, labelled as such; Per target and
+    // op still refers to the cases, on whichever sheet holds them: fast's proj
+    // at B = 1000 is case (2 x 3 + 0) x 2 + 0 = 12, row 12 - 10 + 2 = 4 of Cases (2).
+    std::string const fixed =
+        "Values evaluated at the scenario's values (they do not follow an edited Hardware "
+        "sheet): the cases continue past the Cases sheet.";
+    std::size_t layers = find_row(summary, "Per layer: sum of count x t_lower");
+    CHECK(cell(dump, "Summary", layers + 1, 0).at("v").get<std::string>().find(fixed) !=
+          std::string::npos);
+    CHECK_FALSE(cell(dump, "Summary", layers + 3, 2).contains("f"));
+    CHECK(close(cell(dump, "Summary", layers + 3, 2).at("v").get<double>(), 2 * 2.004e-6, 1e-12));
+    std::size_t whole = find_row(summary, "Whole scenario: sum of count x time over supported cases");
+    CHECK(cell(dump, "Summary", whole + 1, 0).at("v") == fixed);
+    CHECK_FALSE(cell(dump, "Summary", whole + 3, 1).contains("f"));
+    CHECK(close(cell(dump, "Summary", whole + 3, 1).at("v").get<double>(), step::steps[0][0].lower,
+                1e-12));
+    std::size_t ops = find_row(summary, "Per target and op") + 3;
+    CHECK(cell(dump, "Summary", ops, 4).at("f") == "=Cases!$T$2");
+    CHECK(cell(dump, "Summary", ops, 6).at("f") == "='Cases (2)'!$Q$4");
+    CHECK(cell(dump, "Summary", ops, 6).at("v") == "compute");
+    auto const& second = cell(dump, "Cases (2)", 3, 19);  // critical_B of that case
+    CHECK(second.at("v").get<double>() == 125);
+    CHECK(second.contains("f"));
+}
+
+// Every table of the Summary and critical_B in Cases follow an edited Hardware
+// sheet. By hand (step_scenario.hpp): compute-bound when
+// flops / peak >= bytes / bandwidth, flops = F B, bytes = A + C B.
+//   proj: F = 2e6, A = 2e6, C = 4000      up: F = 8e6, A = 8e6, C = 1e4
+// fast (1e12 B/s, 1e14 FLOP/s): proj 2e-8 B >= 2e-6 + 4e-9 B  <=> B >= 125 (equal at 125)
+//                               up   8e-8 B >= 8e-6 + 1e-8 B  <=> B >= 114.3 -> 115
+// half (5e11 B/s):              proj 1.2e-8 B >= 4e-6         <=> B >= 333.3 -> 334
+//                               up   6e-8 B >= 1.6e-5         <=> B >= 266.7 -> 267
+// fast at 4e14 FLOP/s:          proj 5e-9 B >= 2e-6 + 4e-9 B  <=> B >= 2000 (equal at 2000)
+//                               up   2e-8 B >= 8e-6 + 1e-8 B  <=> B >= 800 (equal at 800)
+//   and at B = 1000 proj is memory-bound there: t_math 2e9 / 4e14 = 5e-6 < 6e6 / 1e12 = 6e-6.
+// Per layer, count x t_lower (from the step derivation): on fast at B = 1 attn 2 x 2.004e-6,
+// mlp 3 x 8.01e-6; at B = 1000 attn 2 x 2e-5, mlp 3 x 8e-5; on half at B = 1 attn 2 x 4.008e-6,
+// mlp 3 x 1.602e-5; at B = 1000 the same as fast. At 4e14 FLOP/s and B = 1000: attn 2 x 6e-6
+// (memory), mlp 3 x max(2e-5, 1.8e-5) = 6e-5; whole 7.2e-5.
+TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth or peak",
+          "[steps][xlsx][libreoffice][critical]") {
+    Sandbox dir;
+    Report r(step::scenario);
+    auto path = dir / "report.xlsx";
+    r.write(path);
+    auto dump = run_tool("dump " + quoted(path));
+
+    // Cases rows: (point x 3 + op) x 2 + target + 2; critical_B is column T.
+    auto cases_row = [](std::size_t p, std::size_t m, std::size_t t) { return (p * 3 + m) * 2 + t + 1; };
+    std::size_t const critical = 19;
+    for (std::size_t p = 0; p < 3; ++p) {
+        INFO("point " << p);
+        auto const& proj = cell(dump, "Cases", cases_row(p, 0, 0), critical);
+        CHECK(proj.at("v").get<double>() == 125);
+        std::string f = proj.at("f").get<std::string>();
+        CHECK(f.find("Hardware!$C$2") != std::string::npos);
+        CHECK(f.find("Hardware!$F$2") != std::string::npos);
+        CHECK(f.find("SUMPRODUCT") != std::string::npos);
+        CHECK(f.find("Cases!") == std::string::npos);  // no range over the cases per row
+        CHECK(cell(dump, "Cases", cases_row(p, 1, 0), critical).at("v").get<double>() == 115);
+        CHECK(cell(dump, "Cases", cases_row(p, 0, 1), critical).at("v").get<double>() == 334);
+        CHECK(cell(dump, "Cases", cases_row(p, 1, 1), critical).at("v").get<double>() == 267);
+        CHECK(cell(dump, "Cases", cases_row(p, 2, 0), critical).is_null());  // int8: unsupported
+    }
+
+    auto const& summary = dump.at("cells").at("Summary");
+    std::size_t const ops = find_row(summary, "Per target and op") + 3;
+    std::size_t const layers = find_row(summary, "Per layer: sum of count x t_lower") + 3;
+    std::size_t const whole =
+        find_row(summary, "Whole scenario: sum of count x time over supported cases") + 3;
+    // Per target and op: fast's proj, up, q, then half's; critical_B refers to the case at B = 1.
+    CHECK(cell(dump, "Summary", ops, 4).at("f") == "=Cases!$T$2");
+    CHECK(cell(dump, "Summary", ops, 5).at("f") == "=Cases!$Q$2");
+    CHECK(cell(dump, "Summary", ops, 6).at("f") == "=Cases!$Q$14");  // B = 1000, proj, fast
+    CHECK(cell(dump, "Summary", ops + 3, 4).at("f") == "=Cases!$T$3");
+    CHECK(cell(dump, "Summary", ops + 2, 4).at("v") == "unsupported");
+    // Per layer: attn, mlp, top level, each on fast and half; no name in a formula.
+    std::string const layer_f = cell(dump, "Summary", layers, 2).at("f").get<std::string>();
+    CHECK(layer_f.find("EXACT(Cases!$D$2:$D$19,$B") != std::string::npos);
+    CHECK(layer_f.find("EXACT(Cases!$B$2:$B$19,$A") != std::string::npos);
+    CHECK(layer_f.find("attn") == std::string::npos);
+    CHECK(layer_f.find("fast") == std::string::npos);
+    CHECK(cell(dump, "Summary", layers + 4, 2).at("f").get<std::string>().find(
+              "EXACT(Cases!$B$2:$B$19,\"\")") != std::string::npos);
+    CHECK(cell(dump, "Summary", whole, 1).at("f") == "=Steps!$C$3");
+    CHECK(cell(dump, "Summary", whole, 4).at("f") == "=Steps!$D$5");
+
+    auto check_layers = [&](json const& rows, std::size_t t, double attn1, double attn2,
+                            double mlp1, double mlp2) {
+        CHECK(close(number(rows, layers + t, 2), attn1, 1e-9));
+        CHECK(close(number(rows, layers + t, 3), attn2, 1e-9));
+        CHECK(close(number(rows, layers + 2 + t, 2), mlp1, 1e-9));
+        CHECK(close(number(rows, layers + 2 + t, 3), mlp2, 1e-9));
+        CHECK(number(rows, layers + 4 + t, 2) == 0);  // q: unsupported
+    };
+
+    // Recalculated from zeroed caches: the hand values.
+    auto poisoned = dir / "poisoned.xlsx";
+    run_tool("poison " + quoted(path) + " " + quoted(poisoned));
+    auto before = run_tool("recalc " + quoted(poisoned) + " " + quoted(dir / "work"));
+    {
+        auto const& cases = before.at("sheets").at("Cases");
+        auto const& rows = before.at("sheets").at("Summary");
+        CHECK(number(cases, cases_row(0, 0, 0), critical) == 125);
+        CHECK(number(cases, cases_row(2, 1, 0), critical) == 115);
+        CHECK(number(cases, cases_row(1, 0, 1), critical) == 334);
+        CHECK(number(cases, cases_row(0, 1, 1), critical) == 267);
+        CHECK(number(rows, ops, 4) == 125);
+        CHECK(number(rows, ops + 4, 4) == 267);
+        CHECK(rows[ops][6] == "compute");
+        check_layers(rows, 0, 2 * 2.004e-6, 2 * 2e-5, 3 * 8.01e-6, 3 * 8e-5);
+        check_layers(rows, 1, 2 * 4.008e-6, 2 * 2e-5, 3 * 1.602e-5, 3 * 8e-5);
+        CHECK(close(number(rows, whole, 1), step::steps[0][0].lower, 1e-9));
+        CHECK(close(number(rows, whole, 4), step::steps[0][2].upper, 1e-9));
+    }
+
+    // fast at half's bandwidth: fast's rows are half's.
+    auto slow = dir / "slow.xlsx";
+    run_tool("set " + quoted(path) + " Hardware C2 5e11 " + quoted(slow));
+    auto after = run_tool("recalc " + quoted(slow) + " " + quoted(dir / "work"));
+    {
+        auto const& cases = after.at("sheets").at("Cases");
+        auto const& rows = after.at("sheets").at("Summary");
+        for (std::size_t p = 0; p < 3; ++p) {
+            INFO("point " << p);
+            CHECK(number(cases, cases_row(p, 0, 0), critical) == 334);
+            CHECK(number(cases, cases_row(p, 1, 0), critical) == 267);
+        }
+        CHECK(number(rows, ops, 4) == 334);
+        CHECK(number(rows, ops + 1, 4) == 267);
+        check_layers(rows, 0, 2 * 4.008e-6, 2 * 2e-5, 3 * 1.602e-5, 3 * 8e-5);
+        for (std::size_t i = 0; i < 2; ++i) {
+            auto const& hand = step::steps[1][i == 0 ? 0 : 2];
+            CHECK(close(number(rows, whole, 1 + i), hand.lower, 1e-9));
+            CHECK(close(number(rows, whole, 3 + i), hand.upper, 1e-9));
+        }
+    }
+
+    // fast at 4 times the peak: the ridge moves to 400; exact ties at 2000 and 800.
+    auto peaky = dir / "peaky.xlsx";
+    run_tool("set " + quoted(path) + " Hardware F2 4e14 " + quoted(peaky));
+    auto peaked = run_tool("recalc " + quoted(peaky) + " " + quoted(dir / "work"));
+    {
+        auto const& cases = peaked.at("sheets").at("Cases");
+        auto const& rows = peaked.at("sheets").at("Summary");
+        CHECK(number(cases, cases_row(0, 0, 0), critical) == 2000);
+        CHECK(number(cases, cases_row(0, 1, 0), critical) == 800);
+        CHECK(number(cases, cases_row(0, 0, 1), critical) == 334);  // half untouched
+        CHECK(number(rows, ops, 4) == 2000);
+        CHECK(number(rows, ops + 1, 4) == 800);
+        CHECK(rows[ops][6] == "memory");   // proj at B = 1000
+        CHECK(rows[ops + 1][6] == "compute");
+        CHECK(close(number(rows, layers, 3), 2 * 6e-6, 1e-9));
+        CHECK(close(number(rows, layers + 2, 3), 3 * 2e-5, 1e-9));
+        CHECK(close(number(rows, whole, 2), 7.2e-5, 1e-9));
+    }
+}
+
+// The three ways V enters an op. On fast (1e12 B/s, 1e14 FLOP/s, ridge 100):
+//   proj  = bf16[B,1000] x bf16[1000,1000]: linear, critical_B 125 (above).
+//   twice = bf16[S,1000] x ..., S = 2 B: through a let, compute-bound when S >= 125,
+//           B >= 62.5: 63; a value, in italics.
+//   small = bf16[4,1000] x bf16[1000,1000]: no B; flops 8e6, bytes 2 (4000 + 1e6 + 4000)
+//           = 2.016e6: t_math 8e-8 < t_comms 2.016e-6, never; at 1e15 B/s t_comms
+//           2.016e-9 < 8e-8: compute-bound at every B, 1. proj at 1e15 B/s:
+//           2e-8 B >= 2e-9 + 4e-12 B <=> B >= 0.1: 1.
+TEST_CASE("steps: critical_B is a formula where B is an axis or absent, a labelled value through lets",
+          "[steps][xlsx][libreoffice][critical]") {
+    Sandbox dir;
+    Report r(R"roof(
+scenario "critical kinds"
+hardware fast { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e14 FLOP/s }
+target fast
+sweep B = [1, 200]
+let D = 1000
+let E = 1000
+let S = 2 * B
+let M = 4
+matmul proj = bf16[B, D] * bf16[D, E] -> bf16[B, E]
+matmul twice = bf16[S, D] * bf16[D, E] -> bf16[S, E]
+matmul small = bf16[M, D] * bf16[D, E] -> bf16[M, E]
+)roof");
+    auto path = dir / "report.xlsx";
+    r.write(path);
+    auto dump = run_tool("dump " + quoted(path));
+    // Cases: op-major within a point, one target; critical_B is column T.
+    std::size_t const critical = 19;
+    for (std::size_t p = 0; p < 2; ++p) {
+        std::size_t row = p * 3 + 1;
+        INFO("Cases row " << row + 1);
+        CHECK(cell(dump, "Cases", row, critical).at("v").get<double>() == 125);
+        CHECK(cell(dump, "Cases", row, critical).contains("f"));
+        auto const& twice = cell(dump, "Cases", row + 1, critical);
+        CHECK(twice.at("v").get<double>() == 63);
+        CHECK_FALSE(twice.contains("f"));
+        CHECK(twice.value("italic", false));
+        auto const& small = cell(dump, "Cases", row + 2, critical);
+        CHECK(small.at("v") == "never");
+        CHECK(small.at("f") == "=IF(Q" + std::to_string(row + 3) + "=\"compute\",1,\"never\")");
+    }
+    auto const& summary = dump.at("cells").at("Summary");
+    std::size_t const ops = find_row(summary, "Per target and op");
+    CHECK(cell(dump, "Summary", ops + 1, 0).at("v").get<std::string>().find(
+              "Values in italics are evaluated at the scenario's values") != std::string::npos);
+    CHECK(cell(dump, "Summary", ops + 4, 4).value("italic", false));
+    CHECK(cell(dump, "Summary", ops + 5, 4).at("v") == "never");
+
+    auto fast = dir / "fast.xlsx";
+    run_tool("set " + quoted(path) + " Hardware C2 1e15 " + quoted(fast));
+    auto after = run_tool("recalc " + quoted(fast) + " " + quoted(dir / "work"));
+    auto const& cases = after.at("sheets").at("Cases");
+    auto const& rows = after.at("sheets").at("Summary");
+    for (std::size_t p = 0; p < 2; ++p) {
+        std::size_t row = p * 3 + 1;
+        CHECK(number(cases, row, critical) == 1);
+        CHECK(number(cases, row + 1, critical) == 63);  // fixed, as labelled
+        CHECK(number(cases, row + 2, critical) == 1);
+    }
+    CHECK(number(rows, ops + 3, 4) == 1);
+    CHECK(number(rows, ops + 5, 4) == 1);
 }

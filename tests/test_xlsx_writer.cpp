@@ -526,9 +526,12 @@ TEST_CASE("xlsx: Summary tables by hand", "[xlsx]") {
     Hand h = by_hand(0, 0, 64);
     double expected = 2 * (h.bytes_read + h.bytes_written) / 1e12;
     std::size_t whole = find("Whole scenario: sum of count x time over supported cases");
-    CHECK(rows[whole + 1][1].at("v") == "t_lower at B = 64");
-    CHECK(rows[whole + 2][0].at("v") == "fast");
-    CHECK(close(rows[whole + 2][1].at("v").get<double>(), expected, 1e-15));
+    // A note (the cells are the Steps sheet's), the header, the rows.
+    CHECK(rows[whole + 1][0].at("v") == "The Steps sheet's rows of each target at these points.");
+    CHECK(rows[whole + 2][1].at("v") == "t_lower at B = 64");
+    CHECK(rows[whole + 3][0].at("v") == "fast");
+    CHECK(rows[whole + 3][1].at("f") == "=Steps!$C$3");
+    CHECK(close(rows[whole + 3][1].at("v").get<double>(), expected, 1e-15));
     // Per layer: blk on fast at B = 64, the same number.
     std::size_t per_layer = find("layer");
     CHECK(rows[per_layer + 1][0].at("v") == "blk");

@@ -124,3 +124,50 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
 }
 
 }  // namespace roofline::engine
+
+namespace roofline::engine {
+
+// The same split as solve_critical's linear case, without the hardware: the
+// flops and the bytes of the op as functions of V. Each term is exact (a
+// count at V = 1 of integers below 2^53), so flops_per_v V and bytes_fixed +
+// bytes_per_v V are the counts the cases publish.
+CaseGrid::VCounts counts_in_v(model::Scenario const& scenario, PointEvaluator& evaluator,
+                              std::size_t op_index, std::size_t sweep, std::vector<double> values) {
+    using VCounts = CaseGrid::VCounts;
+    auto const& op = scenario.ops[op_index];
+    int v_slot = scenario.sweeps[sweep].slot;
+    std::uint64_t v_bit = std::uint64_t{1} << sweep;
+    std::size_t v_axes = 0;
+    std::vector<bool> is_v(op.axes.size());
+    for (std::size_t i = 0; i < op.axes.size(); ++i) {
+        auto const& axis = op.axes[i];
+        is_v[i] = axis.slot == v_slot;
+        v_axes += is_v[i];
+        if (!is_v[i] && (scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on & v_bit))
+            return {};  // through a let: no closed form
+    }
+    if (v_axes > 1) return {};  // V twice: flops grow as V^2
+    if (v_axes == 0) return {VCounts::constant};
+    std::vector<double> sizes;
+    if (evaluator.set_point(values) || evaluator.axis_sizes(op, sizes)) return {};
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        if (is_v[i]) sizes[i] = 1;
+    VCounts counts{VCounts::linear};
+    counts.flops_per_v = count_op(op, sizes, scenario.dtypes).flops;
+    auto add = [&](model::Tensor const& t) {
+        std::size_t with_v = 0;
+        for (int a : t.axes) with_v += is_v[static_cast<std::size_t>(a)];
+        double bytes = static_cast<double>(tensor_bytes(t, sizes, scenario.dtypes));
+        (with_v ? counts.bytes_per_v : counts.bytes_fixed) += bytes;
+        return with_v <= 1;
+    };
+    bool linear = true;
+    for (auto const& input : op.inputs) linear = add(input) && linear;
+    linear = add(op.out) && linear;
+    if (!linear || !std::isfinite(counts.flops_per_v) || !std::isfinite(counts.bytes_fixed) ||
+        !std::isfinite(counts.bytes_per_v))
+        return {};
+    return counts;
+}
+
+}  // namespace roofline::engine

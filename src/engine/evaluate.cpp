@@ -40,12 +40,16 @@ std::optional<model::EvalError> PointEvaluator::axis_sizes(std::span<model::Axis
     return std::nullopt;
 }
 
-double CaseGrid::critical_value(std::size_t point, std::size_t matmul, std::size_t target,
-                                std::size_t sweep) const {
+std::size_t CaseGrid::reduced_point(std::size_t point, std::size_t sweep) const {
     std::size_t stride = 1;
     for (std::size_t j = sweep + 1; j < sweep_sizes.size(); ++j) stride *= sweep_sizes[j];
-    std::size_t reduced = point / (stride * sweep_sizes[sweep]) * stride + point % stride;
-    return critical[sweep][(reduced * op_count + matmul) * target_count + target];
+    return point / (stride * sweep_sizes[sweep]) * stride + point % stride;
+}
+
+double CaseGrid::critical_value(std::size_t point, std::size_t matmul, std::size_t target,
+                                std::size_t sweep) const {
+    return critical[sweep][(reduced_point(point, sweep) * op_count + matmul) * target_count +
+                           target];
 }
 
 std::string describe_point(model::Scenario const& scenario, std::span<double const> values) {
@@ -118,6 +122,7 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
     // Critical values: once per (other sweep values, matmul, target).
     PointEvaluator evaluator(scenario);
     grid.critical.resize(sweeps);
+    grid.v_counts.resize(sweeps);
     std::vector<double> values(sweeps);
     for (std::size_t v = 0; v < sweeps; ++v) {
         std::size_t stride = 1;
@@ -125,13 +130,17 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
         std::size_t reduced = grid.point_count / grid.sweep_sizes[v];
         auto& table = grid.critical[v];
         table.resize(reduced * grid.op_count * grid.target_count);
+        auto& v_counts = grid.v_counts[v];
+        v_counts.resize(reduced * grid.op_count);
         for (std::size_t r = 0; r < reduced; ++r) {
             std::size_t p = r / stride * stride * grid.sweep_sizes[v] + r % stride;
             point_digits(scenario, p, values);
-            for (std::size_t m = 0; m < grid.op_count; ++m)
+            for (std::size_t m = 0; m < grid.op_count; ++m) {
+                v_counts[r * grid.op_count + m] = counts_in_v(scenario, evaluator, m, v, values);
                 for (std::size_t t = 0; t < grid.target_count; ++t)
                     table[(r * grid.op_count + m) * grid.target_count + t] =
                         solve_critical(scenario, evaluator, m, t, v, values);
+            }
         }
     }
     if (!compute_point_facts(scenario, grid, evaluator, diagnostics)) return std::nullopt;

@@ -57,4 +57,9 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
                       std::size_t matmul, std::size_t target, std::size_t sweep,
                       std::vector<double> values);
 
+// How sweep `sweep`'s value enters the counts of one op, the other sweeps at
+// `values` (CaseGrid::VCounts); implemented in critical.cpp.
+CaseGrid::VCounts counts_in_v(model::Scenario const& scenario, PointEvaluator& evaluator,
+                              std::size_t op, std::size_t sweep, std::vector<double> values);
+
 }  // namespace roofline::engine

@@ -38,7 +38,7 @@ public:
     }
 
 private:
-    char buf_[256];
+    char buf_[1024];  // a critical_V formula takes about 500
     std::size_t size_ = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -55,6 +56,9 @@ void XlsxWriter::State::layout_cases() {
     for (CellStyle style : {CellStyle::plain, CellStyle::sci, CellStyle::ratio, CellStyle::time,
                             CellStyle::fraction, CellStyle::center, CellStyle::indent})
         cell_style(style);
+    fixed_format = add_format();
+    format_set_italic(fixed_format);
+    fixed_style = &rows->style(fixed_format);
     for (auto const& column : columns) {
         column_style.push_back(&cell_style(column.spec->cell));
         // "{flops}/({bytes_read}+{bytes_written})" -> pieces.
@@ -195,6 +199,10 @@ void XlsxWriter::State::add(engine::Case const& cs) {
         auto const& spec = *column.spec;
         auto const& style = *column_style[i];
         bool const formula = !formulas[i].empty() && (supported || !spec.needs_peak);
+        if (spec.field == CaseField::critical && supported) {
+            critical_formula(cs, column.sweep, i);
+            continue;
+        }
         if (!formula) {
             switch (spec.field) {
                 case CaseField::op: rows->text(i, op_text[cs.op], style); break;
@@ -224,6 +232,94 @@ void XlsxWriter::State::add(engine::Case const& cs) {
     }
     rows->end_row();
     sample(cs);
+}
+
+void put_formula_number(output::Formula& f, double value) {
+    char buf[32];
+    auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+    for (char* p = buf; p != end; ++p)
+        if (*p == 'e') *p = 'E';
+    f << std::string_view(buf, static_cast<std::size_t>(end - buf));
+}
+
+std::string formula_number(double value) {
+    output::Formula f;
+    put_formula_number(f, value);
+    return std::string(f.view());
+}
+
+// critical_V (reports.md, "Cases"): the smallest integer V >= 1 at which the
+// case is compute-bound, solved again in the sheet from the Hardware cells
+// wherever V enters the counts linearly, so that it follows an edited
+// bandwidth or peak; the engine's value is the cached result.
+void XlsxWriter::State::critical_formula(engine::Case const& cs, std::size_t sweep,
+                                         std::size_t i) {
+    using VCounts = engine::CaseGrid::VCounts;
+    double const value = ctx.grid.critical_value(cs, sweep);
+    VCounts const none;
+    VCounts const& counts =
+        sweep < ctx.grid.v_counts.size() ? ctx.grid.v_counts_of(cs.point, cs.op, sweep) : none;
+    if (counts.kind == VCounts::other) {
+        rows->number(i, value, *fixed_style);
+        return;
+    }
+    if (counts.kind == VCounts::constant) {
+        // V is no axis of the op: compute-bound at every V or at none.
+        f << "IF(" << letters[col.bound] << rows->row_digits() << "=\"compute\",1,\"never\")";
+    } else {
+        // flops = F V, bytes = A + C V; compute-bound when F V/P >= (A + C V)/W
+        // (the test of the bound column). The root is ceil(A/W / (F/P - C/W)),
+        // confirmed with that test at root - 1 and root, so that rounding can
+        // move it by one either way as the engine's nudges do: the answer is
+        // root - 1 + the number of the two that are not compute-bound. The
+        // SUMPRODUCT is over a constant of two values, not over cells.
+        std::string_view const w = bw_ref[cs.target];
+        std::string_view const p = peak_ref[cs.target * dtypes.size() + slot_of[cs.op]];
+        auto num = [&](double v) { put_formula_number(f, v); };
+        auto slope = [&] {
+            f << '(';
+            num(counts.flops_per_v);
+            f << '/' << p << '-';
+            num(counts.bytes_per_v);
+            f << '/' << w << ')';
+        };
+        auto root = [&] {
+            f << "CEILING(";
+            num(counts.bytes_fixed);
+            f << '/' << w << '/';
+            slope();
+            f << ",1)";
+        };
+        f << "IF(";
+        slope();
+        f << ">0,MAX(1,";
+        root();
+        // (A+C*x)/W>F*x/P: not compute-bound at x (written with '>', the one
+        // comparison FastRows escapes).
+        f << "-1+SUMPRODUCT(--((";
+        num(counts.bytes_fixed);
+        f << '+';
+        num(counts.bytes_per_v);
+        f << "*(";
+        root();
+        f << "+{-1,0}))/" << w << '>';
+        num(counts.flops_per_v);
+        f << "*(";
+        root();
+        f << "+{-1,0})/" << p << "))),IF(";
+        num(counts.flops_per_v);
+        f << '/' << p << ">=(";
+        num(counts.bytes_fixed);
+        f << '+';
+        num(counts.bytes_per_v);
+        f << ")/" << w << ",1,\"never\"))";
+    }
+    auto const& style = *column_style[i];
+    if (std::isfinite(value))
+        rows->formula(i, f.view(), value, style);
+    else
+        rows->formula_text(i, f.view(), never_text, style);
+    f.clear();
 }
 
 }  // namespace roofline::report

@@ -32,6 +32,16 @@
 
 namespace roofline::report {
 
+// Formula cells x cases above which the formulas that read every case
+// (SUMPRODUCT over Cases) are values: a recalculation of 5e7 cells already
+// takes seconds.
+inline constexpr double max_formula_cells = 5e7;
+
+// A number as formula text: the shortest that reads back, with an upper-case
+// exponent as spreadsheets write it (xlsx_cases_sheet.cpp).
+void put_formula_number(output::Formula& f, double value);
+std::string formula_number(double value);
+
 struct XlsxWriter::State {
     ReportContext const& ctx;
     XlsxOptions options;
@@ -83,6 +93,13 @@ struct XlsxWriter::State {
     std::vector<std::string> peak_ref;  // [target * slots + slot]: Hardware!$F$2, "" if none
     std::vector<output::Text> op_text, layer_text, hw_text, dtype_text;
     output::Text compute_text{"compute"}, memory_text{"memory"}, unsupported_text{"unsupported"};
+    output::Text never_text{"never"};
+    // A critical_V that is a value evaluated at the scenario's hardware (V
+    // reaches the axes through lets): italic, and the Summary says why.
+    lxw_format* fixed_format = nullptr;
+    output::Style const* fixed_style = nullptr;
+    // critical_V of a case (a column of the `critical` field) as a formula.
+    void critical_formula(engine::Case const& c, std::size_t sweep, std::size_t column);
 
     // Hardware sheet columns.
     std::size_t hw_peak0 = 5, hw_ridge0 = 0, hw_extends = 0, hw_source = 0;

@@ -18,9 +18,6 @@ using output::text_width;
 
 namespace {
 
-// Rows x cases above which the step times are values: each SUMPRODUCT reads
-// every case, and a recalculation of 5e7 cells already takes seconds.
-constexpr double max_formula_cells = 5e7;
 constexpr std::size_t max_sheet_rows = 1'048'576;
 
 // libxlsxwriter writes numbers through the API with 16 significant digits:

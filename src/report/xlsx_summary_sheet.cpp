@@ -15,6 +15,10 @@ using output::text_width;
 
 namespace {
 
+// Text longer than this may be cut or escaped in its cell (output::cell_text),
+// and EXACT against it would miss: such a layer's times are values.
+constexpr std::size_t max_exact_text = 4000;
+
 std::string point_label(ReportContext const& ctx, std::size_t point) {
     std::string s;
     for (std::size_t v = 0; v < ctx.grid.sweep_count; ++v) {
@@ -113,13 +117,36 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
         str(ws, row, column, std::string(engine::bound_name(b)), f);
     };
 
-    // Per target and op.
+    // Where a case's cell is on the Cases sheets: case (point, op, target)
+    // is row index + 2 of sheet index / rows_per_cases_sheet (the order of
+    // engine::stream_cases: point, then op, then target).
+    auto cases_cell = [&](std::size_t point, std::size_t m, std::size_t t, std::size_t column) {
+        std::size_t index = (point * matmuls + m) * targets + t;
+        std::size_t per_sheet = options.rows_per_cases_sheet;
+        std::size_t sheet = index / per_sheet;
+        std::string name = sheet == 0 ? cases_names[0] : "'" + cases_names[sheet] + "'";
+        return name + "!$" + letters[column] + "$" + std::to_string(index % per_sheet + 2);
+    };
+    std::string const compute = "compute", memory = "memory";
+
+    // Per target and op: references to the cases' cells, so that they follow
+    // the Cases formulas (and an edited Hardware sheet) as they are.
+    bool any_fixed = false;
+    for (std::size_t v = 0; v < sweeps && v < ctx.grid.v_counts.size(); ++v)
+        for (std::size_t m = 0; m < matmuls; ++m)
+            any_fixed = any_fixed ||
+                        ctx.grid.v_counts_of(0, m, v).kind == engine::CaseGrid::VCounts::other;
     ++r;
     str(ws, r++, 0, "Per target and op", fmt.section);
-    str(ws, r++, 0,
-        "critical_V: the smallest V at which the op is compute-bound, the other sweep "
-        "variables at their first value",
-        fmt.note);
+    std::string note =
+        "critical_V: the smallest V at which the op is compute-bound, the other sweep variables at "
+        "their first value. Every cell refers to the op's case on the Cases sheet.";
+    if (any_fixed)
+        note +=
+            " Values in italics are evaluated at the scenario's values and do not follow an "
+            "edited Hardware sheet: V reaches the op's axes through lets, so there is no "
+            "formula for them.";
+    str(ws, r++, 0, note, fmt.note);
     std::vector<std::string> headers = {"op", "layer", "hardware", "compute_dtype"};
     for (auto const& sw : s.sweeps) headers.push_back("critical_" + sw.name);
     for (std::size_t p : at_points) headers.push_back(at("bound", p));
@@ -133,53 +160,139 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
             if (!mm.layer.empty()) str(ws, r, 1, mm.layer);
             str(ws, r, 2, ctx.target(t).id);
             str(ws, r, 3, dtype_names[slot_of[m]]);
+            bool const supported = op.bound_first != engine::Bound::unsupported;
             for (std::size_t v = 0; v < sweeps; ++v) {
                 double crit = v < op.critical.size() ? op.critical[v] : engine::not_available;
+                if (!supported) {
+                    str(ws, r, 4 + v, "unsupported", fmt.never);
+                    continue;
+                }
+                bool fixed = v < ctx.grid.v_counts.size() &&
+                             ctx.grid.v_counts_of(0, m, v).kind ==
+                                 engine::CaseGrid::VCounts::other;
+                std::string ref = std::string("=").append(cases_cell(0, m, t, col.critical0 + v));
                 if (std::isfinite(crit))
-                    num(ws, r, 4 + v, crit);
+                    formula(ws, r, 4 + v, ref, crit, fixed ? fixed_format : nullptr);
+                else if (fixed)  // an empty Cases cell: the reference would read 0
+                    str(ws, r, 4 + v, "never", fmt.never);
                 else
-                    str(ws, r, 4 + v, op.bound_first == engine::Bound::unsupported ? "unsupported" : "never",
-                        fmt.never);
+                    formula_text(ws, r, 4 + v, ref, "never", fmt.never);
             }
-            bound_cell(r, 4 + sweeps, op.bound_first);
-            if (at_points.size() > 1) bound_cell(r, 5 + sweeps, op.bound_last);
+            for (std::size_t i = 0; i < at_points.size(); ++i) {
+                engine::Bound b = i == 0 ? op.bound_first : op.bound_last;
+                lxw_format* f = b == engine::Bound::compute  ? fmt.compute
+                                : b == engine::Bound::memory ? fmt.memory
+                                                             : fmt.unsupported;
+                // The Cases cell has the formula; an unsupported case's is a value.
+                if (b == engine::Bound::unsupported)
+                    bound_cell(r, 4 + sweeps + i, b);
+                else
+                    formula_text(ws, r, 4 + sweeps + i,
+                                 std::string("=").append(cases_cell(at_points[i], m, t, col.bound)),
+                                 b == engine::Bound::compute ? compute : memory, f);
+            }
         }
     }
+
+    // Per layer and Whole scenario: live where the Steps sheet is (the same
+    // conditions: one Cases sheet, few enough cells read, sweep values that
+    // match), else values labelled as such.
+    std::size_t const layer_rows = sum.layers.size() * targets * at_points.size();
+    bool const layer_formulas =
+        step.formulas &&
+        static_cast<double>(layer_rows) * static_cast<double>(total_cases) <= max_formula_cells &&
+        std::all_of(sum.layers.begin(), sum.layers.end(),
+                    [](std::string const& l) { return l.size() <= max_exact_text; });
+    auto fixed_note = [&](std::string const& why) {
+        return "Values evaluated at the scenario's values (they do not follow an edited "
+               "Hardware sheet): " +
+               why + ".";
+    };
 
     // Per layer.
     ++r;
     str(ws, r++, 0, "Per layer: sum of count x t_lower", fmt.section);
-    str(ws, r++, 0,
-        "count is the product of the enclosing layer repeat counts; unsupported cases add nothing",
-        fmt.note);
+    note = "count is the product of the enclosing layer repeat counts; unsupported cases add nothing";
+    if (layer_formulas)
+        note += "; SUMPRODUCT formulas over the Cases sheet (the top level: an empty layer)";
+    else
+        note.append(". ").append(fixed_note(
+            step.formulas ? "more layers than a spreadsheet sums quickly" : step.values_why));
+    str(ws, r++, 0, note, fmt.note);
     headers = {"layer", "hardware"};
     for (std::size_t p : at_points) headers.push_back(at("t_lower", p));
     for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
     ++r;
+    std::string const last = std::to_string(total_cases + 1);
+    auto range = [&](std::size_t column) {
+        return "Cases!$" + letters[column] + "$2:$" + letters[column] + "$" + last;
+    };
+    // Named, not "literal" + range(...): GCC 12 at -O3 gives a false
+    // -Wrestrict for a string literal + a temporary std::string.
+    std::string const hardware_range = range(col.hardware), layer_range = range(col.layer),
+                      count_range = range(col.count), lower_range = range(col.t_lower);
     for (std::size_t l = 0; l < sum.layers.size(); ++l) {
         for (std::size_t t = 0; t < targets; ++t, ++r) {
-            str(ws, r, 0, sum.layers[l].empty() ? std::string("(top level)") : sum.layers[l],
-                sum.layers[l].empty() ? fmt.note : nullptr);
+            bool const top = sum.layers[l].empty();
+            str(ws, r, 0, top ? std::string("(top level)") : sum.layers[l],
+                top ? fmt.note : nullptr);
             str(ws, r, 1, ctx.target(t).id);
-            for (std::size_t i = 0; i < at_points.size(); ++i)
-                num(ws, r, 2 + i, sum.layer_time(at_points[i], l, t, targets), fmt.time);
+            std::string const n = std::to_string(r + 1);
+            for (std::size_t i = 0; i < at_points.size(); ++i) {
+                double value = sum.layer_time(at_points[i], l, t, targets);
+                if (!layer_formulas) {
+                    num(ws, r, 2 + i, value, fmt.time);
+                    continue;
+                }
+                // The layer and the hardware from this row's cells (names are
+                // data, never formula text); the sweep values as numbers.
+                std::string match = "EXACT(" + hardware_range + ",$B" + n + ")*EXACT(" +
+                                    layer_range + (top ? std::string(",\"\")") : ",$A" + n + ")");
+                for (std::size_t v = 0; v < sweeps; ++v)
+                    match.append("*(").append(range(col.sweep0 + v)).append("=").append(
+                        formula_number(ctx.grid.sweep_value(at_points[i], v))).append(")");
+                formula(ws, r, 2 + i,
+                        "=SUMPRODUCT(" + match + "*" + count_range + "," + lower_range + ")",
+                        value, fmt.time);
+            }
         }
     }
 
-    // Whole scenario.
+    // Whole scenario: the Steps sheet's cells of the target at the point.
     ++r;
     str(ws, r++, 0, "Whole scenario: sum of count x time over supported cases", fmt.section);
+    bool whole_formulas = step.formulas;
+    for (std::size_t t = 0; t < targets; ++t)
+        for (std::size_t p : at_points) whole_formulas = whole_formulas && steps_row(p, t);
+    str(ws, r++, 0,
+        whole_formulas ? std::string("The Steps sheet's rows of each target at these points.")
+                       : fixed_note(step.formulas ? "the Steps sheet does not reach these points"
+                                                  : step.values_why),
+        fmt.note);
     headers = {"hardware"};
     for (std::size_t p : at_points) headers.push_back(at("t_lower", p));
     for (std::size_t p : at_points) headers.push_back(at("t_upper", p));
     for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
     ++r;
+    auto steps_ref = [&](std::size_t row, std::size_t column) {
+        return std::string("=Steps!$").append(column_letters(column)).append("$").append(
+            std::to_string(row + 1));
+    };
     for (std::size_t t = 0; t < targets; ++t, ++r) {
         str(ws, r, 0, ctx.target(t).id);
         for (std::size_t i = 0; i < at_points.size(); ++i) {
             std::size_t p = at_points[i];
-            num(ws, r, 1 + i, sum.t_lower_total[p * targets + t], fmt.time);
-            num(ws, r, 1 + at_points.size() + i, sum.t_upper_total[p * targets + t], fmt.time);
+            double lower = sum.t_lower_total[p * targets + t];
+            double upper = sum.t_upper_total[p * targets + t];
+            std::size_t c1 = 1 + i, c2 = 1 + at_points.size() + i;
+            if (whole_formulas) {
+                std::size_t row = *steps_row(p, t);
+                formula(ws, r, c1, steps_ref(row, step.t_lower), lower, fmt.time);
+                formula(ws, r, c2, steps_ref(row, step.t_upper), upper, fmt.time);
+            } else {
+                num(ws, r, c1, lower, fmt.time);
+                num(ws, r, c2, upper, fmt.time);
+            }
         }
     }
     summary_row = r;

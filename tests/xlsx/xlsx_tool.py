@@ -92,6 +92,8 @@ def dump(path):
                 cell = {"v": cell_text(cv.value), "fmt": cf.number_format}
                 if isinstance(cf.value, str) and cf.data_type == "f":
                     cell["f"] = cf.value
+                if cf.font is not None and cf.font.i:
+                    cell["italic"] = True
                 cells.append(cell)
             rows.append(cells)
         result["cells"][name] = rows

@@ -54,6 +54,20 @@ struct CaseGrid {
     // the table holds each answer once, not once per value of v.
     std::vector<std::vector<double>> critical;
 
+    // How the value V of sweep v enters an op's counts, the rest of the point
+    // held fixed: [v][reduced point * ops + op], the reduced point as above.
+    // Independent of the hardware, so that a workbook can solve the critical
+    // value again after a bandwidth or a peak is edited.
+    struct VCounts {
+        enum Kind : std::uint8_t {
+            other,     // V reaches the axes through lets (or an axis fails): no closed form
+            constant,  // V is no axis and no axis depends on it: the bound is the same at every V
+            linear,    // flops = flops_per_v V, bytes = bytes_fixed + bytes_per_v V
+        } kind = other;
+        double flops_per_v = 0, bytes_fixed = 0, bytes_per_v = 0;
+    };
+    std::vector<std::vector<VCounts>> v_counts;
+
     std::vector<PointFacts> point_facts;  // per point
     bool has_tokens = false;              // the scenario has a `tokens` statement
     bool has_resident = false;            // some operand or declaration is resident
@@ -67,6 +81,11 @@ struct CaseGrid {
                           std::size_t sweep) const;
     double critical_value(Case const& c, std::size_t sweep) const {
         return critical_value(c.point, c.op, c.target, sweep);
+    }
+    // The point's index with sweep `sweep`'s digit removed.
+    std::size_t reduced_point(std::size_t point, std::size_t sweep) const;
+    VCounts const& v_counts_of(std::size_t point, std::size_t op, std::size_t sweep) const {
+        return v_counts[sweep][reduced_point(point, sweep) * op_count + op];
     }
 };
 
