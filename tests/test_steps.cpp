@@ -587,6 +587,7 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
 //           = 2.016e6: t_math 8e-8 < t_comms 2.016e-6, never; at 1e15 B/s t_comms
 //           2.016e-9 < 8e-8: compute-bound at every B, 1. proj at 1e15 B/s:
 //           2e-8 B >= 2e-9 + 4e-12 B <=> B >= 0.1: 1.
+//   alias = proj over X, let X = B (as a template's B = B): the same as proj, a formula.
 TEST_CASE("steps: critical_B is a formula where B is an axis or absent, a labelled value through lets",
           "[steps][xlsx][libreoffice][critical]") {
     Sandbox dir;
@@ -599,9 +600,11 @@ let D = 1000
 let E = 1000
 let S = 2 * B
 let M = 4
+let X = B
 matmul proj = bf16[B, D] * bf16[D, E] -> bf16[B, E]
 matmul twice = bf16[S, D] * bf16[D, E] -> bf16[S, E]
 matmul small = bf16[M, D] * bf16[D, E] -> bf16[M, E]
+matmul alias = bf16[X, D] * bf16[D, E] -> bf16[X, E]
 )roof");
     auto path = dir / "report.xlsx";
     r.write(path);
@@ -609,7 +612,7 @@ matmul small = bf16[M, D] * bf16[D, E] -> bf16[M, E]
     // Cases: op-major within a point, one target; critical_B is column T.
     std::size_t const critical = 19;
     for (std::size_t p = 0; p < 2; ++p) {
-        std::size_t row = p * 3 + 1;
+        std::size_t row = p * 4 + 1;
         INFO("Cases row " << row + 1);
         CHECK(cell(dump, "Cases", row, critical).at("v").get<double>() == 125);
         CHECK(cell(dump, "Cases", row, critical).contains("f"));
@@ -620,6 +623,9 @@ matmul small = bf16[M, D] * bf16[D, E] -> bf16[M, E]
         auto const& small = cell(dump, "Cases", row + 2, critical);
         CHECK(small.at("v") == "never");
         CHECK(small.at("f") == "=IF(Q" + std::to_string(row + 3) + "=\"compute\",1,\"never\")");
+        auto const& alias = cell(dump, "Cases", row + 3, critical);
+        CHECK(alias.at("v").get<double>() == 125);
+        CHECK(alias.at("f") == cell(dump, "Cases", row, critical).at("f"));
     }
     auto const& summary = dump.at("cells").at("Summary");
     std::size_t const ops = find_row(summary, "Per target and op");
@@ -634,10 +640,11 @@ matmul small = bf16[M, D] * bf16[D, E] -> bf16[M, E]
     auto const& cases = after.at("sheets").at("Cases");
     auto const& rows = after.at("sheets").at("Summary");
     for (std::size_t p = 0; p < 2; ++p) {
-        std::size_t row = p * 3 + 1;
+        std::size_t row = p * 4 + 1;
         CHECK(number(cases, row, critical) == 1);
         CHECK(number(cases, row + 1, critical) == 63);  // fixed, as labelled
         CHECK(number(cases, row + 2, critical) == 1);
+        CHECK(number(cases, row + 3, critical) == 1);
     }
     CHECK(number(rows, ops + 3, 4) == 1);
     CHECK(number(rows, ops + 5, 4) == 1);

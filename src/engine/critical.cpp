@@ -127,6 +127,22 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
 
 namespace roofline::engine {
 
+namespace {
+
+// The slot a let only renames (`let X = B`, a template's `B = B`), followed
+// to its end: a template's axis is then the sweep itself.
+int aliased_slot(model::Scenario const& scenario, int slot) {
+    for (std::size_t hops = 0; hops < scenario.slots.size(); ++hops) {
+        auto const& s = scenario.slots[static_cast<std::size_t>(slot)];
+        if (s.sweep >= 0 || s.expr.code.size() != 1 || s.expr.code[0].op != model::OpCode::slot)
+            break;
+        slot = s.expr.code[0].slot;
+    }
+    return slot;
+}
+
+}  // namespace
+
 // The same split as solve_critical's linear case, without the hardware: the
 // flops and the bytes of the op as functions of V. Each term is exact (a
 // count at V = 1 of integers below 2^53), so flops_per_v V and bytes_fixed +
@@ -141,7 +157,7 @@ CaseGrid::VCounts counts_in_v(model::Scenario const& scenario, PointEvaluator& e
     std::vector<bool> is_v(op.axes.size());
     for (std::size_t i = 0; i < op.axes.size(); ++i) {
         auto const& axis = op.axes[i];
-        is_v[i] = axis.slot == v_slot;
+        is_v[i] = aliased_slot(scenario, axis.slot) == v_slot;
         v_axes += is_v[i];
         if (!is_v[i] && (scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on & v_bit))
             return {};  // through a let: no closed form

@@ -260,7 +260,10 @@ void XlsxWriter::State::critical_formula(engine::Case const& cs, std::size_t swe
     VCounts const& counts =
         sweep < ctx.grid.v_counts.size() ? ctx.grid.v_counts_of(cs.point, cs.op, sweep) : none;
     if (counts.kind == VCounts::other) {
-        rows->number(i, value, *fixed_style);
+        if (std::isfinite(value))
+            rows->number(i, value, *fixed_style);
+        else
+            rows->text(i, never_text, *fixed_style);
         return;
     }
     if (counts.kind == VCounts::constant) {

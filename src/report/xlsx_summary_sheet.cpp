@@ -173,8 +173,6 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
                 std::string ref = std::string("=").append(cases_cell(0, m, t, col.critical0 + v));
                 if (std::isfinite(crit))
                     formula(ws, r, 4 + v, ref, crit, fixed ? fixed_format : nullptr);
-                else if (fixed)  // an empty Cases cell: the reference would read 0
-                    str(ws, r, 4 + v, "never", fmt.never);
                 else
                     formula_text(ws, r, 4 + v, ref, "never", fmt.never);
             }
