@@ -622,7 +622,8 @@ matmul alias = bf16[X, D] * bf16[D, E] -> bf16[X, E]
         CHECK(twice.value("italic", false));
         auto const& small = cell(dump, "Cases", row + 2, critical);
         CHECK(small.at("v") == "never");
-        CHECK(small.at("f") == "=IF(Q" + std::to_string(row + 3) + "=\"compute\",1,\"never\")");
+        std::string const n = std::to_string(row + 3);
+        CHECK(small.at("f") == "=IF(Q" + n + "=\"compute\",1,\"never\")");
         auto const& alias = cell(dump, "Cases", row + 3, critical);
         CHECK(alias.at("v").get<double>() == 125);
         CHECK(alias.at("f") == cell(dump, "Cases", row, critical).at("f"));
