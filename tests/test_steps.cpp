@@ -650,3 +650,49 @@ matmul alias = bf16[X, D] * bf16[D, E] -> bf16[X, E]
     CHECK(number(rows, ops + 3, 4) == 1);
     CHECK(number(rows, ops + 5, 4) == 1);
 }
+
+// The whole workbook at once: fast's bandwidth and peak edited in the sheet
+// and recalculated by LibreOffice must read as the engine's workbook of the
+// scenario with those values, cell for cell (Cases, Steps, Summary). The
+// numbers above are by hand; this catches any table left behind.
+TEST_CASE("steps: an edited and recalculated workbook is the engine's workbook of the edited scenario",
+          "[steps][xlsx][libreoffice][critical]") {
+    Sandbox dir;
+    std::string edited_text = step::scenario;
+    auto replace = [&](std::string const& from, std::string const& to) {
+        auto at = edited_text.find(from);
+        REQUIRE(at != std::string::npos);
+        edited_text.replace(at, from.size(), to);
+    };
+    replace("hbm_bandwidth = 1e12 B/s", "hbm_bandwidth = 3e11 B/s");
+    replace("peak bf16 = 1e14 FLOP/s\n    hbm_capacity", "peak bf16 = 2.5e14 FLOP/s\n    hbm_capacity");
+    Report original(step::scenario), edited(edited_text);
+    auto path = dir / "report.xlsx", expected_path = dir / "expected.xlsx";
+    original.write(path);
+    edited.write(expected_path);
+    auto a = dir / "a.xlsx", b = dir / "b.xlsx";
+    run_tool("set " + quoted(path) + " Hardware C2 3e11 " + quoted(a));
+    run_tool("set " + quoted(a) + " Hardware F2 2.5e14 " + quoted(b));
+    auto recalculated = run_tool("recalc " + quoted(b) + " " + quoted(dir / "work"));
+    auto expected = run_tool("dump " + quoted(expected_path));
+    std::size_t numbers = 0;
+    for (char const* sheet : {"Cases", "Steps", "Summary"}) {
+        auto const& cells = expected.at("cells").at(sheet);
+        auto const& rows = recalculated.at("sheets").at(sheet);
+        for (std::size_t i = 0; i < cells.size(); ++i)
+            for (std::size_t j = 0; j < cells[i].size(); ++j) {
+                auto const& c = cells[i][j];
+                if (!c.is_object()) continue;
+                INFO(sheet << " row " << i + 1 << " column " << j + 1);
+                if (c.at("v").is_number()) {
+                    double want = c.at("v").get<double>();
+                    double got = number(rows, i, j);
+                    CHECK(std::fabs(got - want) <= 1e-12 * std::fabs(want));
+                    ++numbers;
+                } else {
+                    CHECK(rows.at(i).at(j) == c.at("v"));
+                }
+            }
+    }
+    CHECK(numbers > 250);  // 18 cases of about 14 numbers, the Steps rows and the Summary
+}
