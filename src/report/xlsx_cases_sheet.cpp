@@ -56,8 +56,14 @@ void XlsxWriter::State::layout_cases() {
     for (CellStyle style : {CellStyle::plain, CellStyle::sci, CellStyle::ratio, CellStyle::time,
                             CellStyle::fraction, CellStyle::center, CellStyle::indent})
         cell_style(style);
+    // critical_V right-aligned, so that "never" lines up with the numbers
+    // instead of running into peak_fraction.
+    lxw_format* critical_format = add_format();
+    format_set_align(critical_format, LXW_ALIGN_RIGHT);
+    critical_style = &rows->style(critical_format);
     fixed_format = add_format();
     format_set_italic(fixed_format);
+    format_set_align(fixed_format, LXW_ALIGN_RIGHT);
     fixed_style = &rows->style(fixed_format);
     for (auto const& column : columns) {
         column_style.push_back(&cell_style(column.spec->cell));
@@ -317,7 +323,7 @@ void XlsxWriter::State::critical_formula(engine::Case const& cs, std::size_t swe
         num(counts.bytes_per_v);
         f << ")/" << w << ",1,\"never\"))";
     }
-    auto const& style = *column_style[i];
+    auto const& style = *critical_style;
     if (std::isfinite(value))
         rows->formula(i, f.view(), value, style);
     else

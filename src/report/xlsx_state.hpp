@@ -98,6 +98,7 @@ struct XlsxWriter::State {
     // reaches the axes through lets): italic, and the Summary says why.
     lxw_format* fixed_format = nullptr;
     output::Style const* fixed_style = nullptr;
+    output::Style const* critical_style = nullptr;  // a critical_V that is a formula
     // critical_V of a case (a column of the `critical` field) as a formula.
     void critical_formula(engine::Case const& c, std::size_t sweep, std::size_t column);
 
