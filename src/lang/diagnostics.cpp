@@ -6,6 +6,8 @@
 namespace roofline {
 
 Diagnostic& Diagnostics::add(Severity severity, Span span, std::string message) {
+    std::optional<InstanceContext> context;
+    if (make_context_) context = make_context_();
     // Once per place and message (a template's own mistake shows in its
     // first instance only), and inside an instance once per message (G = 5.6
     // is one mistake, however many operands use G).
@@ -13,8 +15,8 @@ Diagnostic& Diagnostics::add(Severity severity, Span span, std::string message) 
                                         ":" + std::to_string(span.offset) + ":" +
                                         std::to_string(span.length) + ":" + message
                                   : std::string();
-    std::string instance = context_ ? std::string("instance ")
-                                          .append(std::to_string(context_->instance))
+    std::string instance = context ? std::string("instance ")
+                                          .append(std::to_string(context->instance))
                                           .append(":")
                                           .append(message)
                                     : std::string();
@@ -31,14 +33,14 @@ Diagnostic& Diagnostics::add(Severity severity, Span span, std::string message) 
             return overflow_;
         }
     }
-    if (!context_) {
+    if (!context) {
         list_.push_back(Diagnostic{severity, span, std::move(message), {}});
         return list_.back();
     }
     auto& d = list_.emplace_back(
-        Diagnostic{severity, context_->use, context_->prefix + message, {}});
-    if (span.file) d.notes.push_back(note(span, context_->here));
-    d.notes.insert(d.notes.end(), context_->notes.begin(), context_->notes.end());
+        Diagnostic{severity, context->use, context->prefix + message, {}});
+    if (span.file) d.notes.push_back(note(span, context->here));
+    d.notes.insert(d.notes.end(), context->notes.begin(), context->notes.end());
     return d;
 }
 

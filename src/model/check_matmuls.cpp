@@ -158,10 +158,10 @@ void Checker::check_ops() {
         }
     };
     for (auto const& pending : ops) {
-        diagnostics.set_context(instance_context(pending.scope));
+        diagnostics.set_context(context_of(pending.scope));
         std::visit(Dispatch{*this, pending}, pending.node);
     }
-    diagnostics.set_context(std::nullopt);
+    diagnostics.set_context(nullptr);
 }
 
 void Checker::check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt) {
@@ -224,7 +224,7 @@ void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt c
 
 void Checker::check_residents() {
     for (auto const& pending : residents) {
-        diagnostics.set_context(instance_context(pending.scope));
+        diagnostics.set_context(context_of(pending.scope));
         auto const& stmt = *pending.node;
         auto const& file = *pending.file;
         auto const& scope = scopes[static_cast<std::size_t>(pending.scope)];
@@ -240,7 +240,7 @@ void Checker::check_residents() {
         resolve.tensor(stmt.tensor, r.tensor);
         if (resolve.ok) scenario.residents.push_back(std::move(r));
     }
-    diagnostics.set_context(std::nullopt);
+    diagnostics.set_context(nullptr);
 }
 
 void Checker::check_tokens() {

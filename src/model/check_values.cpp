@@ -25,7 +25,7 @@ void Checker::check_lets() {
         auto slot = static_cast<std::size_t>(let_slots[i]);
         auto const& pending = lets[i];
         if (bad_slot[slot]) continue;
-        diagnostics.set_context(instance_context(pending.scope));
+        diagnostics.set_context(context_of(pending.scope));
         if (!compile(*pending.file, *pending.value, pending.scope, slots[slot].expr)) {
             bad_slot[slot] = true;
             continue;
@@ -33,7 +33,7 @@ void Checker::check_lets() {
         for (auto const& in : slots[slot].expr.code)
             if (in.op == OpCode::slot) deps[slot].push_back(in.slot);
     }
-    diagnostics.set_context(std::nullopt);
+    diagnostics.set_context(nullptr);
 
     // Depth-first order with cycle detection, iterative so that a chain of
     // 100,000 lets cannot overflow the stack.
@@ -92,9 +92,9 @@ void Checker::check_lets() {
         }
         auto result = evaluate(slots[slot].expr, values);
         if (auto const* error = std::get_if<EvalError>(&result)) {
-            diagnostics.set_context(instance_context(lets[static_cast<std::size_t>(let_of_slot[slot])].scope));
+            diagnostics.set_context(context_of(lets[static_cast<std::size_t>(let_of_slot[slot])].scope));
             diagnostics.error(error->span, error->message);
-            diagnostics.set_context(std::nullopt);
+            diagnostics.set_context(nullptr);
             bad_slot[slot] = true;
             continue;
         }
@@ -217,7 +217,7 @@ void Checker::check_layer_counts() {
     for (auto const& pending : layers) {
         auto& scope = scopes[static_cast<std::size_t>(pending.inner_scope)];
         double count = 1;
-        diagnostics.set_context(instance_context(pending.outer_scope));
+        diagnostics.set_context(context_of(pending.outer_scope));
         double outer = scopes[static_cast<std::size_t>(scope.parent)].count;
         if (pending.count) {
             auto value = constant(*pending.file, *pending.count, pending.outer_scope,
@@ -239,7 +239,7 @@ void Checker::check_layer_counts() {
         // Parents are collected before their children, so this is final.
         scope.count = outer * count;
     }
-    diagnostics.set_context(std::nullopt);
+    diagnostics.set_context(nullptr);
 }
 
 }  // namespace roofline::model

@@ -47,6 +47,11 @@ struct Checker {
     // errors inside them are reported at the outermost `use`; nullopt outside
     // templates.
     std::optional<InstanceContext> instance_context(int scope) const;
+    // The same, built only when a diagnostic needs it: set for every op
+    // checked, it must cost nothing when all is well.
+    Diagnostics::ContextMaker context_of(int scope) const {
+        return [this, scope] { return instance_context(scope); };
+    }
     // "attention got H = 28, KV = 5, ...": the constant value parameters of
     // the instance `scope`, once check_lets has computed them ("" before).
     std::string instance_values(int scope) const;

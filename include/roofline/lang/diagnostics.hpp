@@ -8,6 +8,7 @@
 #include "roofline/lang/source.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -46,9 +47,11 @@ public:
     Diagnostic& warning(Span span, std::string message);
     static Diagnostic note(Span span, std::string message);
 
-    // Until cleared, errors and warnings are inside this template instance
-    // (see InstanceContext) and reported at its `use`.
-    void set_context(std::optional<InstanceContext> context) { context_ = std::move(context); }
+    // Until cleared (nullptr), errors and warnings are inside the template
+    // instance this makes (see InstanceContext; nullopt: none) and reported at
+    // its `use`. Made only when one is added.
+    using ContextMaker = std::function<std::optional<InstanceContext>()>;
+    void set_context(ContextMaker make) { make_context_ = std::move(make); }
 
     // A phase that stops early because full() records that more errors were
     // left unreported, so that the output says so.
@@ -66,7 +69,7 @@ private:
     // An error at one place with one message is reported once; inside a
     // template instance, one message once per instance (at its `use`).
     std::unordered_set<std::string> seen_;
-    std::optional<InstanceContext> context_;
+    ContextMaker make_context_;
     Diagnostic overflow_;
     std::size_t error_count_ = 0;
     bool truncated_ = false;

@@ -1,0 +1,119 @@
+// The Summary sheet's Step section (reports.md, "Summary"): per target, the
+// step at the sweep points step_points picks, read from the Steps sheet so
+// that it follows an edited Hardware sheet. The rest of the sheet is in
+// xlsx_summary_sheet.cpp.
+#include "xlsx_state.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace roofline::report {
+
+using output::column_letters;
+
+std::vector<std::string> XlsxWriter::State::summary_step_headers() const {
+    std::vector<std::string> headers = {"hardware"};
+    for (auto const& sw : ctx.scenario.sweeps) headers.push_back(sw.name);
+    for (char const* h : {"step t_lower", "step t_upper", "memory-bound share"})
+        headers.push_back(h);
+    if (step.tokens) headers.push_back("tokens/s");
+    if (step.bytes)
+        for (char const* h : {"weights", "cache", "resident"}) headers.push_back(h);
+    if (step.chips)
+        for (char const* h : {"hbm_capacity", "min chips", "fits on one chip"})
+            headers.push_back(h);
+    return headers;
+}
+
+// The Step section, the first table of the sheet: per target, the step at a
+// few sweep points (step_points), read from the Steps sheet; the memory
+// columns as formulas over the row and the target's Hardware cells.
+std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size_t r) {
+    lxw_worksheet* ws = summary;
+    auto const& st = step;
+    bool const chips = st.chips;  // hbm_capacity, min chips, fits on one chip
+    ++r;
+    str(ws, r++, 0, "Step: sum of count x time over the supported cases, one chip", fmt.section);
+    std::string note = "Every sweep point is on the Steps sheet.";
+    if (st.bytes)
+        note +=
+            " resident = weights + cache; min chips counts HBM capacity only: "
+            "ceil(resident / hbm_capacity).";
+    if (!st.tokens)
+        note +=
+            " The scenario has no tokens statement: its ops may be unrelated problems, whose "
+            "sum is no model step; read them one by one under Per target and op.";
+    str(ws, r++, 0, note, fmt.note);
+
+    // The columns of summary_step_headers.
+    std::size_t const lower = 1 + sweeps;
+    std::size_t const rate = lower + 3;
+    std::size_t const weights = rate + (st.tokens ? 1 : 0);
+    std::size_t const capacity = weights + (st.bytes ? 3 : 0);
+    auto const headers = summary_step_headers();
+    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    ++r;
+
+    auto steps_cell = [&](std::size_t row, std::size_t column) {
+        return "Steps!$" + column_letters(column) + "$" + std::to_string(row + 1);
+    };
+    auto const selected = step_points(points);
+    for (std::size_t t = 0; t < targets; ++t) {
+        for (std::size_t p : selected) {
+            StepTotals const totals = step_totals(ctx, sum, p, t);
+            auto steps_at = steps_row(p, t);
+            std::string const n = std::to_string(r + 1);
+            auto here = [&](std::size_t column) { return column_letters(column) + n; };
+            str(ws, r, 0, ctx.target(t).id, fmt.indent);
+            for (std::size_t v = 0; v < sweeps; ++v) num(ws, r, 1 + v, ctx.grid.sweep_value(p, v));
+            // The step times from the Steps row, so that they follow an
+            // edited Hardware sheet as the Steps formulas do.
+            auto from_steps = [&](std::size_t column, std::size_t steps_column, double value,
+                                  lxw_format* format) {
+                if (steps_at)
+                    // std::string("=").append(...), not "=" + ...: GCC 12 at -O3 gives a
+                    // false -Wrestrict for a string literal + a temporary std::string.
+                    formula(ws, r, column,
+                            std::string("=").append(steps_cell(*steps_at, steps_column)), value,
+                            format);
+                else
+                    num(ws, r, column, value, format);
+            };
+            from_steps(lower, st.t_lower, totals.t_lower, fmt.time);
+            from_steps(lower + 1, st.t_upper, totals.t_upper, fmt.time);
+            from_steps(lower + 2, st.memory, totals.memory_share, fmt.fraction);
+            if (st.tokens && std::isfinite(totals.tokens_per_s)) {
+                if (steps_at)
+                    formula(ws, r, rate,
+                            std::string("=").append(steps_cell(*steps_at, st.tokens_col)) + "/" +
+                                here(lower),
+                            totals.tokens_per_s, fmt.rate);
+                else
+                    num(ws, r, rate, totals.tokens_per_s, fmt.rate);
+            }
+            if (st.bytes) {
+                num(ws, r, weights, totals.weight_bytes, fmt.bytes);
+                num(ws, r, weights + 1, totals.cache_bytes, fmt.bytes);
+                formula(ws, r, weights + 2,
+                        std::string("=").append(here(weights)) + "+" + here(weights + 1),
+                        totals.resident_bytes, fmt.bytes);
+            }
+            if (chips && !capacity_ref[t].empty()) {
+                std::string const& cap = capacity_ref[t];
+                formula(ws, r, capacity, "=" + cap, totals.capacity, fmt.bytes);
+                if (std::isfinite(totals.min_chips))
+                    formula(ws, r, capacity + 1,
+                            "=CEILING(" + here(weights + 2) + "/" + cap + ",1)", totals.min_chips,
+                            fmt.whole);
+                formula_text(ws, r, capacity + 2,
+                             "=IF(" + here(weights + 2) + "<=" + cap + ",\"yes\",\"no\")",
+                             totals.resident_bytes <= totals.capacity ? "yes" : "no", fmt.center);
+            }
+            ++r;
+        }
+    }
+    return r;
+}
+
+}  // namespace roofline::report
