@@ -192,7 +192,7 @@ TEST_CASE("the compute dtype: explicit, else the wider input, on a tie the left"
     auto const& s = r.checked->scenario;
     auto dtype_of = [&](std::string const& op) {
         for (auto const& m : s.ops)
-            if (m.name == op) return s.dtypes[static_cast<std::size_t>(m.compute_dtype)].name;
+            if (m.name == op) return s.dtypes[static_cast<std::size_t>(m.compute_dtype_at({}, s.dtypes))].name;
         return std::string("?");
     };
     CHECK(dtype_of("mixed") == "bf16");

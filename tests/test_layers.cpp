@@ -97,7 +97,7 @@ use mlp(T = B, D = 64, F = 100, W = int8) as small
     // the compute dtype is the wider input, bf16.
     auto const& small_gate = r.find("gate", "small", 1);
     CHECK(small_gate.metrics.counts.bytes_read == 7424);
-    CHECK(s.dtypes[static_cast<std::size_t>(s.ops[4].compute_dtype)].name == "bf16");
+    CHECK(s.dtypes[static_cast<std::size_t>(s.ops[4].compute_dtype_at({}, s.dtypes))].name == "bf16");
     CHECK(small_gate.metrics.counts.flops == 2 * 8 * 64 * 100);
 }
 

@@ -14,6 +14,7 @@
 #include "helpers.hpp"
 
 #include "roofline/lang/file_system.hpp"
+#include "roofline/model/load.hpp"
 #include "roofline/report/report.hpp"
 
 #include <catch2/catch.hpp>
@@ -73,6 +74,7 @@ constexpr double mixtral_norm_params = 266'240.0;  // (2 x 32 + 1) x 4096
 struct ModelRun {
     Diagnostics diagnostics;
     Program program;
+    Program overrides;  // --set values
     model::Scenario scenario;
     engine::Evaluation evaluation;
     report::ReportInfo info;
@@ -102,12 +104,9 @@ struct ModelRun {
         FAIL("no case " << layer << "/" << op);
         throw;
     }
+    // At the first point, on the first target.
     std::string compute_dtype(std::string const& op, std::string const& layer) const {
-        for (auto const& m : scenario.ops)
-            if (m.name == op && m.layer == layer)
-                return scenario.dtypes[static_cast<std::size_t>(m.compute_dtype)].name;
-        FAIL("no op " << layer << "/" << op);
-        return {};
+        return scenario.dtypes[find(op, layer, 0, 0).compute_dtype].name;
     }
     // FLOPs of one instance of the ops under layer path `prefix` (the layer
     // itself and the layers nested in it), not multiplied by the counts.
@@ -129,8 +128,8 @@ struct ModelRun {
     }
 };
 
-std::unique_ptr<ModelRun> finish(std::unique_ptr<ModelRun> r) {
-    r->scenario = model::check(r->program, {}, r->diagnostics);
+std::unique_ptr<ModelRun> finish(std::unique_ptr<ModelRun> r, bool checked = false) {
+    if (!checked) r->scenario = model::check(r->program, {}, r->diagnostics);
     INFO(format(r->diagnostics));
     REQUIRE_FALSE(r->diagnostics.has_errors());
     auto evaluation = engine::evaluate(r->scenario, r->diagnostics);
@@ -155,6 +154,21 @@ std::unique_ptr<ModelRun> run_scenario(std::string const& name) {
     return finish(std::move(r));
 }
 
+// The same with --set values, as `roofline run SCENARIO --set ...` reads it.
+std::unique_ptr<ModelRun> run_scenario(std::string const& name, std::vector<std::string> const& sets) {
+    auto r = std::make_unique<ModelRun>();
+    auto loaded = model::load_scenario(std::string(ROOFLINE_SOURCE_DIR) + "/scenarios/" + name,
+                                       std::nullopt, {std::string(ROOFLINE_SOURCE_DIR) + "/templates"},
+                                       {}, r->diagnostics, sets);
+    r->program = std::move(loaded.program);
+    r->overrides = std::move(loaded.overrides);
+    r->scenario = std::move(loaded.scenario);
+    return finish(std::move(r), true);
+}
+
+// The W8A8 variant of a shipped model scenario.
+std::unique_ptr<ModelRun> run_fp8(std::string const& name) { return run_scenario(name, {"wdt=fp8"}); }
+
 // A scenario text that uses the shipped templates.
 std::unique_ptr<ModelRun> run_text(std::string const& text) {
     auto r = std::make_unique<ModelRun>();
@@ -164,12 +178,8 @@ std::unique_ptr<ModelRun> run_text(std::string const& text) {
 }
 
 char const* const model_scenarios[] = {
-    "llama3-8b-decode.roof",      "llama3-8b-decode-fp8.roof",
-    "llama3-8b-prefill.roof",     "llama3-8b-prefill-fp8.roof",
-    "llama3-70b-decode.roof",     "llama3-70b-decode-fp8.roof",
-    "llama3-70b-prefill.roof",    "llama3-70b-prefill-fp8.roof",
-    "mixtral-8x7b-decode.roof",   "mixtral-8x7b-decode-fp8.roof",
-    "mixtral-8x7b-prefill.roof",  "mixtral-8x7b-prefill-fp8.roof",
+    "llama3-8b-decode.roof",     "llama3-8b-prefill.roof",     "llama3-70b-decode.roof",
+    "llama3-70b-prefill.roof",   "mixtral-8x7b-decode.roof",   "mixtral-8x7b-prefill.roof",
 };
 
 }  // namespace
@@ -188,6 +198,10 @@ TEST_CASE("every shipped model scenario checks without warnings and evaluates", 
         CHECK(r->scenario.targets.size() == 4);
         // Every case is supported: each target has a peak for bf16 and fp8.
         CHECK(r->builder->summary().unsupported_count == 0);
+        auto both = run_scenario(name, {"wdt=[bf16, fp8]"});
+        CHECK(both->diagnostics.all().empty());
+        CHECK(both->evaluation.point_count == 2 * r->evaluation.point_count);
+        CHECK(both->builder->summary().unsupported_count == 0);
     }
 }
 
@@ -289,7 +303,7 @@ TEST_CASE("Llama 3 8B and 70B: resident weight and cache bytes from the paramete
     SECTION("8B fp8: the matmul weights halve, the 266,240 norm gains stay bf16") {
         // 1 x (8,030,261,248 - 266,240) + 2 x 266,240 = 8,030,527,488 B:
         // half of the bf16 bytes plus the gains' 266,240 B.
-        auto r = run_scenario("llama3-8b-decode-fp8.roof");
+        auto r = run_fp8("llama3-8b-decode.roof");
         auto const& facts = r->evaluation.point_facts[r->point(1)];
         CHECK(facts.weight_bytes == llama8b_params + llama8b_norm_params);
         CHECK(facts.weight_bytes == 8'030'527'488.0);
@@ -298,7 +312,7 @@ TEST_CASE("Llama 3 8B and 70B: resident weight and cache bytes from the paramete
     }
     SECTION("70B bf16 and fp8") {
         auto bf16 = run_scenario("llama3-70b-decode.roof");
-        auto fp8 = run_scenario("llama3-70b-decode-fp8.roof");
+        auto fp8 = run_fp8("llama3-70b-decode.roof");
         auto const& a = bf16->evaluation.point_facts[bf16->point(1)];
         auto const& b = fp8->evaluation.point_facts[fp8->point(1)];
         CHECK(a.weight_bytes == 141'107'412'992.0);  // 2 x 70,553,706,496
@@ -372,7 +386,7 @@ TEST_CASE("decode at batch 1 is memory-bound: a step reads the weights and the K
         CHECK(step.t_lower <= 1.01 * must_read / 3.35e12);
     }
     SECTION("fp8 weights: a step reads about half as much") {
-        auto r = run_scenario("llama3-8b-decode-fp8.roof");
+        auto r = run_fp8("llama3-8b-decode.roof");
         std::size_t p = r->point(1), t = r->target("h100_sxm");
         // 8,030,527,488 - 525,336,576 (fp8 table) + 1,073,741,824 (bf16 cache)
         //   = 8,578,932,736 B, 53 % of the bf16 step's 16,162,826,752.
@@ -409,7 +423,7 @@ TEST_CASE("Llama 3 70B bf16 needs two 80 GB chips", "[models]") {
 
     // fp8 weights fit one H100 at B = 1: 70,555,025,408 + 2,684,354,560 =
     // 73,239,379,968 B < 80e9.
-    auto fp8 = run_scenario("llama3-70b-decode-fp8.roof");
+    auto fp8 = run_fp8("llama3-70b-decode.roof");
     auto step = fp8->step(fp8->point(1), fp8->target("h100_sxm"));
     CHECK(step.resident_bytes == 73'239'379'968.0);
     CHECK(step.min_chips == 1);
@@ -463,7 +477,7 @@ TEST_CASE("Mixtral 8x7B: all 8 experts resident, a batch-1 step reads 2", "[mode
     CHECK(r->step(r->point(1), r->target("h200")).min_chips == 1);
 
     // fp8: (46,702,792,704 - 266,240) x 1 + 266,240 x 2 = 46,703,058,944 B.
-    auto fp8 = run_scenario("mixtral-8x7b-decode-fp8.roof");
+    auto fp8 = run_fp8("mixtral-8x7b-decode.roof");
     CHECK(fp8->evaluation.point_facts[fp8->point(1)].weight_bytes ==
           mixtral_params + mixtral_norm_params);
     CHECK(fp8->compute_dtype("gate", "decoder/moe") == "fp8");
@@ -488,4 +502,84 @@ TEST_CASE("prefill: the large matmuls are compute-bound and tokens count B x T",
     // 10 ms, memory-bound.
     CHECK_THAT(step.tokens_per_s, WithinRel(2048 / step.t_lower, 1e-15));
     CHECK(step.memory_share < 0.5);
+}
+
+// Issue 11: `--set 'wdt=[bf16, fp8]'` is one report holding the cases of the
+// two reports `--set wdt=bf16` and `--set wdt=fp8`, case for case.
+TEST_CASE("a dtype sweep is the reports of its dtypes, case for case", "[models][dtype-sweep]") {
+    auto both = run_scenario("llama3-70b-decode.roof", {"wdt=[bf16, fp8]"});
+    auto bf16 = run_scenario("llama3-70b-decode.roof", {"wdt=bf16"});
+    auto fp8 = run_fp8("llama3-70b-decode.roof");
+    auto const& sweeps = both->scenario.sweeps;
+    REQUIRE(sweeps.size() == 2);
+    REQUIRE(sweeps[0].name == "B");
+    REQUIRE(sweeps[1].name == "wdt");  // replaced in the let's place, after B
+    CHECK(sweeps[1].of_dtypes);
+    CHECK_FALSE(sweeps[0].of_dtypes);
+    REQUIRE(bf16->scenario.sweeps.size() == 1);
+    auto const& e = both->evaluation;
+    REQUIRE(e.point_count == 18);
+    REQUIRE(e.cases.size() == 2 * bf16->evaluation.cases.size());
+    std::size_t compared = 0;
+    for (auto const& c : e.cases) {
+        double b = e.sweep_value(c.point, 0);
+        std::string const dtype = *both->scenario.sweep_dtype_name(1, e.sweep_value(c.point, 1));
+        auto const& single = dtype == "bf16" ? *bf16 : *fp8;
+        REQUIRE((dtype == "bf16" || dtype == "fp8"));
+        auto const& op = both->scenario.ops[c.op];
+        auto const& d = single.find(op.name, op.layer, single.point(b), c.target);
+        INFO(op.layer << "/" << op.name << " B = " << b << " wdt = " << dtype);
+        CHECK(both->scenario.dtypes[c.compute_dtype].name ==
+              single.scenario.dtypes[d.compute_dtype].name);
+        CHECK(c.metrics.counts.flops == d.metrics.counts.flops);
+        CHECK(c.metrics.counts.bytes_read == d.metrics.counts.bytes_read);
+        CHECK(c.metrics.counts.bytes_written == d.metrics.counts.bytes_written);
+        CHECK(c.metrics.peak == d.metrics.peak);
+        CHECK(c.metrics.t_lower == d.metrics.t_lower);
+        CHECK(c.metrics.bound == d.metrics.bound);
+        double critical = e.critical_value(c, 0), single_critical = single.evaluation.critical_value(d, 0);
+        CHECK((critical == single_critical || (std::isnan(critical) && std::isnan(single_critical))));
+        auto const& facts = e.point_facts[c.point];
+        auto const& single_facts = single.evaluation.point_facts[d.point];
+        CHECK(facts.weight_bytes == single_facts.weight_bytes);
+        CHECK(facts.cache_bytes == single_facts.cache_bytes);
+        ++compared;
+    }
+    CHECK(compared == 1440);  // 20 ops x 4 targets x 9 batch sizes x 2 dtypes
+    // By hand: fp8 weights are 1 byte per matmul parameter, the 161 x 8192 =
+    // 1,318,912 norm gains stay bf16: (70,553,706,496 - 1,318,912) + 2 x
+    // 1,318,912 = 70,555,025,408 bytes; bf16 weights twice the parameters.
+    std::size_t const fp8_point = 1, bf16_point = 0;  // B = 1, wdt second
+    CHECK(*both->scenario.sweep_dtype_name(1, e.sweep_value(fp8_point, 1)) == "fp8");
+    CHECK(e.point_facts[fp8_point].weight_bytes == 70'555'025'408.0);
+    CHECK(e.point_facts[bf16_point].weight_bytes == 2 * 70'553'706'496.0);
+    // q_proj at B = 1 reads its 8192 x 8192 weight and its 8192 inputs in
+    // fp8 (W8A8), and computes in fp8.
+    auto const& q = both->find("q_proj", "decoder/attention", fp8_point, 0);
+    CHECK(both->scenario.dtypes[q.compute_dtype].name == "fp8");
+    CHECK(q.metrics.counts.bytes_read == 8192.0 * 8192 + 8192);
+}
+
+TEST_CASE("dtype lets and sweeps: misuse is an error at its place", "[dtype-sweep]") {
+    auto check_text = [](std::string const& text) {
+        Diagnostics diagnostics;
+        DiskFileSystem disk;
+        auto program = load_program_text("t.roof", text, disk, templates_path(), diagnostics);
+        if (!diagnostics.has_errors()) (void)model::check(program, {}, diagnostics);
+        return format(diagnostics);
+    };
+    std::string const head =
+        "hardware h { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }\ntarget h\nsweep B = [1, 2]\n";
+    CHECK(check_text(head + "sweep wdt = [bf16, 3]\nmatmul q = bf16[B] * wdt[B] -> bf16[]\n")
+              .find("t.roof:4:20: error: sweep 'wdt' lists dtypes, so each of its values must be a dtype, "
+                    "not a number or an expression") != std::string::npos);
+    CHECK(check_text(head + "sweep wdt = [bf16, fp33]\nmatmul q = bf16[B] * wdt[B] -> bf16[]\n")
+              .find("t.roof:4:20: error: sweep 'wdt' lists dtypes, so each of its values must be a dtype, "
+                    "not unknown dtype 'fp33'; did you mean 'fp32'?") != std::string::npos);
+    CHECK(check_text(head + "sweep wdt = [bf16, fp8]\nlet X = wdt * 2\nmatmul q = bf16[B] * wdt[X] -> bf16[]\n")
+              .find("t.roof:5:9: error: 'wdt' is a dtype, not a value") != std::string::npos);
+    CHECK(check_text(head + "let wdt = fp8\nmatmul q = bf16[B] * wdt[wdt] -> bf16[]\n")
+              .find("t.roof:5:26: error: unknown axis 'wdt'") != std::string::npos);
+    // A dtype let through a chain, written before what it names.
+    CHECK(check_text(head + "let a = b\nlet b = bf16\nmatmul q = a[B] * b[B] -> bf16[]\n") == "");
 }

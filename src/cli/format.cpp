@@ -19,16 +19,18 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
     std::vector<bool> right;
     for (auto const& column : columns) {
         rows[0].push_back(column.header);
-        right.push_back(column.spec->term != report::TermStyle::text);
+        right.push_back(!column.text);
     }
     for (auto const& c : evaluation.cases) {
         auto& row = rows.emplace_back();
         for (auto const& column : columns) {
             auto number = [&] { return report::case_number(column, scenario, evaluation, c); };
+            if (column.text) {
+                row.emplace_back(report::case_text(column, scenario, evaluation, c));
+                continue;
+            }
             switch (column.spec->term) {
-                case report::TermStyle::text:
-                    row.emplace_back(report::case_text(column, scenario, c));
-                    break;
+                case report::TermStyle::text: break;  // text columns are text
                 case report::TermStyle::count: row.push_back(format_count(number())); break;
                 case report::TermStyle::general: row.push_back(format_general(number())); break;
                 case report::TermStyle::seconds: row.push_back(format_seconds(number())); break;
@@ -49,13 +51,21 @@ std::string target_heading(model::Hardware const& hw) {
                  : std::string(hw.id).append("\n");
 }
 
+// A sweep's value at a point: a count, or a dtype's name.
+std::string sweep_value_text(model::Scenario const& scenario, engine::CaseGrid const& grid,
+                             std::size_t point, std::size_t v) {
+    double value = grid.sweep_value(point, v);
+    if (auto const* name = scenario.sweep_dtype_name(v, value)) return *name;
+    return format_count(value);
+}
+
 // "B = 1" or "B = 1, S = 128": the sweep values at a point.
 std::string point_label(engine::CaseGrid const& grid, model::Scenario const& scenario,
                         std::size_t point) {
     std::string label;
     for (std::size_t v = 0; v < grid.sweep_count; ++v) {
         if (v) label += ", ";
-        label += scenario.sweeps[v].name + " = " + format_count(grid.sweep_value(point, v));
+        label += scenario.sweeps[v].name + " = " + sweep_value_text(scenario, grid, point, v);
     }
     return label;
 }
@@ -91,7 +101,8 @@ std::string op_summary(report::ReportContext const& context, report::Summary con
             header.push_back("t_lower");
             header.push_back("bound");
         }
-        for (auto const& sweep : scenario.sweeps) header.push_back("critical_" + sweep.name);
+        for (auto const& sweep : scenario.sweeps)
+            if (!sweep.of_dtypes) header.push_back("critical_" + sweep.name);
         std::vector<bool> right(header.size(), true);
         right[0] = false;
         std::vector<std::vector<std::string>> rows = {std::move(header)};
@@ -108,6 +119,7 @@ std::string op_summary(report::ReportContext const& context, report::Summary con
                 row.emplace_back(engine::bound_name(facts.bound_last));
             }
             for (std::size_t v = 0; v < grid.sweep_count; ++v) {
+                if (scenario.sweeps[v].of_dtypes) continue;
                 double critical = v < facts.critical.size() ? facts.critical[v] : engine::not_available;
                 bool const supported = facts.bound_first != engine::Bound::unsupported;
                 row.push_back(!supported ? "-" : std::isnan(critical) ? "never" : format_count(critical));
@@ -129,7 +141,11 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
         out += target_heading(hw);
         bool const usable = std::any_of(
             scenario.ops.begin(), scenario.ops.end(),
-            [&](model::Op const& m) { return hw.peak_for(m.compute_dtype).has_value(); });
+            [&](model::Op const& m) {
+                auto dtypes = scenario.compute_dtypes_of(m);
+                return std::any_of(dtypes.begin(), dtypes.end(),
+                                   [&](int d) { return hw.peak_for(d).has_value(); });
+            });
         if (!usable) {
             out += "  no step: no matmul's compute dtype has a peak on this chip\n";
             continue;
@@ -147,7 +163,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
             auto const step = report::step_totals(context, summary, p, t);
             std::vector<std::string> row;
             for (std::size_t v = 0; v < grid.sweep_count; ++v)
-                row.push_back(format_count(grid.sweep_value(p, v)));
+                row.push_back(sweep_value_text(scenario, grid, p, v));
             row.push_back(output::format_long_seconds(step.t_lower));
             row.push_back(output::format_long_seconds(step.t_upper));
             row.push_back(output::format_share(step.memory_share));

@@ -52,7 +52,10 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
                       std::vector<double> values) {
     auto const& matmul = scenario.ops[matmul_index];
     auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[target])];
-    auto peak = hw.peak_for(matmul.compute_dtype);
+    if (scenario.sweeps[sweep].of_dtypes) return not_available;  // no size to solve for
+    // The dtype sweeps' slots are set even where a let fails at this point.
+    (void)evaluator.set_point(values);
+    auto peak = hw.peak_for(matmul.compute_dtype_at(evaluator.slots(), scenario.dtypes));
     if (!peak) return not_available;
     double bandwidth = hw.hbm_bytes_per_s;
     int v_slot = scenario.sweeps[sweep].slot;
@@ -75,7 +78,7 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
         auto compute_bound = [&](double v) {
             values[sweep] = v;
             if (evaluator.set_point(values) || evaluator.axis_sizes(matmul, sizes)) return false;
-            return bound_at(count_op(matmul, sizes, scenario.dtypes));
+            return bound_at(count_op(matmul, sizes, scenario.dtypes, evaluator.slots()));
         };
         return search(compute_bound);
     }
@@ -86,19 +89,19 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
     auto compute_bound = [&](double v) {
         for (std::size_t i = 0; i < sizes.size(); ++i)
             if (is_v[i]) sizes[i] = v;
-        return bound_at(count_op(matmul, sizes, scenario.dtypes));
+        return bound_at(count_op(matmul, sizes, scenario.dtypes, evaluator.slots()));
     };
 
     // Coefficients at V = 1: t_math = m0 + m1*V, t_comms = c0 + c1*V.
     for (std::size_t i = 0; i < sizes.size(); ++i)
         if (is_v[i]) sizes[i] = 1;
-    Counts at_one = count_op(matmul, sizes, scenario.dtypes);
+    Counts at_one = count_op(matmul, sizes, scenario.dtypes, evaluator.slots());
     bool v_is_axis = false;
     for (bool b : is_v) v_is_axis = v_is_axis || b;
     double m0 = v_is_axis ? 0 : at_one.flops / *peak;
     double m1 = v_is_axis ? at_one.flops / *peak : 0;
     auto tensor_bytes_at = [&](model::Tensor const& t, bool& has_v) {
-        double n = scenario.dtypes[static_cast<std::size_t>(t.dtype)].bytes;
+        double n = scenario.dtypes[static_cast<std::size_t>(t.dtype.at(evaluator.slots()))].bytes;
         has_v = false;
         for (int a : t.axes) {
             n *= sizes[static_cast<std::size_t>(a)];
@@ -151,6 +154,7 @@ CaseGrid::VCounts counts_in_v(model::Scenario const& scenario, PointEvaluator& e
                               std::size_t op_index, std::size_t sweep, std::vector<double> values) {
     using VCounts = CaseGrid::VCounts;
     auto const& op = scenario.ops[op_index];
+    if (scenario.sweeps[sweep].of_dtypes) return {};  // not a size
     int v_slot = scenario.sweeps[sweep].slot;
     std::uint64_t v_bit = std::uint64_t{1} << sweep;
     std::size_t v_axes = 0;
@@ -169,11 +173,11 @@ CaseGrid::VCounts counts_in_v(model::Scenario const& scenario, PointEvaluator& e
     for (std::size_t i = 0; i < sizes.size(); ++i)
         if (is_v[i]) sizes[i] = 1;
     VCounts counts{VCounts::linear};
-    counts.flops_per_v = count_op(op, sizes, scenario.dtypes).flops;
+    counts.flops_per_v = count_op(op, sizes, scenario.dtypes, evaluator.slots()).flops;
     auto add = [&](model::Tensor const& t) {
         std::size_t with_v = 0;
         for (int a : t.axes) with_v += is_v[static_cast<std::size_t>(a)];
-        double bytes = static_cast<double>(tensor_bytes(t, sizes, scenario.dtypes));
+        double bytes = static_cast<double>(tensor_bytes(t, sizes, scenario.dtypes, evaluator.slots()));
         (with_v ? counts.bytes_per_v : counts.bytes_fixed) += bytes;
         return with_v <= 1;
     };

@@ -55,7 +55,10 @@ double CaseGrid::critical_value(std::size_t point, std::size_t matmul, std::size
 std::string describe_point(model::Scenario const& scenario, std::span<double const> values) {
     std::string text;
     for (std::size_t i = 0; i < scenario.sweeps.size(); ++i)
-        text += (i ? ", " : "") + scenario.sweeps[i].name + " = " + model::format_number(values[i]);
+        text += (i ? ", " : "") + scenario.sweeps[i].name + " = " +
+                (scenario.sweeps[i].of_dtypes
+                     ? scenario.dtypes[static_cast<std::size_t>(values[i])].name
+                     : model::format_number(values[i]));
     return text;
 }
 
@@ -152,12 +155,6 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
     std::size_t sweeps = grid.sweep_count, matmuls = grid.op_count, targets = grid.target_count;
     PointEvaluator evaluator(scenario);
     std::vector<double> sizes;
-    std::vector<std::optional<double>> peaks(matmuls * targets);
-    for (std::size_t m = 0; m < matmuls; ++m)
-        for (std::size_t t = 0; t < targets; ++t)
-            peaks[m * targets + t] =
-                scenario.hardware[static_cast<std::size_t>(scenario.targets[t])].peak_for(
-                    scenario.ops[m].compute_dtype);
     for (std::size_t p = 0; p < grid.point_count; ++p) {
         std::span<double const> values(grid.point_values.data() + p * sweeps, sweeps);
         auto fail = [&](model::EvalError const& error) {
@@ -168,7 +165,8 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
         for (std::size_t m = 0; m < matmuls; ++m) {
             auto const& matmul = scenario.ops[m];
             if (auto error = evaluator.axis_sizes(matmul, sizes)) return fail(*error);
-            Counts counts = count_op(matmul, sizes, scenario.dtypes);
+            Counts counts = count_op(matmul, sizes, scenario.dtypes, evaluator.slots());
+            int compute = matmul.compute_dtype_at(evaluator.slots(), scenario.dtypes);
             if (auto error = check_counts(matmul, counts)) {
                 // An op that no sweep changes is wrong at every point: none is named.
                 bool varies = std::any_of(matmul.axes.begin(), matmul.axes.end(), [&](auto const& a) {
@@ -181,8 +179,8 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
             for (std::size_t t = 0; t < targets; ++t) {
                 auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
                 sink(Case{static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(m),
-                          static_cast<std::uint32_t>(t),
-                          roofline_metrics(counts, peaks[m * targets + t], hw.hbm_bytes_per_s)});
+                          static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(compute),
+                          roofline_metrics(counts, hw.peak_for(compute), hw.hbm_bytes_per_s)});
             }
         }
     }

@@ -29,19 +29,19 @@ long double elements(model::Tensor const& tensor, std::span<double const> axis_s
 }  // namespace
 
 long double tensor_bytes(model::Tensor const& tensor, std::span<double const> axis_sizes,
-                         std::span<model::Dtype const> dtypes) {
-    return elements(tensor, axis_sizes) *
-           static_cast<long double>(dtypes[static_cast<std::size_t>(tensor.dtype)].bytes);
+                         std::span<model::Dtype const> dtypes, std::span<double const> slots) {
+    auto dtype = static_cast<std::size_t>(tensor.dtype.at(slots));
+    return elements(tensor, axis_sizes) * static_cast<long double>(dtypes[dtype].bytes);
 }
 
 Counts count_op(model::Op const& matmul, std::span<double const> axis_sizes,
-                    std::span<model::Dtype const> dtypes) {
+                std::span<model::Dtype const> dtypes, std::span<double const> slots) {
     long double all = matmul.flops_per_point;
     for (double size : axis_sizes) all *= static_cast<long double>(size);
     long double read = 0;
-    for (auto const& input : matmul.inputs) read += tensor_bytes(input, axis_sizes, dtypes);
+    for (auto const& input : matmul.inputs) read += tensor_bytes(input, axis_sizes, dtypes, slots);
     return Counts{static_cast<double>(all), static_cast<double>(read),
-                  static_cast<double>(tensor_bytes(matmul.out, axis_sizes, dtypes))};
+                  static_cast<double>(tensor_bytes(matmul.out, axis_sizes, dtypes, slots))};
 }
 
 }  // namespace roofline::engine

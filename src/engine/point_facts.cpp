@@ -33,7 +33,7 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
         // is a count, published, so it must stay exact.
         long double weight = 0, cache = 0;
         auto add = [&](model::Tensor const& t, double count) {
-            long double bytes = count * tensor_bytes(t, sizes, scenario.dtypes);
+            long double bytes = count * tensor_bytes(t, sizes, scenario.dtypes, evaluator.slots());
             bool is_weight = t.role == model::Role::weight;
             auto& sum = is_weight ? weight : cache;
             sum += bytes;

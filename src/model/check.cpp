@@ -98,6 +98,7 @@ struct StatementCollector {
 
     void operator()(ast::LetStmt const& s) const {
         if (!checker.define_value(scope, s.name.name, file.span_of(s.name))) return;
+        checker.let_statements.push_back(checker.lets.size());
         checker.lets.push_back({&file, &s.value, scope});
         checker.let_slots.push_back(current().values.at(s.name.name));
     }
@@ -159,6 +160,7 @@ struct StatementCollector {
         slot.sweep = sweep_index;
         if (sweep_index < 64) slot.depends_on = std::uint64_t{1} << sweep_index;
         checker.sweeps.push_back({&file, &s, scope});
+        checker.sweep_of_dtypes.push_back(false);
     }
 
     void operator()(ast::TokensStmt const& s) const {
@@ -286,6 +288,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
             std::filesystem::path(program.files.front()->source->path).filename().string();
     checker.collect(program.statements);
     checker.scenario.template_count = checker.templates.size();
+    checker.classify_dtype_names();
     checker.check_value_arguments();
     checker.check_lets();
     checker.check_dtypes();

@@ -19,11 +19,11 @@ struct OperandResolver {
     std::vector<Axis>& axes;
     bool ok = true;
 
-    int dtype(ast::Identifier const& id) {
-        int dtype = checker.lookup_dtype(scope, id.name);
-        if (dtype == Checker::wrong_dtype_argument) {
+    DtypeRef dtype(ast::Identifier const& id) {
+        auto found = checker.lookup_dtype(scope, id.name);
+        if (found.status == Checker::DtypeLookup::Status::wrong_argument) {
             ok = false;  // a dtype argument already reported
-        } else if (dtype < 0) {
+        } else if (found.status == Checker::DtypeLookup::Status::unknown) {
             checker.diagnostics.error(file.span_of(id),
                                       checker.lookup_value(scope, id.name) >= 0
                                           ? "'" + id.name + "' is a value, not a dtype"
@@ -31,7 +31,7 @@ struct OperandResolver {
                                                 did_you_mean(id.name, checker.dtype_names()));
             ok = false;
         }
-        return dtype;
+        return found.ref;
     }
 
     // An axis not seen in an earlier operand is looked up, or, when `unseen`
@@ -173,16 +173,7 @@ void Checker::check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt
     resolve.tensor(stmt.rhs, matmul.inputs[1]);
     resolve.no_role(stmt.out);
     resolve.tensor(stmt.out, matmul.out, "output axis '{}' appears in neither input");
-    auto const& lhs_t = matmul.inputs[0];
-    auto const& rhs_t = matmul.inputs[1];
-    if (stmt.compute) {
-        matmul.compute_dtype = resolve.dtype(*stmt.compute);
-    } else if (lhs_t.dtype >= 0 && rhs_t.dtype >= 0) {
-        // The wider input; on a tie, the left one.
-        double lhs = scenario.dtypes[static_cast<std::size_t>(lhs_t.dtype)].bytes;
-        double rhs = scenario.dtypes[static_cast<std::size_t>(rhs_t.dtype)].bytes;
-        matmul.compute_dtype = rhs > lhs ? rhs_t.dtype : lhs_t.dtype;
-    }
+    if (stmt.compute) matmul.compute_written = resolve.dtype(*stmt.compute);
     if (resolve.ok) scenario.ops.push_back(std::move(matmul));
 }
 
@@ -218,7 +209,7 @@ void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt c
             resolve.ok = false;
         }
     }
-    op.compute_dtype = stmt.compute ? resolve.dtype(*stmt.compute) : op.out.dtype;
+    if (stmt.compute) op.compute_written = resolve.dtype(*stmt.compute);
     if (resolve.ok) scenario.ops.push_back(std::move(op));
 }
 
@@ -257,16 +248,18 @@ void Checker::check_tokens() {
 void Checker::warn_unsupported() {
     std::vector<std::pair<int, int>> warned;  // (dtype, hardware)
     for (auto const& matmul : scenario.ops) {
-        for (int target : scenario.targets) {
-            auto const& hw = scenario.hardware[static_cast<std::size_t>(target)];
-            if (hw.peak_for(matmul.compute_dtype)) continue;
-            std::pair<int, int> key{matmul.compute_dtype, target};
-            if (std::find(warned.begin(), warned.end(), key) != warned.end()) continue;
-            warned.push_back(key);
-            auto const& dtype = scenario.dtypes[static_cast<std::size_t>(matmul.compute_dtype)].name;
-            diagnostics.warning(matmul.span, "hardware '" + hw.id + "' has no peak for " + dtype +
-                                                 "; its " + dtype +
-                                                 " cases are evaluated as unsupported");
+        for (int compute : scenario.compute_dtypes_of(matmul)) {
+            for (int target : scenario.targets) {
+                auto const& hw = scenario.hardware[static_cast<std::size_t>(target)];
+                if (hw.peak_for(compute)) continue;
+                std::pair<int, int> key{compute, target};
+                if (std::find(warned.begin(), warned.end(), key) != warned.end()) continue;
+                warned.push_back(key);
+                auto const& dtype = scenario.dtypes[static_cast<std::size_t>(compute)].name;
+                diagnostics.warning(matmul.span, "hardware '" + hw.id + "' has no peak for " +
+                                                     dtype + "; its " + dtype +
+                                                     " cases are evaluated as unsupported");
+            }
         }
     }
 }

@@ -12,15 +12,10 @@
 namespace roofline::model {
 namespace x3 = boost::spirit::x3;
 
-namespace {
-
-// `bf16`, `W`, `D`: an expression that is one name and nothing else.
 ast::Identifier const* bare_identifier(ast::Expression const& e) {
     if (!e.rest.empty()) return nullptr;
     return boost::get<ast::Identifier>(&e.first.get());
 }
-
-}  // namespace
 
 void Checker::collect_templates(std::vector<StatementRef> const& statements) {
     for (auto const& ref : statements) {
@@ -344,9 +339,9 @@ void Checker::check_dtype_arguments() {
             alias.ok = false;
             continue;
         }
-        int dtype = lookup_dtype(arg.scope, id->name);
-        if (dtype >= 0 || dtype == wrong_dtype_argument) {
-            alias.ok = dtype >= 0;
+        auto dtype = lookup_dtype(arg.scope, id->name);
+        if (dtype.status != DtypeLookup::Status::unknown) {
+            alias.ok = dtype.status == DtypeLookup::Status::found;
             continue;
         }
         std::string message = lookup_value(arg.scope, id->name) >= 0
@@ -359,7 +354,7 @@ void Checker::check_dtype_arguments() {
     }
 }
 
-int Checker::lookup_dtype(int scope, std::string const& name) const {
+Checker::DtypeLookup Checker::lookup_dtype(int scope, std::string const& name) const {
     // A default like `W = W` would chase itself; no real chain is this deep.
     std::string current = name;
     for (int depth = 0; depth < 10'000; ++depth) {
@@ -368,14 +363,19 @@ int Checker::lookup_dtype(int scope, std::string const& name) const {
             auto const& aliases = scopes[static_cast<std::size_t>(s)].dtype_aliases;
             auto it = aliases.find(current);
             if (it == aliases.end()) continue;
-            if (!it->second.ok) return wrong_dtype_argument;
+            if (!it->second.ok) return {DtypeLookup::Status::wrong_argument, {}};
+            if (it->second.sweep_slot >= 0)
+                return {DtypeLookup::Status::found, DtypeRef{-1, it->second.sweep_slot}};
             scope = it->second.scope;
             current = it->second.name;
             found = true;
         }
-        if (!found) return lookup_dtype(current);
+        if (found) continue;
+        int index = lookup_dtype(current);
+        if (index < 0) return {};
+        return {DtypeLookup::Status::found, DtypeRef{index, -1}};
     }
-    return unknown_dtype;
+    return {};
 }
 
 }  // namespace roofline::model

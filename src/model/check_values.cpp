@@ -12,9 +12,49 @@
 namespace roofline::model {
 namespace x3 = boost::spirit::x3;
 
+void Checker::classify_dtype_names() {
+    // A name that no value has but a dtype has. Repeated until nothing
+    // changes, so that `let a = b` before `let b = fp8` is a dtype too, and
+    // `let mdt = wdt` follows a `--set wdt=[bf16, fp8]`.
+    auto names_dtype = [&](int scope, std::string const& name) {
+        return lookup_value(scope, name) < 0 && (is_dtype_name(name) || is_dtype_parameter(scope, name));
+    };
+    std::vector<bool> let_done(lets.size(), false);
+    for (bool changed = true; changed;) {
+        changed = false;
+        // A sweep whose first value names a dtype is a dtype sweep: its
+        // values are checked as dtypes in check_sweeps.
+        for (std::size_t i = 0; i < sweeps.size(); ++i) {
+            auto const* list = boost::get<ast::SweepList>(&sweeps[i].node->spec.get());
+            if (sweep_of_dtypes[i] || !list || list->items.empty()) continue;
+            auto const* id = bare_identifier(list->items.front());
+            if (!id || !names_dtype(0, id->name)) continue;
+            auto const& name = sweeps[i].node->name.name;
+            int slot = lookup_value(0, name);
+            if (slot < 0) continue;
+            scopes[0].values.erase(name);
+            scopes[0].dtype_aliases[name] = DtypeAlias{{}, 0, true, slot};
+            sweep_of_dtypes[i] = changed = true;
+        }
+        for (std::size_t i : let_statements) {
+            if (let_done[i]) continue;
+            auto const* id = bare_identifier(*lets[i].value);
+            if (!id || !names_dtype(lets[i].scope, id->name)) continue;
+            auto slot = let_slots[i];
+            auto& scope = scopes[static_cast<std::size_t>(lets[i].scope)];
+            auto const& name = scenario.slots[static_cast<std::size_t>(slot)].name;
+            scope.values.erase(name);
+            scope.dtype_aliases[name] = DtypeAlias{id->name, lets[i].scope, true};
+            dtype_let_slots.push_back(slot);
+            let_done[i] = changed = true;
+        }
+    }
+}
+
 void Checker::check_lets() {
     auto& slots = scenario.slots;
     bad_slot.assign(slots.size(), false);
+    for (int slot : dtype_let_slots) bad_slot[static_cast<std::size_t>(slot)] = true;
     std::vector<int> let_of_slot(slots.size(), -1);
     for (std::size_t i = 0; i < let_slots.size(); ++i)
         let_of_slot[static_cast<std::size_t>(let_slots[i])] = static_cast<int>(i);
@@ -121,6 +161,22 @@ std::string too_many_points(std::string const& name, double before, std::size_t 
 
 }  // namespace
 
+int Checker::sweep_dtype(ParsedFile const& file, std::string const& sweep,
+                         ast::Expression const& item) {
+    auto const* id = bare_identifier(item);
+    auto found = id ? lookup_dtype(0, id->name) : DtypeLookup{};
+    if (found.status == DtypeLookup::Status::found && !found.ref.swept()) return found.ref.dtype;
+    std::string what = !id                 ? "a number or an expression"
+                       : found.ref.swept() ? "the dtype sweep '" + id->name + "'"
+                       : lookup_value(0, id->name) >= 0 ? "the value '" + id->name + "'"
+                                                        : "unknown dtype '" + id->name + "'" +
+                                                              did_you_mean(id->name, dtype_names());
+    diagnostics.error(file.span_of(item), "sweep '" + sweep +
+                                              "' lists dtypes, so each of its values must be "
+                                              "a dtype, not " + what);
+    return -1;
+}
+
 void Checker::check_sweeps() {
     if (sweeps.size() > max_sweeps) {
         auto const& extra = sweeps[max_sweeps];
@@ -137,8 +193,9 @@ void Checker::check_sweeps() {
     for (std::size_t i = 0; i < sweeps.size(); ++i) {
         auto const& pending = sweeps[i];
         auto const& file = *pending.file;
-        Sweep sweep{pending.node->name.name, lookup_value(0, pending.node->name.name), {},
-                    file.span_of(pending.node->name)};
+        int slot = sweep_of_dtypes[i] ? scopes[0].dtype_aliases.at(pending.node->name.name).sweep_slot
+                                      : lookup_value(0, pending.node->name.name);
+        Sweep sweep{pending.node->name.name, slot, {}, file.span_of(pending.node->name)};
         bool ok = true;
         if (over) {
             ok = false;
@@ -151,7 +208,14 @@ void Checker::check_sweeps() {
                 over = true;
                 ok = false;
             }
+            sweep.of_dtypes = sweep_of_dtypes[i];
             for (std::size_t k = 0; !over && k < list->items.size(); ++k) {
+                if (sweep.of_dtypes) {
+                    auto dtype = sweep_dtype(file, sweep.name, list->items[k]);
+                    if (dtype >= 0) sweep.values.push_back(dtype);
+                    else ok = false;
+                    continue;
+                }
                 auto value = constant(file, list->items[k], 0, "a sweep value");
                 if (value) sweep.values.push_back(*value);
                 else ok = false;

@@ -13,6 +13,9 @@
 
 namespace roofline::model {
 
+// `bf16`, `W`, `D`: an expression that is one name and nothing else.
+ast::Identifier const* bare_identifier(ast::Expression const& e);
+
 struct Checker {
     Checker(Program const& program, CheckOptions const& options, Diagnostics& diagnostics)
         : program(program), options(options), diagnostics(diagnostics) {}
@@ -25,10 +28,13 @@ struct Checker {
     // A dtype parameter of a template instance: the dtype named by `name`
     // where the argument (or default) was written. `ok` is false once the
     // argument has been reported as not a dtype, so that its uses stay quiet.
+    // A `let wdt = fp8` is an alias too; a dtype sweep is an alias with no
+    // name and its slot.
     struct DtypeAlias {
         std::string name;
         int scope;
         bool ok = true;
+        int sweep_slot = -1;  // a dtype sweep: its slot
     };
 
     // A name scope: the top level, a layer body or a template instance.
@@ -76,7 +82,10 @@ struct Checker {
     };
     std::vector<LetSource> lets;
     std::vector<int> let_slots;
+    std::vector<std::size_t> let_statements;  // the `let`s among lets (indices)
+    std::vector<int> dtype_let_slots;  // lets that name a dtype: slots left uncompiled
     std::vector<Pending<ast::SweepStmt>> sweeps;
+    std::vector<bool> sweep_of_dtypes;  // parallel to sweeps
     std::vector<Pending<ast::DtypeStmt>> dtypes;
     std::vector<Pending<ast::HardwareStmt>> hardware;
     std::vector<Pending<ast::TargetStmt>> targets;
@@ -176,8 +185,13 @@ struct Checker {
     // "; the names that can be set are A, B" for an unknown --set NAME.
     std::string settable_names() const;
     // check_values.cpp
+    // Lets and sweeps whose values are dtypes become dtype names (aliases),
+    // no longer values: `let wdt = fp8`, `sweep wdt = [bf16, fp8]`.
+    void classify_dtype_names();
     void check_lets();
     void check_sweeps();
+    // A value of a dtype sweep: its dtype's index, or -1 after an error.
+    int sweep_dtype(ParsedFile const& file, std::string const& sweep, ast::Expression const& item);
     void check_layer_counts();
 
     // check_hardware.cpp
@@ -187,14 +201,19 @@ struct Checker {
     void check_dtypes();
     void check_hardware();
     void check_targets();
-    // What lookup_dtype answers when the name gives no index into scenario.dtypes.
-    static constexpr int unknown_dtype = -1;         // no dtype of that name
-    static constexpr int wrong_dtype_argument = -2;  // a dtype parameter whose argument
-                                                     // was already reported as wrong
+    static constexpr int unknown_dtype = -1;
     int lookup_dtype(std::string const& name) const;  // an index, or unknown_dtype
-    // In a scope: through the dtype parameters of enclosing instances. An
-    // index, unknown_dtype or wrong_dtype_argument.
-    int lookup_dtype(int scope, std::string const& name) const;
+    // In a scope: through dtype lets, dtype sweeps and the dtype parameters
+    // of enclosing instances.
+    struct DtypeLookup {
+        enum class Status : char {
+            found,
+            unknown,         // no dtype of that name
+            wrong_argument,  // a dtype parameter whose argument was already reported as wrong
+        } status = Status::unknown;
+        DtypeRef ref;
+    };
+    DtypeLookup lookup_dtype(int scope, std::string const& name) const;
     std::vector<std::string_view> dtype_names() const;
 
     // check_matmuls.cpp

@@ -46,23 +46,22 @@ CaseColumnSpec const& case_column_spec(CaseField field) {
     throw std::logic_error("no case column spec for a field");
 }
 
-std::vector<CaseColumn> case_columns(std::vector<std::string> const& sweep_names) {
+std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps) {
     std::vector<CaseColumn> columns;
     for (auto const& spec : specs) {
         if (!spec.per_sweep) {
-            columns.push_back({&spec, 0, std::string(spec.name)});
+            columns.push_back({&spec, 0, std::string(spec.name), spec.text});
             continue;
         }
-        for (std::size_t v = 0; v < sweep_names.size(); ++v)
-            columns.push_back({&spec, v, std::string(spec.name) + sweep_names[v]});
+        for (std::size_t v = 0; v < sweeps.size(); ++v) {
+            // A dtype sweep's value is a name; it has no critical value.
+            bool of_dtypes = sweeps[v].of_dtypes;
+            if (of_dtypes && spec.field == F::critical) continue;
+            columns.push_back({&spec, v, std::string(spec.name) + sweeps[v].name,
+                               spec.text || of_dtypes});
+        }
     }
     return columns;
-}
-
-std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps) {
-    std::vector<std::string> names;
-    for (auto const& sweep : sweeps) names.push_back(sweep.name);
-    return case_columns(names);
 }
 
 double case_number(CaseColumn const& column, model::Scenario const& scenario,
@@ -95,14 +94,16 @@ double case_number(CaseColumn const& column, model::Scenario const& scenario,
 }
 
 std::string_view case_text(CaseColumn const& column, model::Scenario const& scenario,
-                           engine::Case const& c) {
+                           engine::CaseGrid const& grid, engine::Case const& c) {
     auto const& op = scenario.ops[c.op];
     switch (column.spec->field) {
+        case F::sweep:  // of dtypes
+            return scenario.dtypes[static_cast<std::size_t>(grid.sweep_value(c, column.sweep))].name;
         case F::op: return op.name;
         case F::layer: return op.layer;
         case F::hardware:
             return scenario.hardware[static_cast<std::size_t>(scenario.targets[c.target])].id;
-        case F::compute_dtype: return scenario.dtypes[static_cast<std::size_t>(op.compute_dtype)].name;
+        case F::compute_dtype: return scenario.dtypes[c.compute_dtype].name;
         case F::bound: return engine::bound_name(c.metrics.bound);
         default:
             break;

@@ -24,9 +24,12 @@ std::string other_sweeps_note(ReportContext const& context, std::size_t v) {
     auto const& sweeps = context.scenario.sweeps;
     std::string fixed;
     for (std::size_t w = 0; w < sweeps.size(); ++w)
-        if (w != v)
+        if (w != v) {
+            double first = sweeps[w].values.front();
+            auto const* dtype = context.scenario.sweep_dtype_name(w, first);
             fixed += (fixed.empty() ? "" : ", ") + sweeps[w].name + " = " +
-                     value_text(sweeps[w].values.front());
+                     (dtype ? *dtype : value_text(first));
+        }
     return fixed.empty() ? fixed : " (" + fixed + ")";
 }
 
@@ -48,8 +51,14 @@ std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw)
 }
 
 std::string unsupported_note(ReportContext const& context, model::Op const& m) {
-    return op_label(m) + ": not plotted, no " + context.dtype_name(m.compute_dtype) +
-           " peak on this chip";
+    return op_label(m) + ": not plotted, no " + dtypes_text(context, m) + " peak on this chip";
+}
+
+std::string dtypes_text(ReportContext const& context, model::Op const& m) {
+    std::string text;
+    for (int d : context.scenario.compute_dtypes_of(m))
+        text.append(text.empty() ? "" : " or ").append(context.dtype_name(d));
+    return text;
 }
 
 }  // namespace roofline::report::chart_detail

@@ -69,6 +69,8 @@ std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw)
 
 // The key line of a matmul that a chip has no peak for.
 std::string unsupported_note(ReportContext const& context, model::Op const& m);
+// "bf16", or "bf16 or fp8" where a dtype sweep changes the op's compute dtype.
+std::string dtypes_text(ReportContext const& context, model::Op const& m);
 
 // roofline-<HW> for target t (roofline_chart.cpp).
 Chart roofline_chart(ReportContext const& context, ChartData const& data, std::size_t t);

@@ -17,7 +17,8 @@ void render_charts(std::string const& folder, ReportContext const& context, Char
     for (std::size_t t = 0; t < context.grid.target_count; ++t) {
         charts.push_back(roofline_chart(context, data, t));
         for (std::size_t v = 0; v < context.grid.sweep_count; ++v)
-            charts.push_back(sweep_chart(context, data, v, t));
+            if (!context.scenario.sweeps[v].of_dtypes)  // no axis to draw a dtype along
+                charts.push_back(sweep_chart(context, data, v, t));
         for (std::size_t v = 0; v < context.grid.sweep_count; ++v)
             if (has_step_chart(context, v, t)) charts.push_back(step_chart(context, summary, v, t));
     }

@@ -22,7 +22,7 @@ CsvWriter::~CsvWriter() = default;
 void CsvWriter::add(engine::Case const& c) {
     auto const& scenario = context_.scenario;
     for (auto const& column : columns_) {
-        if (column.spec->text) rows_->text(case_text(column, scenario, c));
+        if (column.text) rows_->text(case_text(column, scenario, context_.grid, c));
         else rows_->number(case_number(column, scenario, context_.grid, c));
     }
     rows_->end_row();

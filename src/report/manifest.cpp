@@ -38,7 +38,11 @@ std::string manifest_text(Manifest const& m) {
     auto& targets = j["targets"] = json::array();
     for (auto const& t : m.targets) targets.push_back({{"id", t.id}, {"name", t.name}});
     auto& sweeps = j["sweeps"] = json::array();
-    for (auto const& s : m.sweeps) sweeps.push_back({{"name", s.name}, {"points", s.points}});
+    for (auto const& s : m.sweeps) {
+        json sweep = {{"name", s.name}, {"points", s.points}};
+        if (!s.dtypes.empty()) sweep["dtypes"] = s.dtypes;  // absent for numbers, as before
+        sweeps.push_back(std::move(sweep));
+    }
     j["matmuls"] = m.ops;
     j["cases"] = m.cases;
     auto& outputs = j["outputs"] = json::array();
@@ -123,9 +127,13 @@ Manifest read_manifest(std::string const& path, std::string* text_out) {
     if (f.array(j, "sweeps").size() > model::max_sweeps)
         f.bad("it lists " + std::to_string(f.array(j, "sweeps").size()) +
               " sweeps; a scenario has at most " + std::to_string(model::max_sweeps));
-    for (auto const& s : f.array(j, "sweeps"))
+    for (auto const& s : f.array(j, "sweeps")) {
         m.sweeps.push_back({f.string(f.object(s, "sweep"), "name"),
-                            static_cast<std::size_t>(f.integer(s, "points"))});
+                            static_cast<std::size_t>(f.integer(s, "points")), {}});
+        if (s.contains("dtypes"))
+            for (auto const& d : f.array(s, "dtypes"))
+                m.sweeps.back().dtypes.push_back(d.is_string() ? d.get<std::string>() : "?");
+    }
     for (auto const& o : f.array(j, "outputs"))
         if (o.is_object())
             m.outputs.push_back({o.value("path", std::string()), o.value("sha256", std::string())});
@@ -190,7 +198,12 @@ Manifest make_manifest(ReportInfo const& info, ReportContext const& context,
     m.charts = inputs.charts;
     for (std::size_t t = 0; t < context.grid.target_count; ++t)
         m.targets.push_back({context.target(t).id, context.target(t).display_name});
-    for (auto const& s : context.scenario.sweeps) m.sweeps.push_back({s.name, s.values.size()});
+    for (std::size_t v = 0; v < context.scenario.sweeps.size(); ++v) {
+        auto const& s = context.scenario.sweeps[v];
+        m.sweeps.push_back({s.name, s.values.size(), {}});
+        if (s.of_dtypes)
+            for (double x : s.values) m.sweeps.back().dtypes.push_back(*context.scenario.sweep_dtype_name(v, x));
+    }
     m.ops = context.scenario.ops.size();
     m.cases = case_count;
     m.outputs = outputs;

@@ -93,7 +93,7 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
     for (std::size_t i = 0; i < matmuls.size(); ++i) {
         auto const& m = matmuls[i];
         auto const& points = data.roofline(i, t);
-        if (!hw.peak_for(m.compute_dtype)) {
+        if (!context.supported_on(m, hw)) {
             chart.key_entries.push_back(key_note(unsupported_note(context, m)));
             continue;
         }
@@ -106,7 +106,7 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
         if (off.all()) continue;
         Series s;
         s.title = op_label(m);
-        if (several_roofs) s.title += " (" + context.dtype_name(m.compute_dtype) + ")";
+        if (several_roofs) s.title += " (" + dtypes_text(context, m) + ")";
         s.style = "with points pt " + std::to_string(open_point(i)) + " ps 1.3 lw 1.5 lc rgb '" +
                   color(i) + "'";
         s.points = thin(points, chart.x, chart.y, 160);

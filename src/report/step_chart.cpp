@@ -43,12 +43,13 @@ std::string time_tick(double v) { return std::fabs(v) >= 1e5 ? num(v) : value_te
 }  // namespace
 
 bool has_step_chart(ReportContext const& context, std::size_t v, std::size_t t) {
-    if (context.scenario.sweeps[v].values.size() < 2) return false;
+    // A dtype sweep has no axis to draw along.
+    auto const& sweep = context.scenario.sweeps[v];
+    if (sweep.values.size() < 2 || sweep.of_dtypes) return false;
     auto const& hw = context.target(t);
     auto const& matmuls = context.scenario.ops;
-    return std::any_of(matmuls.begin(), matmuls.end(), [&](model::Op const& m) {
-        return hw.peak_for(m.compute_dtype).has_value();
-    });
+    return std::any_of(matmuls.begin(), matmuls.end(),
+                       [&](model::Op const& m) { return context.supported_on(m, hw); });
 }
 
 Chart step_chart(ReportContext const& context, Summary const& summary, std::size_t v,

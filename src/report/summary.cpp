@@ -8,9 +8,21 @@ namespace roofline::report {
 std::vector<int> ReportContext::compute_dtypes() const {
     std::vector<int> dtypes;
     for (auto const& m : scenario.ops)
-        if (std::find(dtypes.begin(), dtypes.end(), m.compute_dtype) == dtypes.end())
-            dtypes.push_back(m.compute_dtype);
+        for (int d : scenario.compute_dtypes_of(m))
+            if (std::find(dtypes.begin(), dtypes.end(), d) == dtypes.end()) dtypes.push_back(d);
     return dtypes;
+}
+
+int ReportContext::compute_dtype_at(model::Op const& op, std::size_t point) const {
+    std::vector<double> slots(scenario.slots.size(), 0.0);
+    for (std::size_t v = 0; v < scenario.sweeps.size(); ++v)
+        slots[static_cast<std::size_t>(scenario.sweeps[v].slot)] = grid.sweep_value(point, v);
+    return op.compute_dtype_at(slots, scenario.dtypes);
+}
+
+bool ReportContext::supported_on(model::Op const& op, model::Hardware const& hw) const {
+    auto dtypes = scenario.compute_dtypes_of(op);
+    return std::any_of(dtypes.begin(), dtypes.end(), [&](int d) { return hw.peak_for(d).has_value(); });
 }
 
 SummaryBuilder::SummaryBuilder(ReportContext const& context) : context_(context) {

@@ -126,7 +126,8 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     for (auto const& r : roof_list) top = std::max(top, r.peak);
     for (std::size_t i = 0; i < matmuls.size(); ++i) {
         auto const& m = matmuls[i];
-        auto peak = hw.peak_for(m.compute_dtype);
+        // The chart's slice: the other sweeps at their first values.
+        auto peak = hw.peak_for(context.compute_dtype_at(m, 0));
         if (!peak) {
             chart.key_entries.push_back(key_note(unsupported_note(context, m)));
             continue;

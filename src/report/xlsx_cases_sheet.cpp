@@ -93,6 +93,21 @@ void XlsxWriter::State::layout_cases() {
     }
 }
 
+std::optional<std::size_t> XlsxWriter::State::critical_column(std::size_t v) const {
+    for (std::size_t i = col.critical0; i < columns.size(); ++i)
+        if (columns[i].spec->field == CaseField::critical && columns[i].sweep == v) return i;
+    return std::nullopt;
+}
+
+std::string XlsxWriter::State::sweep_test(std::string const& range, std::size_t point,
+                                          std::size_t v) const {
+    double value = ctx.grid.sweep_value(point, v);
+    // A dtype's name is an identifier: nothing in it needs escaping.
+    if (auto const* dtype = ctx.scenario.sweep_dtype_name(v, value))
+        return "EXACT(" + range + ",\"" + *dtype + "\")";
+    return "(" + range + "=" + formula_number(value) + ")";
+}
+
 void XlsxWriter::State::write_cases_headers() {
     auto const& s = ctx.scenario;
     auto const& c = col;
@@ -117,6 +132,8 @@ void XlsxWriter::State::write_cases_headers() {
             auto [lo, hi] = std::minmax_element(values.begin(), values.end());
             for (double x : {values.front(), values.back(), *lo, *hi})
                 w = std::max(w, text_width(shortest(x)) + 1);
+            if (s.sweeps[v].of_dtypes)
+                for (double x : values) w = std::max(w, text_width(*s.sweep_dtype_name(v, x)) + 1);
         }
         widen(c.sweep0 + v, std::min(w, 13.0));
     }
@@ -214,7 +231,14 @@ void XlsxWriter::State::add(engine::Case const& cs) {
                 case CaseField::op: rows->text(i, op_text[cs.op], style); break;
                 case CaseField::layer: rows->text(i, layer_text[cs.op], style); break;
                 case CaseField::hardware: rows->text(i, hw_text[cs.target], style); break;
-                case CaseField::compute_dtype: rows->text(i, dtype_text[slot_of[cs.op]], style); break;
+                case CaseField::compute_dtype: rows->text(i, dtype_text[cs.compute_dtype], style); break;
+                case CaseField::sweep:
+                    if (column.text) {  // a dtype sweep
+                        rows->text(i, dtype_text[static_cast<std::size_t>(ctx.grid.sweep_value(cs, column.sweep))], style);
+                        break;
+                    }
+                    rows->number(i, case_number(column, scenario, ctx.grid, cs), style);
+                    break;
                 case CaseField::bound: rows->text(i, unsupported_text, style); break;
                 default: rows->number(i, case_number(column, scenario, ctx.grid, cs), style);
             }
@@ -225,7 +249,7 @@ void XlsxWriter::State::add(engine::Case const& cs) {
                 case Piece::literal: f << piece.text; break;
                 case Piece::cell: f << letters[piece.column] << rows->row_digits(); break;
                 case Piece::bandwidth: f << bw_ref[cs.target]; break;
-                case Piece::peak: f << peak_ref[cs.target * dtypes.size() + slot_of[cs.op]]; break;
+                case Piece::peak: f << peak_ref[cs.target * dtypes.size() + slot_of[cs.compute_dtype]]; break;
             }
         }
         if (spec.field == CaseField::bound)
@@ -283,7 +307,7 @@ void XlsxWriter::State::critical_formula(engine::Case const& cs, std::size_t swe
         // root - 1 + the number of the two that are not compute-bound. The
         // SUMPRODUCT is over a constant of two values, not over cells.
         std::string_view const w = bw_ref[cs.target];
-        std::string_view const p = peak_ref[cs.target * dtypes.size() + slot_of[cs.op]];
+        std::string_view const p = peak_ref[cs.target * dtypes.size() + slot_of[cs.compute_dtype]];
         auto num = [&](double v) { put_formula_number(f, v); };
         auto slope = [&] {
             f << '(';

@@ -67,7 +67,8 @@ struct XlsxWriter::State {
     // The scenario, flattened once.
     std::size_t targets = 0, sweeps = 0, points = 0, matmuls = 0, total_cases = 0;
     std::vector<int> dtypes;             // compute dtypes used, first-use order
-    std::vector<std::size_t> slot_of;    // matmul -> index into dtypes
+    std::vector<std::size_t> slot_of;    // scenario dtype index -> index into dtypes
+    std::vector<std::string> op_dtypes;  // matmul -> its compute dtypes, "bf16" or "bf16, fp8"
     std::vector<std::string> op_label;   // matmul -> "layer/op" (charts)
     std::vector<std::string> dtype_names;  // per slot
 
@@ -91,7 +92,13 @@ struct XlsxWriter::State {
     std::vector<output::Style const*> column_style;    // per Cases column
     std::vector<std::string> bw_ref;    // per target: Hardware!$C$2
     std::vector<std::string> peak_ref;  // [target * slots + slot]: Hardware!$F$2, "" if none
-    std::vector<output::Text> op_text, layer_text, hw_text, dtype_text;
+    std::vector<output::Text> op_text, layer_text, hw_text;
+    std::vector<output::Text> dtype_text;  // per scenario dtype (compute dtypes, dtype sweeps)
+    // The Cases column of sweep v's critical value; none for a dtype sweep.
+    std::optional<std::size_t> critical_column(std::size_t v) const;
+    // "(R=4)" or, for a dtype sweep, "EXACT(R,\"fp8\")": whether a cell of the
+    // range R holds sweep v's value at `point` (a formula's factor).
+    std::string sweep_test(std::string const& range, std::size_t point, std::size_t v) const;
     output::Text compute_text{"compute"}, memory_text{"memory"}, unsupported_text{"unsupported"};
     output::Text never_text{"never"};
     // A critical_V that is a value evaluated at the scenario's hardware (V

@@ -129,17 +129,25 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
             std::string n = std::to_string(r + 1);
             StepTotals const totals = step_totals(ctx, summary, p, t);
             str(ws, r, s.hardware, ctx.target(t).id, fmt.indent);
-            for (std::size_t v = 0; v < sweeps; ++v)
-                num(ws, r, s.sweep0 + v, ctx.grid.sweep_value(p, v));
+            for (std::size_t v = 0; v < sweeps; ++v) {
+                double value = ctx.grid.sweep_value(p, v);
+                if (auto const* dtype = ctx.scenario.sweep_dtype_name(v, value))
+                    str(ws, r, s.sweep0 + v, *dtype);
+                else
+                    num(ws, r, s.sweep0 + v, value);
+            }
             std::string const lower_cell = column_letters(s.t_lower) + n;
             if (s.formulas) {
                 // The cases of this target (its hardware cell, never its id
                 // spliced in: names are data) at this point, weighted by count.
                 std::string match =
                     "EXACT(" + hardware_range + ",$" + column_letters(s.hardware) + n + ")";
-                for (std::size_t v = 0; v < sweeps; ++v)
-                    match +=
-                        "*(" + range(col.sweep0 + v) + "=" + column_letters(s.sweep0 + v) + n + ")";
+                for (std::size_t v = 0; v < sweeps; ++v) {
+                    std::string const a = range(col.sweep0 + v), b = column_letters(s.sweep0 + v) + n;
+                    // A dtype's name matched as case-sensitively as the language reads it.
+                    match += ctx.scenario.sweeps[v].of_dtypes ? "*EXACT(" + a + "," + b + ")"
+                                                               : "*(" + a + "=" + b + ")";
+                }
                 formula(ws, r, s.t_lower,
                         "=SUMPRODUCT(" + match + "*" + count_range + "," + lower_range + ")",
                         totals.t_lower, fmt.time);

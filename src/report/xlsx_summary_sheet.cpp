@@ -23,7 +23,9 @@ std::string point_label(ReportContext const& ctx, std::size_t point) {
     std::string s;
     for (std::size_t v = 0; v < ctx.grid.sweep_count; ++v) {
         if (v) s += ", ";
-        s += ctx.scenario.sweeps[v].name + " = " + shortest(ctx.grid.sweep_value(point, v));
+        double value = ctx.grid.sweep_value(point, v);
+        auto const* dtype = ctx.scenario.sweep_dtype_name(v, value);
+        s += ctx.scenario.sweeps[v].name + " = " + (dtype ? *dtype : shortest(value));
     }
     return s;
 }
@@ -45,11 +47,15 @@ void XlsxWriter::State::write_summary_head() {
     std::string ids;
     for (std::size_t t = 0; t < targets; ++t) ids += (t ? ", " : "") + ctx.target(t).id;
     pair("targets", ids);
-    for (auto const& sw : s.sweeps) {
-        std::string values = sw.values.empty() ? std::string()
-                                               : shortest(sw.values.front()) + " .. " +
-                                                     shortest(sw.values.back()) + " (" +
-                                                     std::to_string(sw.values.size()) + " values)";
+    for (std::size_t v = 0; v < s.sweeps.size(); ++v) {
+        auto const& sw = s.sweeps[v];
+        std::string values;
+        if (sw.of_dtypes) {
+            for (double x : sw.values) values.append(values.empty() ? "" : ", ").append(*s.sweep_dtype_name(v, x));
+        } else if (!sw.values.empty()) {
+            values = shortest(sw.values.front()) + " .. " + shortest(sw.values.back()) + " (" +
+                     std::to_string(sw.values.size()) + " values)";
+        }
         pair(("sweep " + sw.name).c_str(), values);
     }
     std::size_t elementwise = 0;
@@ -133,7 +139,7 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
     // the Cases formulas (and an edited Hardware sheet) as they are.
     bool any_fixed = false;
     for (std::size_t v = 0; v < sweeps && v < ctx.grid.v_counts.size(); ++v)
-        for (std::size_t m = 0; m < matmuls; ++m)
+        for (std::size_t m = 0; m < matmuls && !s.sweeps[v].of_dtypes; ++m)
             any_fixed = any_fixed ||
                         ctx.grid.v_counts_of(0, m, v).kind == engine::CaseGrid::VCounts::other;
     ++r;
@@ -148,7 +154,13 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
             "formula for them.";
     str(ws, r++, 0, note, fmt.note);
     std::vector<std::string> headers = {"op", "layer", "hardware", "compute_dtype"};
-    for (auto const& sw : s.sweeps) headers.push_back("critical_" + sw.name);
+    std::vector<std::size_t> critical_sweeps;  // the sweeps of numbers
+    for (std::size_t v = 0; v < sweeps; ++v) {
+        if (s.sweeps[v].of_dtypes) continue;
+        critical_sweeps.push_back(v);
+        headers.push_back("critical_" + s.sweeps[v].name);
+    }
+    std::size_t const criticals = critical_sweeps.size();
     for (std::size_t p : at_points) headers.push_back(at("bound", p));
     for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
     ++r;
@@ -159,22 +171,24 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
             str(ws, r, 0, mm.name);
             if (!mm.layer.empty()) str(ws, r, 1, mm.layer);
             str(ws, r, 2, ctx.target(t).id);
-            str(ws, r, 3, dtype_names[slot_of[m]]);
+            str(ws, r, 3, op_dtypes[m]);
             bool const supported = op.bound_first != engine::Bound::unsupported;
-            for (std::size_t v = 0; v < sweeps; ++v) {
+            for (std::size_t k = 0; k < criticals; ++k) {
+                std::size_t const v = critical_sweeps[k];
+                std::size_t const c = 4 + k;
                 double crit = v < op.critical.size() ? op.critical[v] : engine::not_available;
                 if (!supported) {
-                    str(ws, r, 4 + v, "unsupported", fmt.never);
+                    str(ws, r, c, "unsupported", fmt.never);
                     continue;
                 }
                 bool fixed = v < ctx.grid.v_counts.size() &&
                              ctx.grid.v_counts_of(0, m, v).kind ==
                                  engine::CaseGrid::VCounts::other;
-                std::string ref = std::string("=").append(cases_cell(0, m, t, col.critical0 + v));
+                std::string ref = std::string("=").append(cases_cell(0, m, t, *critical_column(v)));
                 if (std::isfinite(crit))
-                    formula(ws, r, 4 + v, ref, crit, fixed ? fixed_format : nullptr);
+                    formula(ws, r, c, ref, crit, fixed ? fixed_format : nullptr);
                 else
-                    formula_text(ws, r, 4 + v, ref, "never", fmt.never);
+                    formula_text(ws, r, c, ref, "never", fmt.never);
             }
             for (std::size_t i = 0; i < at_points.size(); ++i) {
                 engine::Bound b = i == 0 ? op.bound_first : op.bound_last;
@@ -183,9 +197,9 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
                                                              : fmt.unsupported;
                 // The Cases cell has the formula; an unsupported case's is a value.
                 if (b == engine::Bound::unsupported)
-                    bound_cell(r, 4 + sweeps + i, b);
+                    bound_cell(r, 4 + criticals + i, b);
                 else
-                    formula_text(ws, r, 4 + sweeps + i,
+                    formula_text(ws, r, 4 + criticals + i,
                                  std::string("=").append(cases_cell(at_points[i], m, t, col.bound)),
                                  b == engine::Bound::compute ? compute : memory, f);
             }
@@ -247,8 +261,7 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
                 std::string match = "EXACT(" + hardware_range + ",$B" + n + ")*EXACT(" +
                                     layer_range + (top ? std::string(",\"\")") : ",$A" + n + ")");
                 for (std::size_t v = 0; v < sweeps; ++v)
-                    match.append("*(").append(range(col.sweep0 + v)).append("=").append(
-                        formula_number(ctx.grid.sweep_value(at_points[i], v))).append(")");
+                    match.append("*").append(sweep_test(range(col.sweep0 + v), at_points[i], v));
                 formula(ws, r, 2 + i,
                         "=SUMPRODUCT(" + match + "*" + count_range + "," + lower_range + ")",
                         value, fmt.time);

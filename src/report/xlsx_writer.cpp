@@ -66,9 +66,12 @@ void XlsxWriter::State::layout() {
     auto const& s = ctx.scenario;
     dtypes = ctx.compute_dtypes();
     for (int d : dtypes) dtype_names.push_back(ctx.dtype_name(d));
+    slot_of.assign(s.dtypes.size(), 0);
+    for (std::size_t k = 0; k < dtypes.size(); ++k) slot_of[static_cast<std::size_t>(dtypes[k])] = k;
     for (auto const& m : s.ops) {
-        slot_of.push_back(static_cast<std::size_t>(
-            std::find(dtypes.begin(), dtypes.end(), m.compute_dtype) - dtypes.begin()));
+        std::string names;
+        for (int d : s.compute_dtypes_of(m)) names.append(names.empty() ? "" : ", ").append(ctx.dtype_name(d));
+        op_dtypes.push_back(std::move(names));
         op_label.push_back(m.layer.empty() ? m.name : m.layer + "/" + m.name);
     }
 
@@ -94,7 +97,7 @@ void XlsxWriter::State::layout() {
         op_text.emplace_back(m.name);
         layer_text.emplace_back(m.layer);
     }
-    for (auto const& d : dtype_names) dtype_text.emplace_back(d);
+    for (auto const& d : s.dtypes) dtype_text.emplace_back(d.name);
     layout_steps();
 }
 

@@ -25,6 +25,7 @@ struct Case {
     std::uint32_t point;   // index of the sweep point
     std::uint32_t op;  // index into Scenario::ops
     std::uint32_t target;  // index into Scenario::targets
+    std::uint32_t compute_dtype;  // index into Scenario::dtypes: whose peak applies
     Metrics metrics;
 };
 

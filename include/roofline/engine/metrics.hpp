@@ -23,14 +23,16 @@ struct Counts {
     double bytes_written;  // size(out) * bytes(out)
 };
 
-// `axis_sizes[i]` is the size of matmul.axes[i]. Products are formed in long
-// double (64-bit mantissa) and rounded once, so counts are exact up to 2^64.
+// `axis_sizes[i]` is the size of matmul.axes[i]; `slots` the values of the
+// point, where a dtype sweep's slot gives the dtype of the operands it names.
+// Products are formed in long double (64-bit mantissa) and rounded once, so
+// counts are exact up to 2^64.
 Counts count_op(model::Op const& matmul, std::span<double const> axis_sizes,
-                    std::span<model::Dtype const> dtypes);
+                std::span<model::Dtype const> dtypes, std::span<double const> slots);
 
 // Elements of `tensor` x bytes per element; `axis_sizes` indexed like its axes.
 long double tensor_bytes(model::Tensor const& tensor, std::span<double const> axis_sizes,
-                         std::span<model::Dtype const> dtypes);
+                         std::span<model::Dtype const> dtypes, std::span<double const> slots);
 
 struct Metrics {
     Counts counts;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,9 @@ struct Hardware {
     }
 };
 
-// A named value: a `let` (an expression) or a `sweep` variable.
+// A named value: a `let` (an expression) or a `sweep` variable. A dtype
+// sweep's slot holds, at each point, the index of its dtype in
+// Scenario::dtypes.
 struct Slot {
     std::string name;
     Span span;
@@ -55,8 +58,22 @@ struct Slot {
 struct Sweep {
     std::string name;
     int slot;
-    std::vector<double> values;  // in sweep order
+    std::vector<double> values;  // in sweep order; of a dtype sweep, indices into Scenario::dtypes
     Span span;
+    bool of_dtypes = false;      // `sweep wdt = [bf16, fp8]`
+};
+
+// The dtype of an operand or of a `compute` clause: one dtype, or the value
+// of a dtype sweep at each point.
+struct DtypeRef {
+    int dtype = -1;  // index into Scenario::dtypes, when not swept
+    int slot = -1;   // the slot of a dtype sweep, or -1
+    bool swept() const { return slot >= 0; }
+    // The dtype at a point whose slot values are `slots`.
+    int at(std::span<double const> slots) const {
+        return swept() ? static_cast<int>(slots[static_cast<std::size_t>(slot)]) : dtype;
+    }
+    bool operator==(DtypeRef const&) const = default;
 };
 
 // What an operand holds. Weights and caches stay in memory between steps and
@@ -64,7 +81,7 @@ struct Sweep {
 enum class Role : std::uint8_t { activation, weight, cache };
 
 struct Tensor {
-    int dtype;
+    DtypeRef dtype;
     std::vector<int> axes;  // indices into Op::axes (Resident::axes)
     Span span;
     Role role = Role::activation;
@@ -92,8 +109,16 @@ struct Op {
     std::vector<Tensor> inputs;  // a matmul: lhs and rhs; elementwise: one or more
     Tensor out;
     double flops_per_point = 2;
-    int compute_dtype;
+    // `compute DTYPE`, when written; else the rule of language.md 8.3 (the
+    // wider input of a matmul, the output of an elementwise op), which
+    // compute_dtype_at applies at each point.
+    std::optional<DtypeRef> compute_written;
     Span span;  // the name
+
+    // The dtype whose peak applies at a point with slot values `slots`.
+    int compute_dtype_at(std::span<double const> slots, std::span<Dtype const> dtypes) const;
+    // Whether that dtype is the same at every point (no dtype sweep reaches it).
+    bool compute_dtype_fixed() const;
 };
 
 // `resident NAME = weight DTYPE[AXES]`: memory held for the whole step that
@@ -122,6 +147,15 @@ struct Scenario {
     std::size_t template_count = 0;  // defined, used or not (for `roofline check`)
 
     std::size_t point_count() const;
+    // The compute dtypes `op` can have, each once, in the order of the dtype
+    // sweeps' values (one, unless a dtype sweep reaches it).
+    std::vector<int> compute_dtypes_of(Op const& op) const;
+    // The name of the dtype a dtype sweep takes as `value`; nullptr for a
+    // sweep of numbers.
+    std::string const* sweep_dtype_name(std::size_t sweep, double value) const {
+        if (!sweeps[sweep].of_dtypes) return nullptr;
+        return &dtypes[static_cast<std::size_t>(value)].name;
+    }
     int find_hardware(std::string_view id) const;
 };
 

@@ -62,17 +62,18 @@ struct CaseColumn {
     CaseColumnSpec const* spec;
     std::size_t sweep = 0;
     std::string header;  // "flops", "B", "critical_B"
+    bool text;           // spec->text, or the value of a dtype sweep (a dtype's name)
 };
 
-// The columns of a report with these sweeps, in order.
+// The columns of a report with these sweeps, in order. A dtype sweep has no
+// critical column.
 std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps);
-std::vector<CaseColumn> case_columns(std::vector<std::string> const& sweep_names);
 
 // A case's value in a numeric column (NaN: not available, an empty cell).
 double case_number(CaseColumn const& column, model::Scenario const& scenario,
                    engine::CaseGrid const& grid, engine::Case const& c);
 // A case's value in a text column.
 std::string_view case_text(CaseColumn const& column, model::Scenario const& scenario,
-                           engine::Case const& c);
+                           engine::CaseGrid const& grid, engine::Case const& c);
 
 }  // namespace roofline::report

@@ -42,6 +42,7 @@ struct Manifest {
     struct Sweep {
         std::string name;
         std::size_t points = 0;
+        std::vector<std::string> dtypes;  // a dtype sweep: its values; empty for numbers
     };
     struct Output {
         std::string path;  // relative to the version folder

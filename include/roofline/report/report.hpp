@@ -33,6 +33,10 @@ struct ReportContext {
     }
     // The compute dtypes of the scenario's matmuls, each once, in first-use order.
     std::vector<int> compute_dtypes() const;
+    // The compute dtype of `op` at a sweep point (a dtype sweep may change it).
+    int compute_dtype_at(model::Op const& op, std::size_t point) const;
+    // Whether `hw` has a peak for some compute dtype of `op`.
+    bool supported_on(model::Op const& op, model::Hardware const& hw) const;
 };
 
 // Small facts gathered while the cases stream past (no per-case storage).
