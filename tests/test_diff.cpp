@@ -656,7 +656,7 @@ TEST_CASE("diff: 20 matmuls make two parts of 10, every key entry shown, no colo
         std::string const suffix = std::string("-").append(std::to_string(part)).append(".svg");
         auto roofline = read_file(charts / ("roofline-chip_a-chip_b" + suffix));
         auto speedup = read_file(charts / ("speedup-B-chip_a-chip_b" + suffix));
-        std::string const title = part == 1 ? "(matmuls 1\u201310 of 20)" : "(matmuls 11\u201320 of 20)";
+        std::string const title = part == 1 ? "(ops 1\u201310 of 20)" : "(ops 11\u201320 of 20)";
         CHECK(contains(roofline, title));
         CHECK(contains(speedup, title));
         // The key: both roofs, the markers' meaning, every matmul of the part
@@ -713,10 +713,63 @@ TEST_CASE("diff: up to 12 matmuls share one chart, with 12 colours", "[diff][cha
     CHECK(fs::exists(charts / "speedup-B-chip_a-chip_b.svg"));
     CHECK_FALSE(fs::exists(charts / "speedup-B-chip_a-chip_b-1.svg"));
     auto speedup = read_file(charts / "speedup-B-chip_a-chip_b.svg");
-    CHECK_FALSE(contains(speedup, "(matmuls "));
+    CHECK_FALSE(contains(speedup, "(ops "));
     auto colours = plot_colours(speedup, ops);
     CHECK(colours.size() == 12);
     std::set<std::string> distinct;
     for (auto const& [op, colour] : colours) distinct.insert(colour);
     CHECK(distinct.size() == 12);
+}
+
+// Issue 11: a dtype sweep pairs by the dtype's name. proj reads its weight
+// in the sweep's dtype: bytes = 2 B D + w D F + 2 B F with w the bytes of
+// that dtype; it computes in bf16 (the wider input) on every side.
+TEST_CASE("diff: dtype sweeps pair by the dtype's name", "[diff][dtype-sweep]") {
+    Sandbox box;
+    box.write("dt.roof",
+              "include \"chips.roof\"\ntarget chip_a\nsweep wdt = [bf16, int8]\n"
+              "sweep B = [64, 150, 1024]\nlet D = 4096\nlet F = 4096\n"
+              "matmul proj = bf16[B, D] * weight wdt[D, F] -> bf16[B, F]\n");
+    box.run("dt.roof");
+    box.run("dt.roof --set 'wdt=[int8, fp8]'");
+    auto r = run_roofline(box.path, "diff dt@v1 dt@v2 --no-charts");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(contains(r.out, "geometric mean of 3 matched cases"));
+    CHECK(contains(r.out, "; 3 only in A, 3 only in B"));
+    CHECK(contains(r.out, "only in A: proj on chip_a at wdt = bf16, B = 64"));
+    CHECK(contains(r.out, "only in B: proj on chip_a at wdt = fp8, B = 1024"));
+    CHECK_FALSE(contains(r.out, "critical wdt"));
+    auto rows = read_csv(box / "out/diffs/dt-v1--dt-v2/diff.csv");
+    REQUIRE(rows.size() == 9);
+    CHECK_FALSE(rows.front().count("critical_wdt_a"));
+    CHECK(rows.front().count("critical_B_a"));
+    std::size_t int8_rows = 0;
+    for (auto const& row : rows) {
+        if (row.at("wdt") != "int8") continue;
+        ++int8_rows;
+        CHECK(row.at("status") == "matched");
+        CHECK(row.at("speedup") == "1");
+        CHECK(row.at("compute_dtype_a") == "bf16");
+    }
+    CHECK(int8_rows == 3);
+    // int8 weights at B = 64: 2,147,483,648 FLOPs over 524,288 + 16,777,216 +
+    // 524,288 = 17,825,792 bytes, intensity 120.5, above chip_a's ridge of
+    // 100: compute-bound, t_lower = 2,147,483,648 / 1e14 s (in bf16 weights,
+    // 34,603,008 bytes, it is memory-bound: intensity 62.1).
+    auto const& b64 = find_row(rows, "matched", "proj", "64");
+    CHECK(b64.at("wdt") == "int8");
+    CHECK(b64.at("bound_a") == "compute");
+    CHECK(num(b64, "t_lower_a") == Approx(2'147'483'648.0 / 1e14).epsilon(1e-14));
+
+    // A sweep of the same name that holds numbers on the other side matches nothing.
+    box.write("num.roof",
+              "include \"chips.roof\"\ntarget chip_a\nsweep wdt = [1, 2]\nlet unused = wdt\n"
+              "sweep B = [64, 150, 1024]\nlet D = 4096\nlet F = 4096\n"
+              "matmul proj = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n");
+    box.run("num.roof");
+    auto mixed = run_roofline(box.path, "diff dt@v1 num@v1 --no-charts");
+    CHECK(mixed.exit_code != 0);
+    CHECK(contains(mixed.err, "sweep 'wdt' is a sweep of dtypes in"));
+    CHECK(contains(mixed.err, "so no value of it can match"));
 }

@@ -655,10 +655,14 @@ matmul alias = bf16[X, D] * bf16[D, E] -> bf16[X, E]
 // and recalculated by LibreOffice must read as the engine's workbook of the
 // scenario with those values, cell for cell (Cases, Steps, Summary). The
 // numbers above are by hand; this catches any table left behind.
-TEST_CASE("steps: an edited and recalculated workbook is the engine's workbook of the edited scenario",
-          "[steps][xlsx][libreoffice][critical]") {
+namespace {
+
+// Edits the Hardware sheet of the workbook of `scenario`, recalculates it in
+// LibreOffice and compares it with the engine's workbook of the edited
+// scenario; returns how many numbers were compared.
+std::size_t check_edited_workbook(std::string const& scenario) {
     Sandbox dir;
-    std::string edited_text = step::scenario;
+    std::string edited_text = scenario;
     auto replace = [&](std::string const& from, std::string const& to) {
         auto at = edited_text.find(from);
         REQUIRE(at != std::string::npos);
@@ -666,7 +670,7 @@ TEST_CASE("steps: an edited and recalculated workbook is the engine's workbook o
     };
     replace("hbm_bandwidth = 1e12 B/s", "hbm_bandwidth = 3e11 B/s");
     replace("peak bf16 = 1e14 FLOP/s\n    hbm_capacity", "peak bf16 = 2.5e14 FLOP/s\n    hbm_capacity");
-    Report original(step::scenario), edited(edited_text);
+    Report original(scenario), edited(edited_text);
     auto path = dir / "report.xlsx", expected_path = dir / "expected.xlsx";
     original.write(path);
     edited.write(expected_path);
@@ -694,5 +698,30 @@ TEST_CASE("steps: an edited and recalculated workbook is the engine's workbook o
                 }
             }
     }
-    CHECK(numbers > 250);  // 18 cases of about 14 numbers, the Steps rows and the Summary
+    return numbers;
+}
+
+}  // namespace
+
+TEST_CASE("steps: an edited and recalculated workbook is the engine's workbook of the edited scenario",
+          "[steps][xlsx][libreoffice][critical]") {
+    // 18 cases of about 14 numbers, the Steps rows and the Summary.
+    CHECK(check_edited_workbook(step::scenario) > 250);
+}
+
+// Issue 11: with a dtype sweep, the Cases rows take the peak of their own
+// compute dtype, and the Steps and Summary formulas match the dtype's name
+// (EXACT on text cells); the edited workbook must still be the engine's.
+TEST_CASE("steps: a dtype sweep's workbook, edited and recalculated, is the engine's",
+          "[steps][xlsx][libreoffice][dtype-sweep]") {
+    std::string text = step::scenario;
+    auto replace = [&](std::string const& from, std::string const& to) {
+        auto at = text.find(from);
+        REQUIRE(at != std::string::npos);
+        text.replace(at, from.size(), to);
+    };
+    replace("sweep B = [1, 120, 1000]", "sweep wdt = [bf16, int8]\nsweep B = [1, 120, 1000]");
+    replace("bf16[B, D] * bf16[D, F]", "bf16[B, D] * wdt[D, F]");
+    // Twice the cases of the scenario above, and the Steps rows with them.
+    CHECK(check_edited_workbook(text) > 500);
 }

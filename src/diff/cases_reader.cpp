@@ -52,6 +52,9 @@ struct CasesReader::Impl {
     std::size_t c_op = 0, c_layer = 0, c_hardware = 0, c_dtype = 0, c_bound = 0, c_intensity = 0,
                 c_peak = 0, c_ridge = 0, c_t_lower = 0, c_attained = 0, c_count = 0;
     std::vector<std::size_t> c_sweep, c_critical;
+    static constexpr std::size_t no_column = SIZE_MAX;
+    // Per sweep: a dtype sweep's names -> their index in the manifest's list.
+    std::vector<std::unordered_map<std::string_view, std::size_t>> dtype_positions;
 
     explicit Impl(ComparedReport const& r) : report(r), path(r.cases_path()) {}
 
@@ -187,7 +190,15 @@ struct CasesReader::Impl {
         c_count = column(F::count);
         for (auto const& sweep : report.sweeps) {
             c_sweep.push_back(column(F::sweep, sweep.name));
-            c_critical.push_back(column(F::critical, sweep.name));
+            // A dtype sweep has no critical column.
+            c_critical.push_back(sweep.dtypes.empty() ? column(F::critical, sweep.name) : no_column);
+            auto& positions = dtype_positions.emplace_back();
+            for (std::size_t k = 0; k < sweep.dtypes.size(); ++k)
+                positions.try_emplace(sweep.dtypes[k], k);
+            if (!sweep.dtypes.empty() && sweep.dtypes.size() != sweep.points)
+                throw ReportError(path + ": manifest.json lists " + std::to_string(sweep.dtypes.size()) +
+                                  " dtypes for sweep '" + sweep.name + "' of " +
+                                  std::to_string(sweep.points) + " points");
         }
         line = next_line;
     }
@@ -242,8 +253,22 @@ bool CasesReader::next(CaseRow& row) {
     row.sweep.resize(sweeps);
     row.critical.resize(sweeps);
     for (std::size_t v = 0; v < sweeps; ++v) {
-        row.sweep[v] = d.number(d.c_sweep[v]);
-        row.critical[v] = d.number(d.c_critical[v]);
+        auto const& dtypes = d.report.sweeps[v].dtypes;
+        if (dtypes.empty()) {
+            row.sweep[v] = d.number(d.c_sweep[v]);
+            row.critical[v] = d.number(d.c_critical[v]);
+            continue;
+        }
+        // A dtype's name: its position in the manifest's list of the sweep.
+        auto text = d.fields[d.c_sweep[v]];
+        auto const& positions = d.dtype_positions[v];
+        auto it = positions.find(text);
+        if (it == positions.end())
+            d.bad("column '" + d.header[d.c_sweep[v]] + "': '" + std::string(text) +
+                  "' is not one of the dtypes manifest.json lists for sweep '" +
+                  d.report.sweeps[v].name + "'");
+        row.sweep[v] = static_cast<double>(it->second);
+        row.critical[v] = std::numeric_limits<double>::quiet_NaN();
     }
     ++d.rows;
     d.row_line = d.line;

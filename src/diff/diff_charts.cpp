@@ -45,13 +45,13 @@ struct Group {
     std::string stem(std::string stem) const {
         return parts > 1 ? stem.append("-").append(std::to_string(part + 1)) : stem;
     }
-    // " (matmuls 11–20 of 20)" after the title of a part.
+    // " (ops 11–20 of 20)" after the title of a part: matmuls and elementwise ops alike.
     std::string title_note() const {
         if (parts == 1) return "";
         std::size_t first = 0;
         for (std::size_t k = 0; k < part; ++k)
             first += total / parts + (k < total % parts ? 1 : 0);
-        return std::string(" (matmuls ")
+        return std::string(" (ops ")
             .append(std::to_string(first + 1))
             .append("\u2013")
             .append(std::to_string(first + ops.size()))
@@ -259,7 +259,7 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p, Grou
     for (std::size_t w = 0; w < m.sweep_names().size() && w < d.first.size(); ++w)
         if (w != v && !std::isnan(d.first[w]))
             others += (others.empty() ? " (" : ", ") + m.sweep_names()[w] + " = " +
-                      number_text(d.first[w]);
+                      m.sweep_text(w, d.first[w]);
     if (!others.empty()) others += ")";
     chart.title = "Speedup (t_lower A / t_lower B) against " + name + group.title_note();
     chart.subtitle = sides;
@@ -303,7 +303,8 @@ std::vector<std::string> render_diff_charts(std::string const& folder, DiffChart
         for (auto const& group : groups(data, p)) {
             charts.push_back(roofline_chart(data, p, group));
             for (std::size_t v = 0; v < m.sweep_names().size(); ++v)
-                charts.push_back(speedup_chart(data, v, p, group));
+                if (!m.sweep_of_dtypes(v))  // no axis to draw a dtype along
+                    charts.push_back(speedup_chart(data, v, p, group));
         }
     }
     std::vector<std::string> files;

@@ -22,9 +22,10 @@ DiffCsvWriter::DiffCsvWriter(std::string const& path, Matcher const& matcher)
                              "ridge_a", "ridge_b", "t_lower_a", "t_lower_b", "speedup", "bound_a",
                              "bound_b", "flip", "attained_a", "attained_b"})
         rows_->text(name);
-    for (auto const& v : matcher.sweep_names()) {
-        rows_->text("critical_" + v + "_a");
-        rows_->text("critical_" + v + "_b");
+    for (std::size_t v = 0; v < matcher.sweep_names().size(); ++v) {
+        if (matcher.sweep_of_dtypes(v)) continue;  // no critical value
+        rows_->text("critical_" + matcher.sweep_names()[v] + "_a");
+        rows_->text("critical_" + matcher.sweep_names()[v] + "_b");
     }
     rows_->end_row();
 }
@@ -43,7 +44,12 @@ void DiffCsvWriter::add(DiffCase const& c) {
     rows_->text(matmul.layer);
     rows_->text(has_a ? pair.a : "");
     rows_->text(has_b ? pair.b : "");
-    for (double v : c.sweep) rows_->number(v);
+    for (std::size_t v = 0; v < c.sweep.size(); ++v) {
+        if (matcher_.sweep_of_dtypes(v) && !std::isnan(c.sweep[v]))
+            rows_->text(matcher_.sweep_text(v, c.sweep[v]));
+        else
+            rows_->number(c.sweep[v]);
+    }
     rows_->text(has_a ? dtypes[c.a.dtype] : "");
     rows_->text(has_b ? dtypes[c.b.dtype] : "");
     for (double v : {c.a.intensity, c.b.intensity, c.a.ridge, c.b.ridge, c.a.t_lower, c.b.t_lower,
@@ -55,6 +61,7 @@ void DiffCsvWriter::add(DiffCase const& c) {
     rows_->number(c.a.attained);
     rows_->number(c.b.attained);
     for (std::size_t v = 0; v < c.sweep.size(); ++v) {
+        if (matcher_.sweep_of_dtypes(v)) continue;
         rows_->number(c.critical_a[v]);
         rows_->number(c.critical_b[v]);
     }

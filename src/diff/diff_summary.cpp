@@ -37,7 +37,7 @@ std::string describe(Matcher const& matcher, DiffCase const& c) {
     for (std::size_t v = 0; v < c.sweep.size(); ++v) {
         if (std::isnan(c.sweep[v])) continue;
         text +=
-            (first ? " at " : ", ") + matcher.sweep_names()[v] + " = " + number_text(c.sweep[v]);
+            (first ? " at " : ", ") + matcher.sweep_names()[v] + " = " + matcher.sweep_text(v, c.sweep[v]);
         first = false;
     }
     return text;

@@ -57,7 +57,12 @@ std::string steps_text(Matcher const& matcher, DiffSummary const& s) {
             auto const& step = s.steps[begin + k];
             std::vector<std::string> row = {(pair.a.empty() ? "-" : pair.a) + " → " +
                                             (pair.b.empty() ? "-" : pair.b)};
-            for (double v : step.sweep) row.push_back(std::isnan(v) ? "-" : output::format_general(v));
+            for (std::size_t v = 0; v < step.sweep.size(); ++v) {
+                double x = step.sweep[v];
+                row.push_back(std::isnan(x)                   ? "-"
+                              : matcher.sweep_of_dtypes(v) ? matcher.sweep_text(v, x)
+                                                           : output::format_general(x));
+            }
             row.insert(row.end(), {output::format_seconds(step.t_a), output::format_seconds(step.t_b),
                                    step.complete ? format_speedup(step.speedup()) : "partial"});
             partial = partial || !step.complete;
@@ -107,7 +112,8 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
     header.insert(header.end(), {"t_lower A", "t_lower B", "speedup"});
     if (ranges) header.push_back("range");
     header.insert(header.end(), {"bound A", "bound B", "flips"});
-    for (auto const& v : sweeps) header.push_back("critical " + v);
+    for (std::size_t v = 0; v < sweeps.size(); ++v)
+        if (!matcher.sweep_of_dtypes(v)) header.push_back("critical " + sweeps[v]);
     std::vector<std::vector<std::string>> rows = {header};
     std::vector<bool> right = {false, false, true};
     if (unmatched) right.insert(right.end(), {true, true});
@@ -133,7 +139,8 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
         row.insert(row.end(), {bounds_text(g.a_first, g.a_last, g.matched),
                                bounds_text(g.b_first, g.b_last, g.matched), flips_text(g)});
         for (std::size_t v = 0; v < sweeps.size(); ++v)
-            row.push_back(g.matched ? critical_text(g.critical_a[v], g.critical_b[v]) : "-");
+            if (!matcher.sweep_of_dtypes(v))
+                row.push_back(g.matched ? critical_text(g.critical_a[v], g.critical_b[v]) : "-");
         rows.push_back(std::move(row));
         highlight.push_back(g.speedup() < 1 ? "\x1b[31m" : g.flips() ? "\x1b[1;33m" : "");
     }

@@ -78,7 +78,12 @@ struct DiffXlsxWriter::State {
         out.text(2, matmul.layer, plain);
         if (has_a) out.text(3, pair.a, plain);
         if (has_b) out.text(4, pair.b, plain);
-        for (std::size_t v = 0; v < k; ++v) out.number(5 + v, c.sweep[v], plain);
+        for (std::size_t v = 0; v < k; ++v) {
+            if (matcher.sweep_of_dtypes(v) && !std::isnan(c.sweep[v]))
+                out.text(5 + v, matcher.sweep_text(v, c.sweep[v]), plain);
+            else
+                out.number(5 + v, c.sweep[v], plain);
+        }
         out.number(c_t_a, c.a.t_lower, out.style(F.time));
         out.number(c_t_b, c.b.t_lower, out.style(F.time));
         double speedup = c.speedup();

@@ -68,9 +68,12 @@ void write_summary_sheet(XlsxBook& book, lxw_worksheet* ws, Matcher const& match
         "op",      "layer",     "hardware A", "hardware B",  "cases",       "only A",
         "only B",  "t_lower A", "t_lower B",  "speedup A/B", "min speedup", "max speedup",
         "bound A", "bound B",   "flips",      "ridge A",     "ridge B"};
-    for (auto const& v : sweeps) {
-        headers.push_back("critical " + v + " A");
-        headers.push_back("critical " + v + " B");
+    std::vector<std::size_t> critical_sweeps;  // not a dtype sweep: it has no critical value
+    for (std::size_t v = 0; v < sweeps.size(); ++v) {
+        if (matcher.sweep_of_dtypes(v)) continue;
+        critical_sweeps.push_back(v);
+        headers.push_back("critical " + sweeps[v] + " A");
+        headers.push_back("critical " + sweeps[v] + " B");
     }
     std::size_t const head = row;
     for (std::size_t c = 0; c < headers.size(); ++c) book.str(ws, head, c, headers[c], F.header);
@@ -98,9 +101,9 @@ void write_summary_sheet(XlsxBook& book, lxw_worksheet* ws, Matcher const& match
         book.str(ws, row, 14, flips_text(g));
         book.num(ws, row, 15, g.ridge_a, F.ratio);
         book.num(ws, row, 16, g.ridge_b, F.ratio);
-        for (std::size_t v = 0; v < sweeps.size(); ++v) {
-            book.num(ws, row, 17 + 2 * v, g.critical_a[v]);
-            book.num(ws, row, 18 + 2 * v, g.critical_b[v]);
+        for (std::size_t k = 0; k < critical_sweeps.size(); ++k) {
+            book.num(ws, row, 17 + 2 * k, g.critical_a[critical_sweeps[k]]);
+            book.num(ws, row, 18 + 2 * k, g.critical_b[critical_sweeps[k]]);
         }
     }
     book.speedup_colors(ws, head + 1, row, 9);
@@ -110,7 +113,7 @@ void write_summary_sheet(XlsxBook& book, lxw_worksheet* ws, Matcher const& match
           std::tuple{4, 6, 8.0}, std::tuple{7, 8, 13.0}, std::tuple{9, 11, 12.0},
           std::tuple{12, 13, 16.0}, std::tuple{14, 14, 22.0}, std::tuple{15, 16, 10.0}})
         book.width(ws, static_cast<std::size_t>(first), static_cast<std::size_t>(last), chars);
-    if (!sweeps.empty()) book.width(ws, 17, 16 + 2 * sweeps.size(), 12);
+    if (!critical_sweeps.empty()) book.width(ws, 17, 16 + 2 * critical_sweeps.size(), 12);
     worksheet_freeze_panes(ws, static_cast<lxw_row_t>(head + 1), 0);
 }
 

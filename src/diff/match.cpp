@@ -194,6 +194,38 @@ Matcher::Matcher(ComparedReport const& a, ComparedReport const& b, Pairing pairi
     };
     for (auto const& s : a.sweeps) a_to_union_.push_back(position(s.name));
     for (auto const& s : b.sweeps) b_to_union_.push_back(position(s.name));
+    // Dtype sweeps pair by name: one list of the names of both sides.
+    sweep_dtypes_.resize(sweep_names_.size());
+    std::vector<std::unordered_map<std::string, std::size_t>> dtype_positions(sweep_names_.size());
+    auto map_dtypes = [&](ComparedReport const& r, std::vector<std::size_t> const& to_union,
+                          std::vector<std::vector<double>>& index) {
+        index.resize(r.sweeps.size());
+        for (std::size_t v = 0; v < r.sweeps.size(); ++v) {
+            auto& names = sweep_dtypes_[to_union[v]];
+            auto& positions = dtype_positions[to_union[v]];
+            for (auto const& d : r.sweeps[v].dtypes) {
+                auto [it, added] = positions.try_emplace(d, names.size());
+                if (added) names.push_back(d);
+                index[v].push_back(static_cast<double>(it->second));
+            }
+        }
+    };
+    map_dtypes(a, a_to_union_, a_dtype_index_);
+    map_dtypes(b, b_to_union_, b_dtype_index_);
+    // Linear, not a search per sweep: a forged manifest may list many.
+    std::vector<std::size_t> a_sweep_of(sweep_names_.size(), SIZE_MAX);
+    for (std::size_t v = 0; v < a.sweeps.size(); ++v) a_sweep_of[a_to_union_[v]] = v;
+    for (std::size_t v = 0; v < b.sweeps.size(); ++v) {
+        auto u = b_to_union_[v];
+        if (a_sweep_of[u] == SIZE_MAX) continue;
+        bool a_dtypes = !a.sweeps[a_sweep_of[u]].dtypes.empty();
+        bool b_dtypes = !b.sweeps[v].dtypes.empty();
+        if (a_dtypes != b_dtypes)
+            throw ReportError("sweep '" + sweep_names_[u] + "' is a sweep of " +
+                              (a_dtypes ? "dtypes" : "numbers") + " in " + a.folder + " but of " +
+                              (b_dtypes ? "dtypes" : "numbers") + " in " + b.folder +
+                              ", so no value of it can match");
+    }
     for (std::size_t p = 0; p < pairing_.pairs.size(); ++p) {
         if (!pairing_.pairs[p].a.empty())
             pair_of_a_[pairing_.pairs[p].a] = static_cast<std::uint32_t>(p);
@@ -228,14 +260,23 @@ std::int64_t Matcher::pair_of(std::string_view hardware, bool side_a) {
     return it == map.end() ? std::int64_t{-1} : std::int64_t{it->second};
 }
 
-void Matcher::map_sweeps(CaseRow const& row, std::vector<std::size_t> const& to_union,
-                         double* sweep, double* critical) const {
+void Matcher::map_sweeps(CaseRow const& row, bool side_a, double* sweep, double* critical) const {
+    auto const& to_union = side_a ? a_to_union_ : b_to_union_;
+    auto const& dtype_index = side_a ? a_dtype_index_ : b_dtype_index_;
     std::fill(sweep, sweep + sweep_names_.size(), nan);
     std::fill(critical, critical + sweep_names_.size(), nan);
     for (std::size_t v = 0; v < to_union.size(); ++v) {
-        sweep[to_union[v]] = canonical(row.sweep[v]);
+        auto const& index = dtype_index[v];
+        sweep[to_union[v]] = index.empty() ? canonical(row.sweep[v])
+                                           : index[static_cast<std::size_t>(row.sweep[v])];
         critical[to_union[v]] = row.critical[v];
     }
+}
+
+std::string Matcher::sweep_text(std::size_t v, double value) const {
+    if (sweep_of_dtypes(v) && value >= 0 && value < static_cast<double>(sweep_dtypes_[v].size()))
+        return sweep_dtypes_[v][static_cast<std::size_t>(value)];
+    return number_text(value);
 }
 
 void Matcher::run(std::function<void(DiffCase const&)> const& sink) {
@@ -268,7 +309,7 @@ void Matcher::run(std::function<void(DiffCase const&)> const& sink) {
                 ++(side_a ? left_out_a_ : left_out_b_);
                 continue;
             }
-            map_sweeps(row, side_a ? a_to_union_ : b_to_union_, sweep.data(), critical.data());
+            map_sweeps(row, side_a, sweep.data(), critical.data());
             use(reader, static_cast<std::uint32_t>(pair));
         }
         reader.finish();

@@ -87,11 +87,6 @@ ComparedReport read_report(std::string const& spec, std::string const& out_root)
     info.cases = m.cases;
     info.targets = m.targets;
     info.sweeps = m.sweeps;
-    // Sweeps are paired by value, and a dtype's name is no number to pair
-    // by (diff.md, "Dtype sweeps"): each side is one dtype, made with --set.
-    for (auto const& s : m.sweeps)
-        if (!s.dtypes.empty())
-            throw ReportError(info.folder + ": sweep '" + s.name + "' is a sweep of dtypes, which diff cannot pair yet; make one report per dtype with --set " + s.name + "=" + s.dtypes.front() + " and compare those");
     info.cases_sha256 = m.output_sha256("cases.csv");
     if (!path_exists(info.cases_path()))
         throw ReportError(info.folder + ": cases.csv is missing (an incomplete report)");

@@ -29,7 +29,9 @@ struct CaseRow {
     Bound bound = Bound::unsupported;
     double count = 1;  // the layer repeat count
     double intensity = 0, peak = 0, ridge = 0, t_lower = 0, attained = 0;  // NaN: missing
-    std::vector<double> sweep;     // in the order of ComparedReport::sweeps
+    // In the order of ComparedReport::sweeps; a dtype sweep's value is the
+    // dtype's index in the manifest's list of that sweep.
+    std::vector<double> sweep;
     std::vector<double> critical;  // likewise; NaN: never compute-bound
 };
 

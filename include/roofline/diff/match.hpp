@@ -78,6 +78,12 @@ public:
     ComparedReport const& b() const { return b_; }
     Pairing const& pairing() const { return pairing_; }
     std::vector<std::string> const& sweep_names() const { return sweep_names_; }
+    // Whether union sweep v is a sweep of dtypes; its values in DiffCase::sweep
+    // are then indices into sweep_dtypes(v), the dtypes of both sides.
+    bool sweep_of_dtypes(std::size_t v) const { return !sweep_dtypes_[v].empty(); }
+    std::vector<std::string> const& sweep_dtypes(std::size_t v) const { return sweep_dtypes_[v]; }
+    // A sweep value as text: the dtype's name, or the number as cases.csv writes it.
+    std::string sweep_text(std::size_t v, double value) const;
     std::vector<OpKey> const& ops() const { return ops_; }
     std::vector<std::string> const& dtypes() const { return dtypes_; }
     // Cases on hardware that no --pair names, per side.
@@ -89,14 +95,16 @@ private:
     std::uint32_t intern_op(std::string_view op, std::string_view layer);
     std::uint32_t intern_dtype(std::string_view name);
     std::int64_t pair_of(std::string_view hardware, bool side_a);
-    void map_sweeps(CaseRow const& row, std::vector<std::size_t> const& to_union, double* sweep,
-                    double* critical) const;
+    void map_sweeps(CaseRow const& row, bool side_a, double* sweep, double* critical) const;
 
     ComparedReport const& a_;
     ComparedReport const& b_;
     Pairing pairing_;
     std::vector<std::string> sweep_names_;
     std::vector<std::size_t> a_to_union_, b_to_union_;  // report sweep -> union position
+    std::vector<std::vector<std::string>> sweep_dtypes_;  // per union sweep; empty: numbers
+    // Per report sweep of dtypes: the report's dtype index -> sweep_dtypes_ index.
+    std::vector<std::vector<double>> a_dtype_index_, b_dtype_index_;
     std::vector<OpKey> ops_;
     std::unordered_map<std::string, std::uint32_t> op_ids_;
     std::vector<std::string> dtypes_;
