@@ -212,6 +212,40 @@ TEST_CASE("charts: a stacked step chart per sweep and target, the layers named i
     CHECK(contains(read_file(r.folder / "step-B-half.svg"), "against B on half"));
 }
 
+TEST_CASE("charts: a dtype sweep has a step chart per dtype and no chart along itself",
+          "[charts][steps][dtype-sweep]") {
+    std::string text = test::step::scenario;
+    auto replace = [&](std::string const& from, std::string const& to) {
+        auto at = text.find(from);
+        REQUIRE(at != std::string::npos);
+        text.replace(at, from.size(), to);
+    };
+    replace("sweep B = [1, 120, 1000]", "sweep B = [1, 120, 1000]\nsweep wdt = [bf16, int8]");
+    replace("bf16[B, D] * bf16[D, F]", "bf16[B, D] * wdt[D, F]");
+    auto r = render_text(text, "dtype_steps");
+    for (char const* chip : {"fast", "half"}) {
+        std::string const c = chip;
+        for (std::string const& name : {"roofline-" + c, "sweep-B-" + c, "step-B-" + c + "-bf16",
+                                        "step-B-" + c + "-int8"}) {
+            INFO(name);
+            CHECK(r.files.count(name + ".svg") == 1);
+            CHECK(r.files.count(name + ".png") == 1);
+        }
+    }
+    for (auto const& f : r.files) {
+        INFO(f);
+        CHECK_FALSE(contains(f, "wdt"));  // no chart along a dtype sweep
+    }
+    CHECK(r.files.size() == 2 * 8);
+    auto bf16 = read_file(r.folder / "step-B-fast-bf16.svg");
+    auto int8 = read_file(r.folder / "step-B-fast-int8.svg");
+    CHECK(contains(bf16, "against B on Fast chip [fast] (wdt = bf16)"));
+    CHECK(contains(int8, "against B on Fast chip [fast] (wdt = int8)"));
+    CHECK(bf16 != int8);
+    // The sweep chart holds the dtype sweep at its first value, and says so.
+    CHECK(contains(read_file(r.folder / "sweep-B-fast.svg"), "(wdt = bf16)"));
+}
+
 TEST_CASE("charts: no step chart for a sweep of one value, nor on a chip with no peak to use",
           "[charts][steps]") {
     auto r = render_text(std::string(chips) + R"roof(

@@ -134,7 +134,7 @@ std::string op_summary(report::ReportContext const& context, report::Summary con
 std::string step_summary(report::ReportContext const& context, report::Summary const& summary) {
     auto const& grid = context.grid;
     auto const& scenario = context.scenario;
-    auto const points = report::step_points(grid.point_count);
+    auto const points = report::step_points(scenario, grid);
     std::string out = "step = sum of count x t_lower over the supported cases, one chip:\n";
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         auto const& hw = context.target(t);

@@ -134,6 +134,19 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group
             y_hi = std::max(y_hi, r.peak);
     if (!(x_lo <= x_hi)) x_lo = 1, x_hi = 1e4;
     x_lo = floor_decade(x_lo / 1.3), x_hi = ceil_decade(x_hi * 1.5);
+    // Room for the ridge labels: A's run right from its ridge, B's left from
+    // it (below); a decade more where one would leave the plot.
+    constexpr double char_width = 7.2 / 880.0;  // of the plot's width
+    auto room = [&](double ridge, bool right) {
+        double f = std::log(ridge / x_lo) / std::log(x_hi / x_lo);
+        return right ? 1 - f : f;
+    };
+    for (int side = 0; side < 2; ++side)
+        for (auto const& r : side == 0 ? d.roofs_a[p] : d.roofs_b[p]) {
+            double need = (std::string_view("A ridge 1000 FLOP/B").size() + 1) * char_width;
+            for (int k = 0; k < 3 && room(r.ridge, side == 0) < need; ++k)
+                (side == 0 ? x_hi : x_lo) *= side == 0 ? 10 : 0.1;
+        }
     if (!(y_hi > 0)) y_hi = 1e15;
     y_lo = floor_decade(std::min(y_lo, y_hi / 1e3) / 1.3), y_hi *= 2.5;
     chart.title = "Rooflines: A = " + side_name(m.a(), pair.a) + group.title_note();
@@ -142,6 +155,8 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group
                output::log_ticks(x_lo, x_hi, output::decimal_tick), ""};
     chart.y = {"attained (FLOP/s)", true, 10, y_lo, y_hi,
                output::log_ticks(y_lo, y_hi, output::power_tick), ""};
+    // Ridge labels on an opaque ground: another roof may pass behind one.
+    chart.decorations.push_back("set style textbox opaque noborder");
     for (int side = 0; side < 2; ++side) {
         auto const& roofs = side == 0 ? d.roofs_a[p] : d.roofs_b[p];
         auto const& other = side == 0 ? d.roofs_b[p] : d.roofs_a[p];
@@ -174,7 +189,7 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group
                                         n(r.ridge) + ", first " + n(r.peak) +
                                         (side == 0 ? " left offset character 0.6, -1.1"
                                                    : " right offset character -0.6, 1.1") +
-                                        " tc rgb '#404040' front");
+                                        " tc rgb '#404040' boxed front");
         }
     }
     for (auto const& [key, series] : d.roofline) {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 namespace roofline::diff {
@@ -38,6 +39,32 @@ std::string plural(std::size_t n, char const* one, char const* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// Which of the steps [begin, end) of one pair to print (offsets from begin):
+// step_points over the values of the sweeps of numbers, and at each of those
+// every dtype of the dtype sweeps, so that bf16 and fp8 stand side by side.
+std::vector<std::size_t> steps_shown(Matcher const& matcher, DiffSummary const& s,
+                                     std::size_t begin, std::size_t end) {
+    std::size_t const k = matcher.sweep_names().size();
+    bool any_dtypes = false;
+    for (std::size_t v = 0; v < k; ++v) any_dtypes = any_dtypes || matcher.sweep_of_dtypes(v);
+    if (!any_dtypes) return report::step_points(end - begin);
+    // The steps grouped by their numeric sweep values, in order of first appearance.
+    std::map<std::vector<double>, std::size_t> group_of;
+    std::vector<std::vector<std::size_t>> groups;
+    for (std::size_t i = begin; i < end; ++i) {
+        std::vector<double> key;
+        for (std::size_t v = 0; v < k; ++v)
+            if (!matcher.sweep_of_dtypes(v)) key.push_back(s.steps[i].sweep[v]);
+        auto [it, added] = group_of.try_emplace(key, groups.size());
+        if (added) groups.emplace_back();
+        groups[it->second].push_back(i - begin);
+    }
+    std::vector<std::size_t> shown;
+    for (std::size_t g : report::step_points(groups.size()))
+        shown.insert(shown.end(), groups[g].begin(), groups[g].end());
+    return shown;
+}
+
 // The step of each hardware pair at a few sweep points (the points a report's
 // first screen shows): what a model costs per step on each side.
 std::string steps_text(Matcher const& matcher, DiffSummary const& s) {
@@ -53,7 +80,7 @@ std::string steps_text(Matcher const& matcher, DiffSummary const& s) {
         std::size_t end = begin;
         while (end < s.steps.size() && s.steps[end].pair == s.steps[begin].pair) ++end;
         auto const& pair = matcher.pairing().pairs[s.steps[begin].pair];
-        for (std::size_t k : report::step_points(end - begin)) {
+        for (std::size_t k : steps_shown(matcher, s, begin, end)) {
             auto const& step = s.steps[begin + k];
             std::vector<std::string> row = {(pair.a.empty() ? "-" : pair.a) + " → " +
                                             (pair.b.empty() ? "-" : pair.b)};

@@ -20,17 +20,34 @@ std::string chip_name(model::Hardware const& hw) {
                : hw.display_name + " [" + hw.id + "]";
 }
 
-std::string other_sweeps_note(ReportContext const& context, std::size_t v) {
+std::string other_sweeps_note(ReportContext const& context, std::size_t v, std::size_t base) {
     auto const& sweeps = context.scenario.sweeps;
     std::string fixed;
     for (std::size_t w = 0; w < sweeps.size(); ++w)
         if (w != v) {
-            double first = sweeps[w].values.front();
-            auto const* dtype = context.scenario.sweep_dtype_name(w, first);
+            double value = context.grid.sweep_value(base, w);
+            auto const* dtype = context.scenario.sweep_dtype_name(w, value);
             fixed += (fixed.empty() ? "" : ", ") + sweeps[w].name + " = " +
-                     (dtype ? *dtype : value_text(first));
+                     (dtype ? *dtype : value_text(value));
         }
     return fixed.empty() ? fixed : " (" + fixed + ")";
+}
+
+std::vector<std::size_t> dtype_bases(ReportContext const& context) {
+    auto const& grid = context.grid;
+    std::vector<std::size_t> bases = {0};
+    std::size_t stride = 1;  // of sweep v: the points between two of its values
+    for (std::size_t v = grid.sweep_count; v-- > 0;) {
+        if (context.scenario.sweeps[v].of_dtypes) {
+            std::vector<std::size_t> more;
+            for (std::size_t base : bases)
+                for (std::size_t k = 0; k < grid.sweep_sizes[v]; ++k) more.push_back(base + k * stride);
+            bases = std::move(more);
+        }
+        stride *= grid.sweep_sizes[v];
+    }
+    std::sort(bases.begin(), bases.end());
+    return bases;
 }
 
 std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw) {

@@ -55,7 +55,11 @@ std::string chart_title(ReportContext const& context);
 std::string chip_name(model::Hardware const& hw);
 // " (S = 128, T = 1)": the other sweeps, at their first value, for the
 // subtitle of a chart along sweep v; empty with one sweep.
-std::string other_sweeps_note(ReportContext const& context, std::size_t v);
+// " (S = 128, wdt = bf16)": the values of the other sweeps at point `base`.
+std::string other_sweeps_note(ReportContext const& context, std::size_t v, std::size_t base = 0);
+// The points where the sweeps of numbers are at their first values and the
+// dtype sweeps take each combination of theirs: {0} without a dtype sweep.
+std::vector<std::size_t> dtype_bases(ReportContext const& context);
 
 // The compute dtypes used on a chip, grouped by equal peak (bf16 and fp16 on
 // an H100 share one roof), highest peak first.
@@ -83,7 +87,9 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
 bool has_step_chart(ReportContext const& context, std::size_t v, std::size_t t);
 // step-<V>-<HW>: the step time (sum of count x t_lower) against sweep v, the
 // other sweeps at their first value, one stacked band per layer path.
+// `base`: the point whose other sweep values the chart holds (dtype_bases);
+// with a dtype sweep, its dtypes end the name: step-<V>-<HW>-<DTYPE>.
 Chart step_chart(ReportContext const& context, Summary const& summary, std::size_t v,
-                 std::size_t t);
+                 std::size_t t, std::size_t base = 0);
 
 }  // namespace roofline::report::chart_detail

@@ -53,18 +53,23 @@ bool has_step_chart(ReportContext const& context, std::size_t v, std::size_t t) 
 }
 
 Chart step_chart(ReportContext const& context, Summary const& summary, std::size_t v,
-                 std::size_t t) {
+                 std::size_t t, std::size_t base) {
     auto const& grid = context.grid;
     std::size_t const targets = grid.target_count;
     auto const& sweep = context.scenario.sweeps[v];
     auto const& hw = context.target(t);
 
     Chart chart;
-    chart.stem = output::file_name({"step", sweep.name, hw.id});
+    std::string dtypes;  // of the dtype sweeps at `base`: "fp8", "fp8_bf16"
+    for (std::size_t w = 0; w < grid.sweep_count; ++w)
+        if (auto const* dtype = context.scenario.sweep_dtype_name(w, grid.sweep_value(base, w)))
+            dtypes.append(dtypes.empty() ? "" : "_").append(*dtype);
+    chart.stem = dtypes.empty() ? output::file_name({"step", sweep.name, hw.id})
+                                : output::file_name({"step", sweep.name, hw.id, dtypes});
     chart.title = chart_title(context);
     chart.subtitle = "Step time (sum of count \u00d7 t_lower, one chip) against " + sweep.name +
                      " on " + chip_name(hw);
-    chart.subtitle += other_sweeps_note(context, v);
+    chart.subtitle += other_sweeps_note(context, v, base);
     chart.x = sweep_axis(sweep.name, sweep.values);
 
     // The values of V drawn: at most ChartData::max_points of them, evenly
@@ -84,7 +89,7 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
 
     double largest = 0;
     for (std::size_t i : indices)
-        largest = std::max(largest, summary.t_lower_total[i * stride * targets + t]);
+        largest = std::max(largest, summary.t_lower_total[(base + i * stride) * targets + t]);
     TimeUnit const unit = time_unit(largest > 0 ? largest : 1);
     chart.y.label = std::string("step time (") + unit.name + ")";
 
@@ -98,7 +103,7 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
         Series s;
         bool any = false;
         for (std::size_t k = 0; k < indices.size(); ++k) {
-            double time = summary.layer_time(indices[k] * stride, l, t, targets) / unit.seconds;
+            double time = summary.layer_time(base + indices[k] * stride, l, t, targets) / unit.seconds;
             any = any || time > 0;
             s.band.emplace_back(sweep.values[indices[k]], below[k], below[k] + time);
             below[k] += time;

@@ -113,4 +113,31 @@ std::vector<std::size_t> step_points(std::size_t point_count, std::size_t betwee
     return points;
 }
 
+std::vector<std::size_t> step_points(model::Scenario const& scenario,
+                                     engine::CaseGrid const& grid) {
+    // The sweeps of numbers are sampled; at each point kept, every dtype of
+    // the dtype sweeps, so that bf16 and fp8 stand side by side.
+    std::size_t numeric_points = 1;
+    for (std::size_t v = 0; v < grid.sweep_count; ++v)
+        if (!scenario.sweeps[v].of_dtypes) numeric_points *= grid.sweep_sizes[v];
+    if (numeric_points == grid.point_count) return step_points(grid.point_count);
+    std::size_t dtype_points = grid.point_count / std::max<std::size_t>(numeric_points, 1);
+    std::vector<std::size_t> points, digits(grid.sweep_count);
+    for (std::size_t q : step_points(numeric_points)) {
+        for (std::size_t d = 0; d < dtype_points; ++d) {
+            std::size_t nq = q, nd = d;
+            for (std::size_t v = grid.sweep_count; v-- > 0;) {
+                auto& rest = scenario.sweeps[v].of_dtypes ? nd : nq;
+                digits[v] = rest % grid.sweep_sizes[v];
+                rest /= grid.sweep_sizes[v];
+            }
+            std::size_t p = 0;
+            for (std::size_t v = 0; v < grid.sweep_count; ++v) p = p * grid.sweep_sizes[v] + digits[v];
+            points.push_back(p);
+        }
+    }
+    std::sort(points.begin(), points.end());
+    return points;
+}
+
 }  // namespace roofline::report

@@ -132,7 +132,7 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
             for (std::size_t v = 0; v < sweeps; ++v) {
                 double value = ctx.grid.sweep_value(p, v);
                 if (auto const* dtype = ctx.scenario.sweep_dtype_name(v, value))
-                    str(ws, r, s.sweep0 + v, *dtype);
+                    str(ws, r, s.sweep0 + v, *dtype, fmt.indent);  // may follow a number
                 else
                     num(ws, r, s.sweep0 + v, value);
             }

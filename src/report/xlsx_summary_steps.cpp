@@ -58,7 +58,7 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
     auto steps_cell = [&](std::size_t row, std::size_t column) {
         return "Steps!$" + column_letters(column) + "$" + std::to_string(row + 1);
     };
-    auto const selected = step_points(points);
+    auto const selected = step_points(ctx.scenario, ctx.grid);
     for (std::size_t t = 0; t < targets; ++t) {
         for (std::size_t p : selected) {
             StepTotals const totals = step_totals(ctx, sum, p, t);
@@ -69,7 +69,7 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
             for (std::size_t v = 0; v < sweeps; ++v) {
                 double value = ctx.grid.sweep_value(p, v);
                 if (auto const* dtype = ctx.scenario.sweep_dtype_name(v, value))
-                    str(ws, r, 1 + v, *dtype);
+                    str(ws, r, 1 + v, *dtype, fmt.indent);  // may follow a number
                 else
                     num(ws, r, 1 + v, value);
             }

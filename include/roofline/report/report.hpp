@@ -89,6 +89,9 @@ StepTotals step_totals(ReportContext const& context, Summary const& summary, std
 // `between` points picked evenly in log space of the point index (index + 1
 // = count^(k / (between + 1))), without repeats. In increasing order.
 std::vector<std::size_t> step_points(std::size_t point_count, std::size_t between = 6);
+// The same over the sweeps of numbers, with every value of the dtype sweeps
+// at each point picked (all points when there is no dtype sweep to keep whole).
+std::vector<std::size_t> step_points(model::Scenario const& scenario, engine::CaseGrid const& grid);
 
 class SummaryBuilder {
 public:
