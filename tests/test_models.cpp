@@ -202,6 +202,10 @@ TEST_CASE("every shipped model scenario checks without warnings and evaluates", 
         CHECK(both->diagnostics.all().empty());
         CHECK(both->evaluation.point_count == 2 * r->evaluation.point_count);
         CHECK(both->builder->summary().unsupported_count == 0);
+        // Every catalog chip with an fp8 rate lists it for fp8_e4m3 too.
+        auto e4m3 = run_scenario(name, {"wdt=fp8_e4m3"});
+        CHECK(e4m3->diagnostics.all().empty());
+        CHECK(e4m3->builder->summary().unsupported_count == 0);
     }
 }
 
