@@ -49,6 +49,8 @@
 
 #include <array>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 
 namespace roofline::test::step {
 
@@ -100,6 +102,22 @@ inline void set_facts(engine::CaseGrid& grid) {
         grid.point_facts[p].cache_bytes = cache[p];
         grid.point_facts[p].tokens = steps[0][p].B;
     }
+}
+
+// The scenario with mlp's weight in a dtype sweep, `sweep wdt = [bf16,
+// int8]`, written before the sweep of B or after it (up then computes in
+// bf16 at both dtypes: the wider input).
+inline std::string with_dtype_sweep(bool before_b) {
+    std::string text = scenario;
+    auto replace = [&](std::string const& from, std::string const& to) {
+        auto at = text.find(from);
+        if (at == std::string::npos) throw std::logic_error("step scenario: no '" + from + "'");
+        text.replace(at, from.size(), to);
+    };
+    std::string const b = "sweep B = [1, 120, 1000]", wdt = "sweep wdt = [bf16, int8]";
+    replace(b, before_b ? wdt + "\n" + b : b + "\n" + wdt);
+    replace("bf16[B, D] * bf16[D, F]", "bf16[B, D] * wdt[D, F]");
+    return text;
 }
 
 }  // namespace roofline::test::step

@@ -214,14 +214,7 @@ TEST_CASE("charts: a stacked step chart per sweep and target, the layers named i
 
 TEST_CASE("charts: a dtype sweep has a step chart per dtype and no chart along itself",
           "[charts][steps][dtype-sweep]") {
-    std::string text = test::step::scenario;
-    auto replace = [&](std::string const& from, std::string const& to) {
-        auto at = text.find(from);
-        REQUIRE(at != std::string::npos);
-        text.replace(at, from.size(), to);
-    };
-    replace("sweep B = [1, 120, 1000]", "sweep B = [1, 120, 1000]\nsweep wdt = [bf16, int8]");
-    replace("bf16[B, D] * bf16[D, F]", "bf16[B, D] * wdt[D, F]");
+    std::string const text = test::step::with_dtype_sweep(false);
     auto r = render_text(text, "dtype_steps");
     for (char const* chip : {"fast", "half"}) {
         std::string const c = chip;

@@ -182,6 +182,25 @@ TEST_CASE("limits: a chain of 60,000 lets checks fine", "[limits]") {
     CHECK(constant_of(*checked, "a60000") == 60'000);
 }
 
+// `let d1 = d2`, ..., `let dN = fp8`: each let names the next, written
+// before it, so that deciding which lets are dtypes must follow the chain
+// (once), not go over every let again per link.
+TEST_CASE("limits: a chain of 60,000 dtype lets, each naming the next, checks fine",
+          "[limits][dtype-sweep]") {
+    constexpr std::size_t n = 60'000;
+    std::string text = "hardware h { hbm_bandwidth = 1e12 B/s  peak fp8 = 1e15 FLOP/s }\ntarget h\n"
+                       "let B = 4\nmatmul q = d1[B] * d1[B] -> d1[]\n";
+    for (std::size_t i = 1; i < n; ++i)
+        text += "let d" + std::to_string(i) + " = d" + std::to_string(i + 1) + "\n";
+    text += "let d" + std::to_string(n) + " = fp8\n";
+    auto checked = roofline::test::check_text(text);
+    INFO(checked->errors().substr(0, 2000));
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    REQUIRE(checked->scenario.ops.size() == 1);
+    auto const& q = checked->scenario.ops[0];
+    CHECK(checked->scenario.dtypes[static_cast<std::size_t>(q.inputs[0].dtype.dtype)].name == "fp8");
+}
+
 TEST_CASE("limits: the binary exits 1 with one error on each input that used to crash it",
           "[limits][cli]") {
     Sandbox box;

@@ -586,4 +586,10 @@ TEST_CASE("dtype lets and sweeps: misuse is an error at its place", "[dtype-swee
               .find("t.roof:5:26: error: unknown axis 'wdt'") != std::string::npos);
     // A dtype let through a chain, written before what it names.
     CHECK(check_text(head + "let a = b\nlet b = bf16\nmatmul q = a[B] * b[B] -> bf16[]\n") == "");
+    // A sweep of dtype lets, and a let naming that sweep, in any order.
+    CHECK(check_text(head + "let m = w\nsweep w = [a, b]\nlet a = bf16\nlet b = bf16\n"
+                            "matmul q = m[B] * w[B] -> bf16[]\n") == "");
+    // Lets in a cycle stay values, and the cycle is the error.
+    CHECK(check_text(head + "let a = b\nlet b = a\nmatmul q = bf16[B] * bf16[B] -> bf16[]\n")
+              .find("error: 'a' depends on itself: a -> b -> a") != std::string::npos);
 }

@@ -714,14 +714,7 @@ TEST_CASE("steps: an edited and recalculated workbook is the engine's workbook o
 // (EXACT on text cells); the edited workbook must still be the engine's.
 TEST_CASE("steps: a dtype sweep's workbook, edited and recalculated, is the engine's",
           "[steps][xlsx][libreoffice][dtype-sweep]") {
-    std::string text = step::scenario;
-    auto replace = [&](std::string const& from, std::string const& to) {
-        auto at = text.find(from);
-        REQUIRE(at != std::string::npos);
-        text.replace(at, from.size(), to);
-    };
-    replace("sweep B = [1, 120, 1000]", "sweep wdt = [bf16, int8]\nsweep B = [1, 120, 1000]");
-    replace("bf16[B, D] * bf16[D, F]", "bf16[B, D] * wdt[D, F]");
+    std::string const text = step::with_dtype_sweep(true);
     // Twice the cases of the scenario above, and the Steps rows with them.
     CHECK(check_edited_workbook(text) > 500);
 }

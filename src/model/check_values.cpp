@@ -8,22 +8,20 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <unordered_map>
 
 namespace roofline::model {
 namespace x3 = boost::spirit::x3;
 
 void Checker::classify_dtype_names() {
-    // A name that no value has but a dtype has. Repeated until nothing
-    // changes, so that `let a = b` before `let b = fp8` is a dtype too, and
-    // `let mdt = wdt` follows a `--set wdt=[bf16, fp8]`.
+    // A name that no value has but a dtype has.
     auto names_dtype = [&](int scope, std::string const& name) {
         return lookup_value(scope, name) < 0 && (is_dtype_name(name) || is_dtype_parameter(scope, name));
     };
-    std::vector<bool> let_done(lets.size(), false);
-    for (bool changed = true; changed;) {
-        changed = false;
-        // A sweep whose first value names a dtype is a dtype sweep: its
-        // values are checked as dtypes in check_sweeps.
+    // A sweep whose first value names a dtype is a dtype sweep: its values
+    // are checked as dtypes in check_sweeps. True when one became one.
+    auto classify_sweeps = [&] {
+        bool changed = false;
         for (std::size_t i = 0; i < sweeps.size(); ++i) {
             auto const* list = boost::get<ast::SweepList>(&sweeps[i].node->spec.get());
             if (sweep_of_dtypes[i] || !list || list->items.empty()) continue;
@@ -33,21 +31,74 @@ void Checker::classify_dtype_names() {
             int slot = lookup_value(0, name);
             if (slot < 0) continue;
             scopes[0].values.erase(name);
-            scopes[0].dtype_aliases[name] = DtypeAlias{{}, 0, true, slot};
+            scopes[0].dtype_aliases[name] = DtypeAlias{{}, 0, true, slot, true};
             sweep_of_dtypes[i] = changed = true;
         }
-        for (std::size_t i : let_statements) {
-            if (let_done[i]) continue;
-            auto const* id = bare_identifier(*lets[i].value);
-            if (!id || !names_dtype(lets[i].scope, id->name)) continue;
-            auto slot = let_slots[i];
-            auto& scope = scopes[static_cast<std::size_t>(lets[i].scope)];
-            auto const& name = scenario.slots[static_cast<std::size_t>(slot)].name;
-            scope.values.erase(name);
-            scope.dtype_aliases[name] = DtypeAlias{id->name, lets[i].scope, true};
-            dtype_let_slots.push_back(slot);
-            let_done[i] = changed = true;
+        return changed;
+    };
+    // A let is a dtype when its value is one name that is a dtype, or a let
+    // that is one (`let mdt = wdt` before or after `let wdt = fp8`): each
+    // let decided once, following the chain with a stack, not the call
+    // stack (a chain may be 100,000 lets long).
+    std::unordered_map<int, std::size_t> let_of_slot;
+    for (std::size_t i : let_statements) let_of_slot.emplace(let_slots[i], i);
+    enum State : char { open, visiting, value, dtype };
+    std::vector<State> state(lets.size(), open);
+    // The alias points where `target`'s own alias points, if it has one, so
+    // that a chain of lets is one step to look up, however long.
+    auto make_dtype = [&](std::size_t i, std::string const& target) {
+        int const where = lets[i].scope;
+        DtypeAlias alias{target, where, true, -1, true};
+        for (int sc = where; sc >= 0; sc = scopes[static_cast<std::size_t>(sc)].parent) {
+            auto const& aliases = scopes[static_cast<std::size_t>(sc)].dtype_aliases;
+            if (auto it = aliases.find(target); it != aliases.end()) {
+                if (it->second.settled) alias = it->second;
+                break;
+            }
         }
+        auto& scope = scopes[static_cast<std::size_t>(where)];
+        auto const& name = scenario.slots[static_cast<std::size_t>(let_slots[i])].name;
+        scope.values.erase(name);
+        scope.dtype_aliases[name] = alias;
+        dtype_let_slots.push_back(let_slots[i]);
+        state[i] = dtype;
+    };
+    auto classify_lets = [&] {
+        for (std::size_t root : let_statements) {
+            if (state[root] != open) continue;
+            std::vector<std::size_t> stack{root};
+            while (!stack.empty()) {
+                std::size_t i = stack.back();
+                auto const* id = bare_identifier(*lets[i].value);
+                int slot = id ? lookup_value(lets[i].scope, id->name) : -1;
+                auto next = slot < 0 ? let_of_slot.end() : let_of_slot.find(slot);
+                if (next != let_of_slot.end() && state[next->second] == open) {
+                    state[i] = visiting;
+                    stack.push_back(next->second);
+                    continue;
+                }
+                stack.pop_back();
+                // A dtype name, or a let decided to be a dtype (one in a
+                // cycle is not: check_lets reports the cycle). Else a value:
+                // an expression, a sweep, a parameter's value.
+                bool const is_dtype = id && (slot < 0 ? names_dtype(lets[i].scope, id->name)
+                                                      : next != let_of_slot.end() &&
+                                                            state[next->second] == dtype);
+                if (is_dtype)
+                    make_dtype(i, id->name);
+                else
+                    state[i] = value;
+            }
+        }
+    };
+    classify_sweeps();
+    classify_lets();
+    // `sweep w = [a, b]` after `let a = fp8`: w is a dtype sweep only now,
+    // and a let naming w is then a dtype too.
+    if (classify_sweeps()) {
+        for (auto& s : state)
+            if (s == value) s = open;
+        classify_lets();
     }
 }
 

@@ -35,6 +35,9 @@ struct Checker {
         int scope;
         bool ok = true;
         int sweep_slot = -1;  // a dtype sweep: its slot
+        // A let's or a sweep's, never changed after: another let may copy it.
+        // (A template's dtype parameter is checked, and may turn bad, later.)
+        bool settled = false;
     };
 
     // A name scope: the top level, a layer body or a template instance.
