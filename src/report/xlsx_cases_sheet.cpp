@@ -66,7 +66,9 @@ void XlsxWriter::State::layout_cases() {
     format_set_align(fixed_format, LXW_ALIGN_RIGHT);
     fixed_style = &rows->style(fixed_format);
     for (auto const& column : columns) {
-        column_style.push_back(&cell_style(column.spec->cell));
+        // A dtype sweep's names may follow a number (B): indented off it.
+        bool const dtype_names = column.text && !column.spec->text;
+        column_style.push_back(&cell_style(dtype_names ? CellStyle::indent : column.spec->cell));
         // "{flops}/({bytes_read}+{bytes_written})" -> pieces.
         std::vector<Piece> pieces;
         std::string_view text = column.spec->formula;
