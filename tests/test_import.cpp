@@ -624,7 +624,8 @@ TEST_CASE("import: weight bytes are the published parameter counts x 2 bytes (bf
             "rope_scaling", R"({"factor": 32.0, "rope_type": "llama3"})");
         auto imported = model::import_config(config, "config.json");
         CHECK(imported.parameters == 1'235'814'400.0);
-        CHECK(contains(imported.text, "use tied_lm_head(N = B, D = D, V = V, wdt = bf16)"));
+        CHECK(contains(imported.text, "let wdt = bf16 "));
+        CHECK(contains(imported.text, "use tied_lm_head(N = B, D = D, V = V, wdt = wdt)"));
         auto r = evaluate_text(imported.text);
         CHECK(r->facts(1).weight_bytes == 2 * 1'235'814'400.0);
     }
@@ -826,8 +827,13 @@ TEST_CASE("cli: import prints or writes the scenario; errors exit 1 with the pla
     CHECK(written.exit_code == 0);
     auto text = roofline::test::read_file(box / "llama.roof");
     CHECK(contains(text, "target b200\n"));
-    CHECK(contains(text, "wdt = fp8"));
+    CHECK(contains(text, "let wdt = fp8 "));
+    CHECK(contains(text, "use lm_head(N = B, D = D, V = V, wdt = wdt)"));
     CHECK(cli("check llama.roof").exit_code == 0);
+    // The weights' dtype is a dtype let: a --set changes every use at once.
+    auto bf16 = cli("run llama.roof --no-charts --set wdt=bf16 -o out");
+    INFO(bf16.err);
+    CHECK(bf16.exit_code == 0);
 
     auto both = cli("import config.json --mode both -o m.roof");
     CHECK(both.exit_code == 0);
@@ -844,7 +850,9 @@ TEST_CASE("cli: import prints or writes the scenario; errors exit 1 with the pla
     CHECK(contains(unknown.err, "h1000"));
     auto dtype = cli("import config.json --dtype bf17");
     CHECK(dtype.exit_code == 1);
-    CHECK(contains(dtype.err, "unknown dtype 'bf17'; did you mean 'bf16'?"));
+    CHECK(contains(dtype.err, "error: unknown name 'bf17'; did you mean 'bf16'?"));
+    // One error, at the let, not one more per use of it.
+    CHECK(dtype.err.find("error:") == dtype.err.rfind("error:"));
 
     box.write("bad.json", "{\n  \"architectures\": [\"LlamaForCausalLM\"],\n  \"hidden_size\": 4096,,\n}\n");
     auto bad = cli("import bad.json");

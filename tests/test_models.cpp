@@ -589,6 +589,16 @@ TEST_CASE("dtype lets and sweeps: misuse is an error at its place", "[dtype-swee
     // A sweep of dtype lets, and a let naming that sweep, in any order.
     CHECK(check_text(head + "let m = w\nsweep w = [a, b]\nlet a = bf16\nlet b = bf16\n"
                             "matmul q = m[B] * w[B] -> bf16[]\n") == "");
+    // A misspelt dtype in a --set: one error, at the --set, with the dtype meant.
+    {
+        Diagnostics diagnostics;
+        auto loaded = model::load_scenario(std::string(ROOFLINE_SOURCE_DIR) + "/scenarios/llama3-8b-decode.roof",
+                                           std::nullopt, {std::string(ROOFLINE_SOURCE_DIR) + "/templates"},
+                                           {}, diagnostics, {"wdt=bf17"});
+        auto text = format(diagnostics);
+        CHECK(text.rfind("<--set wdt=bf17>:1:5: error: unknown name 'bf17'; did you mean 'bf16'?", 0) == 0);
+        CHECK(text.find("error:") == text.rfind("error:"));
+    }
     // Lets in a cycle stay values, and the cycle is the error.
     CHECK(check_text(head + "let a = b\nlet b = a\nmatmul q = bf16[B] * bf16[B] -> bf16[]\n")
               .find("error: 'a' depends on itself: a -> b -> a") != std::string::npos);

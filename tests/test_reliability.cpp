@@ -422,7 +422,7 @@ TEST_CASE("inputs: matching and reading headers take time linear in the sweeps a
     a.version = 1;
     constexpr std::size_t n = 200'000;
     for (std::size_t i = 0; i < n; ++i) {
-        a.sweeps.push_back({std::string("s").append(std::to_string(i)), 1});
+        a.sweeps.push_back({std::string("s").append(std::to_string(i)), 1, {}});
         a.targets.push_back({std::string("t").append(std::to_string(i)), ""});
     }
     auto started = std::chrono::steady_clock::now();

@@ -141,8 +141,12 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
         out += "\ntokens = B * T\n\n";
     }
 
+    // A dtype let, so that `--set wdt=fp8` (or a dtype sweep) changes every
+    // use at once, as in the shipped scenarios.
+    out += "let wdt = " + w + std::string(w.size() < 12 ? 12 - w.size() : 1, ' ') +
+           "# the weights' dtype: --set wdt=fp8, or --set \"wdt=[bf16, fp8]\" for both\n\n";
     std::string N = decode ? "B" : "B * T";
-    std::string wdt = ", wdt = " + w;
+    std::string wdt = ", wdt = wdt";
     bool gemma = s.family == Family::gemma || gemma2;
     out += "use " + std::string(gemma ? "scaled_embedding" : "embedding") + "(N = " + N +
            ", D = D, V = V" + wdt + ")\n";

@@ -2,6 +2,8 @@
 // compiled into a model::Expr (precedence applied), constants evaluated.
 #include "checker.hpp"
 
+#include "roofline/model/dtypes.hpp"
+
 #include "roofline/model/limits.hpp"
 
 #include <algorithm>
@@ -53,6 +55,14 @@ struct Compiler {
         emit(OpCode::number, span, value);
     }
 
+    // The values visible here and the dtypes: `let wdt = bf17` meant bf16.
+    std::vector<std::string_view> known_names() const {
+        auto names = checker.visible_values(scope);
+        for (auto const& builtin : builtin_dtypes()) names.push_back(builtin.name);
+        for (auto const& declared : checker.declared_dtypes) names.push_back(declared);
+        return names;
+    }
+
     void operator()(ast::Identifier const& id) {
         Span span = file.span_of(id);
         int slot = checker.lookup_value(scope, id.name);
@@ -61,7 +71,7 @@ struct Compiler {
                 checker.diagnostics.error(span, "'" + id.name + "' is a dtype, not a value");
             else
                 checker.diagnostics.error(span, "unknown name '" + id.name + "'" +
-                                                    did_you_mean(id.name, checker.visible_values(scope)));
+                                                    did_you_mean(id.name, known_names()));
             ok = false;
         }
         emit(OpCode::slot, span, 0, slot);

@@ -344,10 +344,14 @@ void Checker::check_dtype_arguments() {
             alias.ok = dtype.status == DtypeLookup::Status::found;
             continue;
         }
-        std::string message = lookup_value(arg.scope, id->name) >= 0
-                                  ? what + ", but '" + id->name + "' is a value"
-                                  : "unknown dtype '" + id->name + "'" +
-                                        did_you_mean(id->name, dtype_names());
+        int const slot = lookup_value(arg.scope, id->name);
+        if (slot >= 0 && bad_slot[static_cast<std::size_t>(slot)]) {
+            alias.ok = false;  // a let already reported (`let wdt = bf17`)
+            continue;
+        }
+        std::string message = slot >= 0 ? what + ", but '" + id->name + "' is a value"
+                                        : "unknown dtype '" + id->name + "'" +
+                                              did_you_mean(id->name, dtype_names());
         diagnostics.error(arg.file->span_of(*id), message)
             .notes.push_back(note_at_parameter(*arg.templ, arg.parameter));
         alias.ok = false;
