@@ -212,14 +212,14 @@ TEST_CASE("charts: a stacked step chart per sweep and target, the layers named i
     CHECK(contains(read_file(r.folder / "step-B-half.svg"), "against B on half"));
 }
 
-TEST_CASE("charts: a dtype sweep has a step chart per dtype and no chart along itself",
+TEST_CASE("charts: a dtype sweep has a sweep and a step chart per dtype and no chart along itself",
           "[charts][steps][dtype-sweep]") {
     std::string const text = test::step::with_dtype_sweep(false);
     auto r = render_text(text, "dtype_steps");
     for (char const* chip : {"fast", "half"}) {
         std::string const c = chip;
-        for (std::string const& name : {"roofline-" + c, "sweep-B-" + c, "step-B-" + c + "-bf16",
-                                        "step-B-" + c + "-int8"}) {
+        for (std::string const& name : {"roofline-" + c, "sweep-B-" + c + "-bf16", "sweep-B-" + c + "-int8",
+                                        "step-B-" + c + "-bf16", "step-B-" + c + "-int8"}) {
             INFO(name);
             CHECK(r.files.count(name + ".svg") == 1);
             CHECK(r.files.count(name + ".png") == 1);
@@ -229,14 +229,42 @@ TEST_CASE("charts: a dtype sweep has a step chart per dtype and no chart along i
         INFO(f);
         CHECK_FALSE(contains(f, "wdt"));  // no chart along a dtype sweep
     }
-    CHECK(r.files.size() == 2 * 8);
+    CHECK(r.files.size() == 2 * 10);
     auto bf16 = read_file(r.folder / "step-B-fast-bf16.svg");
     auto int8 = read_file(r.folder / "step-B-fast-int8.svg");
     CHECK(contains(bf16, "against B on Fast chip [fast] (wdt = bf16)"));
     CHECK(contains(int8, "against B on Fast chip [fast] (wdt = int8)"));
     CHECK(bf16 != int8);
-    // The sweep chart holds the dtype sweep at its first value, and says so.
-    CHECK(contains(read_file(r.folder / "sweep-B-fast.svg"), "(wdt = bf16)"));
+    // The sweep charts' data, per dtype: up (op 1) on fast at B = 1 is
+    // memory-bound, 8e6 FLOPs over 8,010,000 bytes in bf16 (2 x 1000 + 2 x
+    // 4e6 + 2 x 4000) and over 4,010,000 in int8 (the weight at 1 byte), at
+    // 1e12 B/s; at B = 1000 it is compute-bound in both (attained = 1e14).
+    {
+        auto& checked = *r.checked;
+        auto grid = engine::prepare(checked.scenario, checked.diagnostics);
+        REQUIRE(grid);
+        report::ReportInfo info;
+        report::ReportContext context{checked.scenario, *grid, info};
+        report::ChartData data(context);
+        REQUIRE(engine::stream_cases(checked.scenario, *grid, checked.diagnostics,
+                                     [&](engine::Case const& c) { data.add(c); }));
+        REQUIRE(context.dtype_bases() == std::vector<std::size_t>{0, 1});
+        REQUIRE(checked.scenario.ops[1].name == "up");
+        for (std::size_t base : {0u, 1u}) {
+            auto const& points = data.sweep(0, 1, 0, base);
+            REQUIRE(points.size() == 3);
+            double const bytes = base == 0 ? 8'010'000.0 : 4'010'000.0;
+            CHECK(points[0].x == 1);
+            CHECK(points[0].y == Approx(8e6 / (bytes / 1e12)).epsilon(1e-12));
+            CHECK(points[2].x == 1000);
+            CHECK(points[2].y == Approx(1e14).epsilon(1e-12));
+        }
+    }
+    auto sweep_bf16 = read_file(r.folder / "sweep-B-fast-bf16.svg");
+    auto sweep_int8 = read_file(r.folder / "sweep-B-fast-int8.svg");
+    CHECK(contains(sweep_bf16, "against B on Fast chip [fast] (wdt = bf16)"));
+    CHECK(contains(sweep_int8, "against B on Fast chip [fast] (wdt = int8)"));
+    CHECK(sweep_bf16 != sweep_int8);
 }
 
 TEST_CASE("charts: no step chart for a sweep of one value, nor on a chip with no peak to use",

@@ -42,8 +42,8 @@ ChartData::ChartData(ReportContext const& context)
       matmuls_(context.grid.op_count),
       targets_(context.grid.target_count),
       roofline_(matmuls_ * targets_),
-      sweep_(context.grid.sweep_count * matmuls_ * targets_),
-      off_log_(matmuls_ * targets_) {
+      off_log_(matmuls_ * targets_),
+      bases_(context.dtype_bases()) {
     auto const& grid = context.grid;
     roofline_points_ = even_sample(grid.point_count, max_points);
     stride_.assign(grid.sweep_count, 1);
@@ -51,6 +51,8 @@ ChartData::ChartData(ReportContext const& context)
         stride_[v - 1] = stride_[v] * grid.sweep_sizes[v];
     for (std::size_t v = 0; v < grid.sweep_count; ++v)
         sweep_values_.push_back(even_sample(grid.sweep_sizes[v], max_points));
+    sweep_.resize(grid.sweep_count * bases_.size() * matmuls_ * targets_);
+    digits_.resize(grid.sweep_count);
 }
 
 void ChartData::add(engine::Case const& c) {
@@ -64,14 +66,24 @@ void ChartData::add(engine::Case const& c) {
     if (std::isfinite(m.intensity) &&
         std::binary_search(roofline_points_.begin(), roofline_points_.end(), c.point))
         roofline_[series].push_back({m.intensity, m.attained});
-    // Sweep v's slice: every other sweep at its first value, i.e. the point's
-    // other digits are all zero.
+    // Sweep v's slices: every other sweep of numbers at its first value (its
+    // digit 0), one slice per combination of the dtype sweeps' values.
+    auto const& sweeps = context_.scenario.sweeps;
+    std::size_t nonzero = 0, base = c.point;  // base: the point with the numbers' digits 0
     for (std::size_t v = 0; v < stride_.size(); ++v) {
-        if (c.point % stride_[v] != 0) continue;
-        std::size_t j = c.point / stride_[v];
-        if (j >= context_.grid.sweep_sizes[v]) continue;
-        if (!std::binary_search(sweep_values_[v].begin(), sweep_values_[v].end(), j)) continue;
-        sweep_[v * matmuls_ * targets_ + series].push_back(
+        digits_[v] = c.point / stride_[v] % context_.grid.sweep_sizes[v];
+        if (sweeps[v].of_dtypes || digits_[v] == 0) continue;
+        ++nonzero;
+        base -= digits_[v] * stride_[v];
+    }
+    if (nonzero > 1) return;
+    auto const b = static_cast<std::size_t>(
+        std::lower_bound(bases_.begin(), bases_.end(), base) - bases_.begin());
+    for (std::size_t v = 0; v < stride_.size(); ++v) {
+        if (sweeps[v].of_dtypes || (nonzero == 1 && digits_[v] == 0)) continue;
+        if (!std::binary_search(sweep_values_[v].begin(), sweep_values_[v].end(), digits_[v]))
+            continue;
+        sweep_[((v * bases_.size() + b) * matmuls_) * targets_ + series].push_back(
             {context_.grid.sweep_value(c, v), m.attained});
     }
 }

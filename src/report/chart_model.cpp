@@ -33,21 +33,12 @@ std::string other_sweeps_note(ReportContext const& context, std::size_t v, std::
     return fixed.empty() ? fixed : " (" + fixed + ")";
 }
 
-std::vector<std::size_t> dtype_bases(ReportContext const& context) {
-    auto const& grid = context.grid;
-    std::vector<std::size_t> bases = {0};
-    std::size_t stride = 1;  // of sweep v: the points between two of its values
-    for (std::size_t v = grid.sweep_count; v-- > 0;) {
-        if (context.scenario.sweeps[v].of_dtypes) {
-            std::vector<std::size_t> more;
-            for (std::size_t base : bases)
-                for (std::size_t k = 0; k < grid.sweep_sizes[v]; ++k) more.push_back(base + k * stride);
-            bases = std::move(more);
-        }
-        stride *= grid.sweep_sizes[v];
-    }
-    std::sort(bases.begin(), bases.end());
-    return bases;
+std::string dtypes_at(ReportContext const& context, std::size_t base) {
+    std::string dtypes;
+    for (std::size_t w = 0; w < context.grid.sweep_count; ++w)
+        if (auto const* dtype = context.scenario.sweep_dtype_name(w, context.grid.sweep_value(base, w)))
+            dtypes.append(dtypes.empty() ? "" : "_").append(*dtype);
+    return dtypes;
 }
 
 std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw) {

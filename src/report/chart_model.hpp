@@ -57,9 +57,9 @@ std::string chip_name(model::Hardware const& hw);
 // subtitle of a chart along sweep v; empty with one sweep.
 // " (S = 128, wdt = bf16)": the values of the other sweeps at point `base`.
 std::string other_sweeps_note(ReportContext const& context, std::size_t v, std::size_t base = 0);
-// The points where the sweeps of numbers are at their first values and the
-// dtype sweeps take each combination of theirs: {0} without a dtype sweep.
-std::vector<std::size_t> dtype_bases(ReportContext const& context);
+// The dtypes of the dtype sweeps at point `base`, joined with '_' ("fp8",
+// "fp8_bf16"): the end of a chart's name; "" without a dtype sweep.
+std::string dtypes_at(ReportContext const& context, std::size_t base);
 
 // The compute dtypes used on a chip, grouped by equal peak (bf16 and fp16 on
 // an H100 share one roof), highest peak first.
@@ -78,9 +78,11 @@ std::string dtypes_text(ReportContext const& context, model::Op const& m);
 
 // roofline-<HW> for target t (roofline_chart.cpp).
 Chart roofline_chart(ReportContext const& context, ChartData const& data, std::size_t t);
-// sweep-<V>-<HW> for sweep v and target t (sweep_chart.cpp).
+// sweep-<V>-<HW> for sweep v and target t (sweep_chart.cpp), the other
+// sweeps held at the point ReportContext::dtype_bases()[base]; with a dtype
+// sweep, its dtypes end the name: sweep-<V>-<HW>-<DTYPE>.
 Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size_t v,
-                  std::size_t t);
+                  std::size_t t, std::size_t base = 0);
 
 // Whether step-<V>-<HW> is drawn: sweep v has more than one value and some
 // matmul has a peak on target t (step_chart.cpp).

@@ -14,12 +14,13 @@ using chart_detail::sweep_chart;
 void render_charts(std::string const& folder, ReportContext const& context, ChartData const& data,
                    Summary const& summary, ProgressObserver* progress) {
     std::vector<Chart> charts;
-    auto const bases = chart_detail::dtype_bases(context);
+    auto const bases = context.dtype_bases();
     for (std::size_t t = 0; t < context.grid.target_count; ++t) {
         charts.push_back(roofline_chart(context, data, t));
         for (std::size_t v = 0; v < context.grid.sweep_count; ++v)
             if (!context.scenario.sweeps[v].of_dtypes)  // no axis to draw a dtype along
-                charts.push_back(sweep_chart(context, data, v, t));
+                for (std::size_t b = 0; b < bases.size(); ++b)  // one per combination of dtypes
+                    charts.push_back(sweep_chart(context, data, v, t, b));
         for (std::size_t v = 0; v < context.grid.sweep_count; ++v)
             if (has_step_chart(context, v, t))
                 for (std::size_t base : bases)  // one per combination of the dtype sweeps

@@ -60,10 +60,7 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
     auto const& hw = context.target(t);
 
     Chart chart;
-    std::string dtypes;  // of the dtype sweeps at `base`: "fp8", "fp8_bf16"
-    for (std::size_t w = 0; w < grid.sweep_count; ++w)
-        if (auto const* dtype = context.scenario.sweep_dtype_name(w, grid.sweep_value(base, w)))
-            dtypes.append(dtypes.empty() ? "" : "_").append(*dtype);
+    std::string const dtypes = dtypes_at(context, base);
     chart.stem = dtypes.empty() ? output::file_name({"step", sweep.name, hw.id})
                                 : output::file_name({"step", sweep.name, hw.id, dtypes});
     chart.title = chart_title(context);

@@ -20,6 +20,22 @@ int ReportContext::compute_dtype_at(model::Op const& op, std::size_t point) cons
     return op.compute_dtype_at(slots, scenario.dtypes);
 }
 
+std::vector<std::size_t> ReportContext::dtype_bases() const {
+    std::vector<std::size_t> bases = {0};
+    std::size_t stride = 1;  // of sweep v: the points between two of its values
+    for (std::size_t v = grid.sweep_count; v-- > 0;) {
+        if (scenario.sweeps[v].of_dtypes) {
+            std::vector<std::size_t> more;
+            for (std::size_t base : bases)
+                for (std::size_t k = 0; k < grid.sweep_sizes[v]; ++k) more.push_back(base + k * stride);
+            bases = std::move(more);
+        }
+        stride *= grid.sweep_sizes[v];
+    }
+    std::sort(bases.begin(), bases.end());
+    return bases;
+}
+
 bool ReportContext::supported_on(model::Op const& op, model::Hardware const& hw) const {
     auto dtypes = scenario.compute_dtypes_of(op);
     return std::any_of(dtypes.begin(), dtypes.end(), [&](int d) { return hw.peak_for(d).has_value(); });

@@ -93,7 +93,8 @@ std::size_t place_labels(std::vector<Label>& labels) {
 }  // namespace
 
 Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size_t v,
-                  std::size_t t) {
+                  std::size_t t, std::size_t base_index) {
+    std::size_t const base = context.dtype_bases()[base_index];  // the other sweeps' values
     auto const& hw = context.target(t);
     auto const& scenario = context.scenario;
     auto const& matmuls = scenario.ops;
@@ -101,10 +102,12 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     auto const roof_list = roofs(context, hw);
 
     Chart chart;
-    chart.stem = output::file_name({"sweep", sweep.name, hw.id});
+    std::string const dtypes = dtypes_at(context, base);
+    chart.stem = dtypes.empty() ? output::file_name({"sweep", sweep.name, hw.id})
+                                : output::file_name({"sweep", sweep.name, hw.id, dtypes});
     chart.title = chart_title(context);
     chart.subtitle = "Attained FLOP/s against " + sweep.name + " on " + chip_name(hw);
-    chart.subtitle += other_sweeps_note(context, v);
+    chart.subtitle += other_sweeps_note(context, v, base);
     chart.y.label = "attained (FLOP/s)";
 
     auto const [lo_it, hi_it] = std::minmax_element(sweep.values.begin(), sweep.values.end());
@@ -126,13 +129,13 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     for (auto const& r : roof_list) top = std::max(top, r.peak);
     for (std::size_t i = 0; i < matmuls.size(); ++i) {
         auto const& m = matmuls[i];
-        // The chart's slice: the other sweeps at their first values.
-        auto peak = hw.peak_for(context.compute_dtype_at(m, 0));
+        // The chart's slice: the other sweeps at their values at `base`.
+        auto peak = hw.peak_for(context.compute_dtype_at(m, base));
         if (!peak) {
             chart.key_entries.push_back(key_note(unsupported_note(context, m)));
             continue;
         }
-        double critical = context.grid.critical_value(0, i, t, v);
+        double critical = context.grid.critical_value(base, i, t, v);
         Series s;
         s.title = op_label(m) + ": ";
         s.title += std::isnan(critical) ? "never compute-bound"
@@ -140,7 +143,7 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
         // On a log y axis, cases of 0 FLOPs (attained 0) are named under the
         // chart; an op with nothing else is no series of the key.
         std::size_t off = 0;
-        for (auto const& p : data.sweep(v, i, t))
+        for (auto const& p : data.sweep(v, i, t, base_index))
             if (!chart.y.log || p.y > 0)
                 s.points.push_back({p.x, p.y});
             else

@@ -67,10 +67,12 @@ public:
     OffLog const& off_log(std::size_t matmul, std::size_t target) const {
         return off_log_[matmul * targets_ + target];
     }
-    // (value of sweep v, attained) along sweep v with the other sweeps at
-    // their first value, in sweep order.
-    std::vector<Point> const& sweep(std::size_t v, std::size_t matmul, std::size_t target) const {
-        return sweep_[(v * matmuls_ + matmul) * targets_ + target];
+    // (value of sweep v, attained) along sweep v with the other sweeps of
+    // numbers at their first value and the dtype sweeps at the point
+    // ReportContext::dtype_bases()[base], in sweep order.
+    std::vector<Point> const& sweep(std::size_t v, std::size_t matmul, std::size_t target,
+                                    std::size_t base = 0) const {
+        return sweep_[((v * bases_.size() + base) * matmuls_ + matmul) * targets_ + target];
     }
 
 private:
@@ -80,6 +82,8 @@ private:
     std::vector<OffLog> off_log_;
     std::vector<std::size_t> roofline_points_;  // sampled point indices, sorted
     std::vector<std::size_t> stride_;           // per sweep: points between two of its values
+    std::vector<std::size_t> bases_;            // ReportContext::dtype_bases()
+    std::vector<std::size_t> digits_;           // of the case being added
     std::vector<std::vector<std::size_t>>
         sweep_values_;  // per sweep: sampled value indices, sorted
 };

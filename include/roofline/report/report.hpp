@@ -35,6 +35,10 @@ struct ReportContext {
     std::vector<int> compute_dtypes() const;
     // The compute dtype of `op` at a sweep point (a dtype sweep may change it).
     int compute_dtype_at(model::Op const& op, std::size_t point) const;
+    // The points where the sweeps of numbers are at their first values and
+    // the dtype sweeps take each combination of theirs, in order: {0}
+    // without a dtype sweep. A sweep or step chart is drawn from each.
+    std::vector<std::size_t> dtype_bases() const;
     // Whether `hw` has a peak for some compute dtype of `op`.
     bool supported_on(model::Op const& op, model::Hardware const& hw) const;
 };
