@@ -305,6 +305,11 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p, Grou
             style + " dt " + std::to_string(output::dash_type(k)) + " lc " + color(k),
             std::move(points), 60);
     }
+    // The reference lines again, on top and out of the key: where every op
+    // sits at the HBM ratio (a memory-bound decode), its line would
+    // otherwise lie hidden under theirs.
+    for (auto const& l : lines)
+        add(chart, "", "with lines " + l.style, {{x_lo, l.y}, {x_hi, l.y}}, 100);
     return chart;
 }
 
