@@ -139,13 +139,9 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         auto const& hw = context.target(t);
         out += target_heading(hw);
-        bool const usable = std::any_of(
-            scenario.ops.begin(), scenario.ops.end(),
-            [&](model::Op const& m) {
-                auto dtypes = scenario.compute_dtypes_of(m);
-                return std::any_of(dtypes.begin(), dtypes.end(),
-                                   [&](int d) { return hw.peak_for(d).has_value(); });
-            });
+        bool const usable =
+            std::any_of(scenario.ops.begin(), scenario.ops.end(),
+                        [&](model::Op const& m) { return context.supported_on(m, hw); });
         if (!usable) {
             out += "  no step: no matmul's compute dtype has a peak on this chip\n";
             continue;

@@ -160,6 +160,16 @@ struct XlsxWriter::State {
              lxw_format* format = nullptr) {
         book->number(ws, row, col, v, format);
     }
+    // Sweep v's value at `point`: a number, or a dtype sweep's name (indented:
+    // it may follow a number).
+    void sweep_cell(lxw_worksheet* ws, std::size_t row, std::size_t col, std::size_t point,
+                    std::size_t v) {
+        double value = ctx.grid.sweep_value(point, v);
+        if (auto const* dtype = ctx.scenario.sweep_dtype_name(v, value))
+            str(ws, row, col, *dtype, fmt.indent);
+        else
+            num(ws, row, col, value);
+    }
     void formula_text(lxw_worksheet* ws, std::size_t row, std::size_t col, std::string const& text,
                       std::string const& result, lxw_format* format = nullptr) {
         book->formula_text(ws, row, col, text, result, format);

@@ -129,13 +129,7 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
             std::string n = std::to_string(r + 1);
             StepTotals const totals = step_totals(ctx, summary, p, t);
             str(ws, r, s.hardware, ctx.target(t).id, fmt.indent);
-            for (std::size_t v = 0; v < sweeps; ++v) {
-                double value = ctx.grid.sweep_value(p, v);
-                if (auto const* dtype = ctx.scenario.sweep_dtype_name(v, value))
-                    str(ws, r, s.sweep0 + v, *dtype, fmt.indent);  // may follow a number
-                else
-                    num(ws, r, s.sweep0 + v, value);
-            }
+            for (std::size_t v = 0; v < sweeps; ++v) sweep_cell(ws, r, s.sweep0 + v, p, v);
             std::string const lower_cell = column_letters(s.t_lower) + n;
             if (s.formulas) {
                 // The cases of this target (its hardware cell, never its id

@@ -66,13 +66,7 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
             std::string const n = std::to_string(r + 1);
             auto here = [&](std::size_t column) { return column_letters(column) + n; };
             str(ws, r, 0, ctx.target(t).id, fmt.indent);
-            for (std::size_t v = 0; v < sweeps; ++v) {
-                double value = ctx.grid.sweep_value(p, v);
-                if (auto const* dtype = ctx.scenario.sweep_dtype_name(v, value))
-                    str(ws, r, 1 + v, *dtype, fmt.indent);  // may follow a number
-                else
-                    num(ws, r, 1 + v, value);
-            }
+            for (std::size_t v = 0; v < sweeps; ++v) sweep_cell(ws, r, 1 + v, p, v);
             // The step times from the Steps row, so that they follow an
             // edited Hardware sheet as the Steps formulas do.
             auto from_steps = [&](std::size_t column, std::size_t steps_column, double value,

@@ -73,7 +73,6 @@ struct DtypeRef {
     int at(std::span<double const> slots) const {
         return swept() ? static_cast<int>(slots[static_cast<std::size_t>(slot)]) : dtype;
     }
-    bool operator==(DtypeRef const&) const = default;
 };
 
 // What an operand holds. Weights and caches stay in memory between steps and
