@@ -265,6 +265,23 @@ TEST_CASE("charts: a dtype sweep has a sweep and a step chart per dtype and no c
     CHECK(contains(sweep_bf16, "against B on Fast chip [fast] (wdt = bf16)"));
     CHECK(contains(sweep_int8, "against B on Fast chip [fast] (wdt = int8)"));
     CHECK(sweep_bf16 != sweep_int8);
+
+    // An op computing in the swept dtype: on a chip with a bf16 peak only,
+    // the fp8 sweep chart says that fp8 is what is missing.
+    auto fp8 = render_text(R"roof(
+        hardware bf16_only { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e14 FLOP/s }
+        target bf16_only
+        sweep wdt = [bf16, fp8]
+        sweep B = [1, 64, 512]
+        let D = 1024
+        matmul m = wdt[B, D] * wdt[D, D2] -> bf16[B, D2]
+        let D2 = 1024)roof",
+                           "dtype_unsupported");
+    auto const fp8_sweep = read_file(fp8.folder / "sweep-B-bf16_only-fp8.svg");
+    CHECK(contains(fp8_sweep, "m: not plotted, no fp8 peak on this chip"));
+    CHECK_FALSE(contains(read_file(fp8.folder / "sweep-B-bf16_only-bf16.svg"), "not plotted"));
+    // The roofline holds both dtypes' cases: bf16 is plotted, so no note.
+    CHECK_FALSE(contains(read_file(fp8.folder / "roofline-bf16_only.svg"), "not plotted"));
 }
 
 TEST_CASE("charts: no step chart for a sweep of one value, nor on a chip with no peak to use",

@@ -58,8 +58,10 @@ std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw)
     return result;
 }
 
-std::string unsupported_note(ReportContext const& context, model::Op const& m) {
-    return op_label(m) + ": not plotted, no " + dtypes_text(context, m) + " peak on this chip";
+std::string unsupported_note(ReportContext const& context, model::Op const& m,
+                             std::string const& dtypes) {
+    return op_label(m) + ": not plotted, no " + (dtypes.empty() ? dtypes_text(context, m) : dtypes) +
+           " peak on this chip";
 }
 
 std::string dtypes_text(ReportContext const& context, model::Op const& m) {

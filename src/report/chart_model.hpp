@@ -72,7 +72,9 @@ struct Roof {
 std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw);
 
 // The key line of a matmul that a chip has no peak for.
-std::string unsupported_note(ReportContext const& context, model::Op const& m);
+// `dtypes`: the compute dtype the chart shows; "" for every one of the op's.
+std::string unsupported_note(ReportContext const& context, model::Op const& m,
+                             std::string const& dtypes = "");
 // "bf16", or "bf16 or fp8" where a dtype sweep changes the op's compute dtype.
 std::string dtypes_text(ReportContext const& context, model::Op const& m);
 

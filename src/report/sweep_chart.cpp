@@ -130,9 +130,11 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     for (std::size_t i = 0; i < matmuls.size(); ++i) {
         auto const& m = matmuls[i];
         // The chart's slice: the other sweeps at their values at `base`.
-        auto peak = hw.peak_for(context.compute_dtype_at(m, base));
+        int const compute = context.compute_dtype_at(m, base);
+        auto peak = hw.peak_for(compute);
         if (!peak) {
-            chart.key_entries.push_back(key_note(unsupported_note(context, m)));
+            chart.key_entries.push_back(
+                key_note(unsupported_note(context, m, context.dtype_name(compute))));
             continue;
         }
         double critical = context.grid.critical_value(base, i, t, v);
