@@ -89,7 +89,7 @@ void XlsxWriter::State::write_summary_head() {
     auto const step_headers = summary_step_headers();
     std::vector<double> widths(std::max<std::size_t>(6 + 2 * sweeps, step_headers.size()), label);
     widths[0] = a;
-    widths[1] = b;
+    widths[1] = std::max(b, label);  // also the first "t_lower at ..." of Whole scenario
     widths[2] = std::max(hw, label);
     for (std::size_t i = 0; i < step_headers.size(); ++i)
         widths[i] = std::max({widths[i], text_width(step_headers[i]) + 2, i > sweeps ? 12.0 : 0.0});
