@@ -32,7 +32,17 @@ struct Hardware {
     std::string base;  // `extends` BASE, or empty
     double hbm_bytes_per_s = 0;
     std::optional<double> hbm_capacity_bytes;
+    // Interconnects (docs/multichip.md): one-way bytes/s and the time of one
+    // step of a collective. ICI: per link; NVLink: per GPU, all links through
+    // the switch; DCN: per chip.
     std::optional<double> ici_bytes_per_s;
+    std::optional<double> ici_wraparound;  // an ICI axis whose size is a multiple of this (and >= 3) is a ring
+    double ici_latency_s = 1e-6;
+    std::optional<double> nvlink_bytes_per_s;
+    std::optional<double> nvlink_domain;  // the most GPUs one NVLink switch connects
+    double nvlink_latency_s = 1e-6;
+    std::optional<double> dcn_bytes_per_s;
+    double dcn_latency_s = 1e-5;
     std::vector<Peak> peaks;  // in the order written (inherited first)
     Span span;                // the name in its definition
 
