@@ -12,7 +12,7 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
     bool any_layer = false;
     for (auto const& op : scenario.ops) any_layer = any_layer || !op.layer.empty();
     std::vector<report::CaseColumn> columns;
-    for (auto& column : report::case_columns(scenario.sweeps))
+    for (auto& column : report::case_columns(scenario))
         if (any_layer || !column.spec->term_needs_layers) columns.push_back(std::move(column));
 
     std::vector<std::vector<std::string>> rows(1);

@@ -17,9 +17,11 @@
 
 #include "point_evaluator.hpp"
 
+#include "roofline/engine/network.hpp"
 #include "roofline/model/limits.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include <cmath>
 
@@ -45,6 +47,40 @@ double search(auto const& compute_bound) {
     return high;
 }
 
+// A split op on a mesh: compute-bound against memory and the network at
+// once, counting only values of V at which every split dimension divides
+// evenly (V steps by the least common multiple of the chips that split
+// an axis V is). Found by search; the predicate is the `bound` column's.
+double solve_critical_on_mesh(model::Scenario const& scenario, PointEvaluator& evaluator,
+                              model::Op const& op, model::Hardware const& hw, double peak,
+                              std::size_t sweep, std::vector<double> values) {
+    int v_slot = scenario.sweeps[sweep].slot;
+    std::vector<double> sizes, mesh_sizes;
+    if (evaluator.mesh_sizes(mesh_sizes)) return not_available;
+    double step = 1;
+    auto add_step = [&](model::Tensor const& t) {
+        for (std::size_t i = 0; i < t.shards.size(); ++i)
+            if (op.axes[static_cast<std::size_t>(t.axes[i])].slot == v_slot)
+                step = std::lcm(static_cast<long long>(step),
+                                static_cast<long long>(shard_count(t.shards[i], mesh_sizes)));
+    };
+    for (auto const& input : op.inputs) add_step(input);
+    add_step(op.out);
+    auto compute_bound = [&](double k) {
+        values[sweep] = k * step;
+        if (evaluator.set_point(values) || evaluator.axis_sizes(op, sizes) ||
+            evaluator.mesh_sizes(mesh_sizes) || check_divisible(scenario, op, sizes, mesh_sizes) ||
+            !mesh_problem(scenario, hw, mesh_sizes).empty())
+            return false;
+        Counts c = count_op_on_chip(op, sizes, mesh_sizes, scenario.dtypes, evaluator.slots());
+        double t_net = op_net_seconds(scenario, op, hw, sizes, mesh_sizes, evaluator.slots());
+        return std::isfinite(c.flops) && std::isfinite(c.bytes_read) &&
+               std::isfinite(c.bytes_written) && is_compute_bound(c, peak, hw.hbm_bytes_per_s, t_net);
+    };
+    double k = search(compute_bound);
+    return std::isnan(k) ? k : k * step;
+}
+
 }  // namespace
 
 double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator,
@@ -57,6 +93,10 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
     (void)evaluator.set_point(values);
     auto peak = hw.peak_for(matmul.compute_dtype_at(evaluator.slots(), scenario.dtypes));
     if (!peak) return not_available;
+    bool split = !scenario.mesh.empty() &&
+                 (!matmul.compute_shards.empty() || !matmul.collectives.empty() ||
+                  matmul.kind == model::OpKind::collective);
+    if (split) return solve_critical_on_mesh(scenario, evaluator, matmul, hw, *peak, sweep, values);
     double bandwidth = hw.hbm_bytes_per_s;
     int v_slot = scenario.sweeps[sweep].slot;
     std::uint64_t v_bit = std::uint64_t{1} << sweep;
@@ -155,6 +195,9 @@ CaseGrid::VCounts counts_in_v(model::Scenario const& scenario, PointEvaluator& e
     using VCounts = CaseGrid::VCounts;
     auto const& op = scenario.ops[op_index];
     if (scenario.sweeps[sweep].of_dtypes) return {};  // not a size
+    // Split over a mesh, V also sets the network time: no closed form here.
+    if (!op.compute_shards.empty() || !op.collectives.empty() || op.kind == model::OpKind::collective)
+        return {};
     int v_slot = scenario.sweeps[sweep].slot;
     std::uint64_t v_bit = std::uint64_t{1} << sweep;
     std::size_t v_axes = 0;

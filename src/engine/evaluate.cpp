@@ -122,8 +122,10 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
     for (std::size_t p = 0; p < grid.point_count; ++p)
         point_digits(scenario, p, std::span<double>(grid.point_values.data() + p * sweeps, sweeps));
 
-    // Critical values: once per (other sweep values, matmul, target).
     PointEvaluator evaluator(scenario);
+    if (!compute_mesh_points(scenario, grid, evaluator, diagnostics)) return std::nullopt;
+
+    // Critical values: once per (other sweep values, matmul, target).
     grid.critical.resize(sweeps);
     grid.v_counts.resize(sweeps);
     std::vector<double> values(sweeps);
@@ -154,7 +156,8 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
                   std::function<void(Case const&)> const& sink) {
     std::size_t sweeps = grid.sweep_count, matmuls = grid.op_count, targets = grid.target_count;
     PointEvaluator evaluator(scenario);
-    std::vector<double> sizes;
+    std::vector<double> sizes, mesh_sizes;
+    bool on_mesh = !scenario.mesh.empty();
     for (std::size_t p = 0; p < grid.point_count; ++p) {
         std::span<double const> values(grid.point_values.data() + p * sweeps, sweeps);
         auto fail = [&](model::EvalError const& error) {
@@ -162,10 +165,20 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
             return false;
         };
         if (auto error = evaluator.set_point(values)) return fail(*error);
+        if (on_mesh)
+            if (auto error = evaluator.mesh_sizes(mesh_sizes)) return fail(*error);
         for (std::size_t m = 0; m < matmuls; ++m) {
             auto const& matmul = scenario.ops[m];
             if (auto error = evaluator.axis_sizes(matmul, sizes)) return fail(*error);
-            Counts counts = count_op(matmul, sizes, scenario.dtypes, evaluator.slots());
+            bool split = on_mesh && (!matmul.compute_shards.empty() || !matmul.collectives.empty() ||
+                                     matmul.kind == model::OpKind::collective);
+            if (split)
+                if (auto error = check_divisible(scenario, matmul, sizes, mesh_sizes)) return fail(*error);
+            Counts counts = split ? count_op_on_chip(matmul, sizes, mesh_sizes, scenario.dtypes,
+                                                     evaluator.slots())
+                                  : count_op(matmul, sizes, scenario.dtypes, evaluator.slots());
+            double net_bytes =
+                split ? op_net_bytes(scenario, matmul, sizes, mesh_sizes, evaluator.slots()) : 0;
             int compute = matmul.compute_dtype_at(evaluator.slots(), scenario.dtypes);
             if (auto error = check_counts(matmul, counts)) {
                 // An op that no sweep changes is wrong at every point: none is named.
@@ -178,9 +191,23 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
             }
             for (std::size_t t = 0; t < targets; ++t) {
                 auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
+                Metrics metrics;
+                if (!on_mesh) {
+                    metrics = roofline_metrics(counts, hw.peak_for(compute), hw.hbm_bytes_per_s);
+                } else if (grid.mesh_unsupported[p * targets + t]) {
+                    metrics = roofline_metrics(counts, std::nullopt, hw.hbm_bytes_per_s, net_bytes,
+                                               not_available);
+                } else {
+                    double t_net = net_bytes > 0 || !matmul.collectives.empty()
+                                       ? op_net_seconds(scenario, matmul, hw, sizes, mesh_sizes,
+                                                        evaluator.slots())
+                                       : 0;
+                    metrics = roofline_metrics(counts, hw.peak_for(compute), hw.hbm_bytes_per_s,
+                                               net_bytes, t_net);
+                }
                 sink(Case{static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(m),
                           static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(compute),
-                          roofline_metrics(counts, hw.peak_for(compute), hw.hbm_bytes_per_s)});
+                          metrics});
             }
         }
     }

@@ -6,7 +6,8 @@ namespace roofline::engine {
 
 namespace {
 
-constexpr std::array<std::string_view, 3> bound_names = {"memory", "compute", "unsupported"};
+constexpr std::array<std::string_view, 4> bound_names = {"memory", "compute", "unsupported",
+                                                         "network"};
 
 }  // namespace
 
@@ -42,6 +43,46 @@ Counts count_op(model::Op const& matmul, std::span<double const> axis_sizes,
     for (auto const& input : matmul.inputs) read += tensor_bytes(input, axis_sizes, dtypes, slots);
     return Counts{static_cast<double>(all), static_cast<double>(read),
                   static_cast<double>(tensor_bytes(matmul.out, axis_sizes, dtypes, slots))};
+}
+
+}  // namespace roofline::engine
+
+namespace roofline::engine {
+
+double shard_count(model::Shards const& shards, std::span<double const> mesh_sizes) {
+    double n = 1;
+    for (int m : shards) n *= mesh_sizes[static_cast<std::size_t>(m)];
+    return n;
+}
+
+long double tensor_bytes(model::Tensor const& tensor, std::vector<model::Shards> const& split,
+                         std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
+                         std::span<model::Dtype const> dtypes, std::span<double const> slots) {
+    long double n = 1;
+    for (std::size_t i = 0; i < tensor.axes.size(); ++i) {
+        double size = axis_sizes[static_cast<std::size_t>(tensor.axes[i])];
+        if (i < split.size()) size /= shard_count(split[i], mesh_sizes);
+        n *= static_cast<long double>(size);
+    }
+    auto dtype = static_cast<std::size_t>(tensor.dtype.at(slots));
+    return n * static_cast<long double>(dtypes[dtype].bytes);
+}
+
+Counts count_op_on_chip(model::Op const& op, std::span<double const> axis_sizes,
+                        std::span<double const> mesh_sizes, std::span<model::Dtype const> dtypes,
+                        std::span<double const> slots) {
+    long double all = op.flops_per_point;
+    for (std::size_t a = 0; a < axis_sizes.size(); ++a) {
+        double size = axis_sizes[a];
+        if (a < op.compute_shards.size()) size /= shard_count(op.compute_shards[a], mesh_sizes);
+        all *= static_cast<long double>(size);
+    }
+    long double read = 0;
+    for (auto const& input : op.inputs)
+        read += tensor_bytes(input, input.local, axis_sizes, mesh_sizes, dtypes, slots);
+    return Counts{static_cast<double>(all), static_cast<double>(read),
+                  static_cast<double>(
+                      tensor_bytes(op.out, op.out.local, axis_sizes, mesh_sizes, dtypes, slots))};
 }
 
 }  // namespace roofline::engine

@@ -31,6 +31,10 @@ public:
 
     std::span<double const> slots() const { return values_; }
 
+    // The size of each mesh axis at the current point; an error when one is
+    // not a positive integer.
+    std::optional<model::EvalError> mesh_sizes(std::vector<double>& sizes) const;
+
 private:
     model::Scenario const& scenario_;
     std::vector<double> values_;
@@ -46,6 +50,27 @@ std::string at_point(model::Scenario const& scenario, std::span<double const> va
 // "; counts above 2^64 (about 1.8e19) are not exact".
 std::optional<model::EvalError> check_count(Span span, std::string const& before, double count,
                                             std::string const& after);
+
+// An error when a sharded dimension of `op` does not divide among the chips
+// of its mesh axes at these sizes.
+std::optional<model::EvalError> check_divisible(model::Scenario const& scenario, model::Op const& op,
+                                                std::span<double const> axis_sizes,
+                                                std::span<double const> mesh_sizes);
+
+// The network side of one op at a point (the collectives' volumes are the
+// same on every target): what each chip receives, and the time on `hw`.
+double op_net_bytes(model::Scenario const& scenario, model::Op const& op,
+                    std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
+                    std::span<double const> slots);
+double op_net_seconds(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
+                      std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
+                      std::span<double const> slots);
+
+// Implemented in mesh_points.cpp: fills grid.chips and grid.mesh_unsupported,
+// with one warning per target that cannot build the mesh; false (with an
+// error naming the point) when a mesh axis size is not a positive integer.
+bool compute_mesh_points(model::Scenario const& scenario, CaseGrid& grid,
+                         PointEvaluator& evaluator, Diagnostics& diagnostics);
 
 // Implemented in point_facts.cpp: fills grid.point_facts; false (with an
 // error naming the point) when a resident axis or the tokens value fails.

@@ -19,7 +19,7 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
     grid.point_facts.assign(grid.point_count, PointFacts{});
     if (!grid.has_tokens && !grid.has_resident) return true;
 
-    std::vector<double> sizes;
+    std::vector<double> sizes, mesh_sizes;
     for (std::size_t p = 0; p < grid.point_count; ++p) {
         std::span<double const> values(grid.point_values.data() + p * grid.sweep_count,
                                        grid.sweep_count);
@@ -28,12 +28,18 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
             return false;
         };
         if (auto error = evaluator.set_point(values)) return fail(*error);
+        if (auto error = evaluator.mesh_sizes(mesh_sizes)) return fail(*error);
         auto& facts = grid.point_facts[p];
         // Summed in long double, like the counts, and rounded once; each sum
         // is a count, published, so it must stay exact.
         long double weight = 0, cache = 0;
         auto add = [&](model::Tensor const& t, double count) {
-            long double bytes = count * tensor_bytes(t, sizes, scenario.dtypes, evaluator.slots());
+            // Per chip: a sharded weight or cache holds its own shard.
+            long double bytes =
+                count * (t.shards.empty()
+                             ? tensor_bytes(t, sizes, scenario.dtypes, evaluator.slots())
+                             : tensor_bytes(t, t.shards, sizes, mesh_sizes, scenario.dtypes,
+                                            evaluator.slots()));
             bool is_weight = t.role == model::Role::weight;
             auto& sum = is_weight ? weight : cache;
             sum += bytes;

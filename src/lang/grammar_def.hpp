@@ -120,6 +120,7 @@ ROOFLINE_TOKEN(open_paren, "'('", lit('('))
 ROOFLINE_TOKEN(close_paren, "')'", lit(')'))
 ROOFLINE_TOKEN(open_brace, "'{'", lit('{'))
 ROOFLINE_TOKEN(arrow, "'->'", lit("->"))
+ROOFLINE_TOKEN(over_word, "'over'", keyword("over"))
 ROOFLINE_TOKEN(times_sign, "'*'", lit('*'))
 ROOFLINE_TOKEN(range_dots, "'..'", lit(".."))
 ROOFLINE_TOKEN(close_quote, "closing '\"'", lit('"'))
@@ -143,6 +144,13 @@ struct quantity_class : annotate_position {};
 struct field_value_class : annotate_position {};
 struct field_class : annotate_position {};
 struct tensor_class : annotate_position {};
+struct dim_class : annotate_position {};
+struct shards_class;
+struct link_class;
+struct topology_class;
+struct mesh_axis_class : annotate_position {};
+struct mesh_class : annotate_position {};
+struct collective_class : annotate_position {};
 struct size_unit_class;
 struct step_kind_class;
 struct sweep_step_class : annotate_position {};
@@ -181,6 +189,13 @@ x3::rule<quantity_class, ast::Quantity> const quantity = "a quantity";
 x3::rule<field_value_class, ast::FieldValue> const field_value = "a string or a quantity";
 x3::rule<field_class, ast::Field> const field = "a hardware field";
 x3::rule<tensor_class, ast::Tensor> const tensor = "an operand like bf16[B, D]";
+x3::rule<dim_class, ast::Dim> const dim = "an axis name";
+x3::rule<shards_class, std::vector<ast::Identifier>> const shards = "a mesh axis or a list like (X, Y)";
+x3::rule<link_class, std::string> const link = "'ici', 'nvlink' or 'dcn'";
+x3::rule<topology_class, std::string> const topology = "'ring' or 'line'";
+x3::rule<mesh_axis_class, ast::MeshAxisDecl> const mesh_axis = "a mesh axis like tp = 8 over nvlink";
+x3::rule<mesh_class, ast::MeshStmt> const mesh_stmt = "a mesh statement";
+x3::rule<collective_class, ast::CollectiveStmt> const collective_stmt = "a collective statement";
 x3::rule<size_unit_class, std::string> const size_unit = "'bits' or 'bytes'";
 x3::rule<step_kind_class, std::string> const step_kind = "'step' or 'times'";
 x3::rule<sweep_step_class, ast::SweepStep> const sweep_step = "'step' or 'times'";
@@ -253,7 +268,9 @@ auto const field_def = (identifier >> -identifier >> equals) > field_value;
 // dtype that happens to be called `weight` still reads `weight[D, F]`.
 auto const role_def = lexeme[(x3::string("weight") | x3::string("cache")) >> !ident_char >>
                              !(*x3::ascii::space >> '[')];
-auto const tensor_def = (-role >> identifier) > open_bracket > -(identifier % ',') > close_bracket;
+auto const shards_def = ((lit('(') > (identifier % ',')) > close_paren) | x3::repeat(1)[identifier];
+auto const dim_def = identifier >> -(lit('@') > shards);
+auto const tensor_def = (-role >> identifier) > open_bracket > -(dim % ',') > close_bracket;
 auto const size_unit_def = lexeme[(x3::string("bits") | x3::string("bytes")) >> !ident_char];
 auto const step_kind_def = lexeme[(x3::string("step") | x3::string("times")) >> !ident_char];
 auto const sweep_step_def = step_kind > expression;
@@ -281,6 +298,13 @@ auto const elementwise_stmt_def = keyword("elementwise") > identifier > equals >
                                   -(keyword("compute") > identifier);
 auto const resident_stmt_def = keyword("resident") > identifier > equals > tensor;
 auto const tokens_stmt_def = keyword("tokens") > equals > expression;
+auto const link_def = lexeme[(x3::string("ici") | x3::string("nvlink") | x3::string("dcn")) >> !ident_char];
+auto const topology_def = lexeme[(x3::string("ring") | x3::string("line")) >> !ident_char];
+auto const mesh_axis_def = identifier > equals > expression > over_word > link > -topology;
+auto const mesh_stmt_def = keyword("mesh") > (mesh_axis % ',');
+auto const collective_stmt_def = keyword("collective") > identifier > equals > identifier >
+                                 open_paren > (identifier % ',') > close_paren > tensor > arrow >
+                                 tensor;
 auto const argument_def = identifier > equals > expression;
 auto const use_stmt_def = keyword("use") > identifier >
                           -(lit('(') > -(argument % ',') > close_paren) >
@@ -292,7 +316,7 @@ auto const template_stmt_def = keyword("template") > identifier > open_paren >
 auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_stmt |
                            target_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt |
                            elementwise_stmt | resident_stmt | tokens_stmt | use_stmt |
-                           template_stmt;
+                           template_stmt | mesh_stmt | collective_stmt;
 
 BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     negation, unary, operation, unit, quantity, field_value, field,
@@ -300,6 +324,7 @@ BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     sweep_spec, scenario_stmt, include_stmt, dtype_stmt, hardware_stmt,
                     target_stmt, let_stmt, sweep_stmt, matmul_stmt, layer_stmt, role,
                     elementwise_stmt, resident_stmt, tokens_stmt, argument, use_stmt, parameter,
-                    template_stmt, statement)
+                    template_stmt, statement, dim, shards, link, topology, mesh_axis, mesh_stmt,
+                    collective_stmt)
 
 }  // namespace roofline::grammar

@@ -52,6 +52,8 @@ char const* statement_keyword(ast::Statement const& statement) {
         char const* operator()(ast::UseStmt const&) const { return "use"; }
         char const* operator()(ast::LayerStmt const&) const { return "layer"; }
         char const* operator()(ast::TemplateStmt const&) const { return "template"; }
+        char const* operator()(ast::MeshStmt const&) const { return "mesh"; }
+        char const* operator()(ast::CollectiveStmt const&) const { return "collective"; }
     };
     return boost::apply_visitor(Visitor{}, statement.get());
 }
@@ -111,6 +113,55 @@ struct StatementCollector {
     void operator()(ast::ElementwiseStmt const& s) const {
         checker.define(current().ops, s.name, file.span_of(s.name), "elementwise op");
         checker.ops.push_back({&file, &s, scope});
+    }
+
+    void operator()(ast::CollectiveStmt const& s) const {
+        checker.define(current().ops, s.name, file.span_of(s.name), "collective");
+        checker.ops.push_back({&file, &s, scope});
+    }
+
+    // One mesh per scenario; each axis size is a value like a let's, in a
+    // slot no expression can name (mesh axes are not values).
+    void operator()(ast::MeshStmt const& s) const {
+        if (!at_top_level(s)) return;
+        Span span = file.span_of(s);
+        span.length = 4;  // the keyword
+        if (checker.mesh_statement.node) {
+            Span previous = checker.mesh_statement.file->span_of(*checker.mesh_statement.node);
+            previous.length = 4;
+            checker.diagnostics.error(span, "the scenario already has a mesh; list every axis in one mesh statement")
+                .notes.push_back(Diagnostics::note(previous, "previous mesh statement is here"));
+            return;
+        }
+        checker.mesh_statement = {&file, &s, 0};
+        auto& scenario = checker.scenario;
+        for (auto const& axis : s.axes) {
+            Span name_span = file.span_of(axis.name);
+            if (auto it = checker.mesh_index.find(axis.name.name); it != checker.mesh_index.end()) {
+                checker.diagnostics.error(name_span, "mesh axis '" + axis.name.name + "' is listed twice")
+                    .notes.push_back(Diagnostics::note(
+                        scenario.mesh[static_cast<std::size_t>(it->second)].span, "first listed here"));
+                continue;
+            }
+            int slot = static_cast<int>(scenario.slots.size());
+            scenario.slots.push_back(Slot{axis.name.name, name_span, -1, {}, 0, 0});
+            checker.lets.push_back({&file, &axis.size, 0});
+            checker.let_slots.push_back(slot);
+            model::Link link = axis.link == "ici"      ? model::Link::ici
+                               : axis.link == "nvlink" ? model::Link::nvlink
+                                                       : model::Link::dcn;
+            model::Topology topology = !axis.topology            ? model::Topology::automatic
+                                       : *axis.topology == "ring" ? model::Topology::ring
+                                                                  : model::Topology::line;
+            if (axis.topology && link != model::Link::ici) {
+                checker.diagnostics.error(name_span, "'" + *axis.topology + "' applies to ICI axes only; '" +
+                                                         axis.link + "' connects the chips of '" +
+                                                         axis.name.name + "' through a switch");
+                continue;
+            }
+            checker.mesh_index.emplace(axis.name.name, static_cast<int>(scenario.mesh.size()));
+            scenario.mesh.push_back(MeshAxis{axis.name.name, slot, link, topology, name_span});
+        }
     }
 
     void operator()(ast::ResidentStmt const& s) const {
@@ -291,6 +342,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     checker.classify_dtype_names();
     checker.check_value_arguments();
     checker.check_lets();
+    checker.check_mesh();
     checker.check_dtypes();
     checker.check_dtype_arguments();
     checker.check_sweeps();

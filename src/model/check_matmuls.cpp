@@ -40,11 +40,12 @@ struct OperandResolver {
         out.span = file.span_of(t);
         out.dtype = dtype(t.dtype);
         if (t.role) out.role = *t.role == "weight" ? Role::weight : Role::cache;
+        if (!checker.resolve_shards(file, t, out)) ok = false;
         for (std::size_t i = 0; i < t.axes.size(); ++i) {
-            auto const& id = t.axes[i];
+            auto const& id = t.axes[i].axis;
             Span span = file.span_of(id);
             for (std::size_t k = 0; k < i; ++k) {
-                if (t.axes[k].name == id.name) {
+                if (t.axes[k].axis.name == id.name) {
                     checker.diagnostics.error(span, "axis '" + id.name + "' appears twice in one operand");
                     ok = false;
                 }
@@ -156,6 +157,9 @@ void Checker::check_ops() {
         void operator()(ast::ElementwiseStmt const* stmt) const {
             checker.check_elementwise(pending, *stmt);
         }
+        void operator()(ast::CollectiveStmt const* stmt) const {
+            checker.check_collective(pending, *stmt);
+        }
     };
     for (auto const& pending : ops) {
         diagnostics.set_context(context_of(pending.scope));
@@ -174,7 +178,7 @@ void Checker::check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt
     resolve.no_role(stmt.out);
     resolve.tensor(stmt.out, matmul.out, "output axis '{}' appears in neither input");
     if (stmt.compute) matmul.compute_written = resolve.dtype(*stmt.compute);
-    if (resolve.ok) scenario.ops.push_back(std::move(matmul));
+    if (resolve.ok && plan_matmul(matmul)) scenario.ops.push_back(std::move(matmul));
 }
 
 void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt const& stmt) {
@@ -210,7 +214,20 @@ void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt c
         }
     }
     if (stmt.compute) op.compute_written = resolve.dtype(*stmt.compute);
-    if (resolve.ok) scenario.ops.push_back(std::move(op));
+    if (resolve.ok && plan_elementwise(op)) scenario.ops.push_back(std::move(op));
+}
+
+void Checker::check_collective(PendingOp const& pending, ast::CollectiveStmt const& stmt) {
+    auto const& file = *pending.file;
+    Op op = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
+    op.kind = OpKind::collective;
+    op.flops_per_point = 0;
+    OperandResolver resolve{*this, file, pending.scope, op.axes};
+    op.inputs.resize(1);
+    resolve.tensor(stmt.in, op.inputs[0]);
+    resolve.no_role(stmt.out);
+    resolve.tensor(stmt.out, op.out, "output axis '{}' is not an axis of the input");
+    if (resolve.ok && plan_collective(op, stmt, file)) scenario.ops.push_back(std::move(op));
 }
 
 void Checker::check_residents() {
@@ -229,6 +246,7 @@ void Checker::check_residents() {
             resolve.ok = false;
         }
         resolve.tensor(stmt.tensor, r.tensor);
+        r.tensor.local = r.tensor.shards;  // held at its own sharding
         if (resolve.ok) scenario.residents.push_back(std::move(r));
     }
     diagnostics.set_context(nullptr);

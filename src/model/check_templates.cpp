@@ -158,6 +158,9 @@ std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& root) 
                     for (auto const& t : e->inputs) tensor(t);
                     tensor(e->out);
                     if (e->compute) mark(templ, e->compute->name);
+                } else if (auto const* c = boost::get<ast::CollectiveStmt>(&node)) {
+                    tensor(c->in);
+                    tensor(c->out);
                 } else if (auto const* r = boost::get<ast::ResidentStmt>(&node)) {
                     tensor(r->tensor);
                 } else if (auto const* l = boost::get<x3::forward_ast<ast::LayerStmt>>(&node)) {

@@ -95,12 +95,16 @@ struct Checker {
     // Matmuls and elementwise ops in the order written: the order of the cases.
     struct PendingOp {
         ParsedFile const* file;
-        std::variant<ast::MatmulStmt const*, ast::ElementwiseStmt const*> node;
+        std::variant<ast::MatmulStmt const*, ast::ElementwiseStmt const*,
+                     ast::CollectiveStmt const*>
+            node;
         int scope;
     };
     std::vector<PendingOp> ops;
     std::vector<Pending<ast::ResidentStmt>> residents;
     Pending<ast::TokensStmt> tokens{nullptr, nullptr, 0};
+    Pending<ast::MeshStmt> mesh_statement{nullptr, nullptr, 0};
+    std::unordered_map<std::string, int> mesh_index;  // mesh axis name -> index into scenario.mesh
 
     // A layer body or a template instance and its repeat count (none: 1),
     // evaluated in the enclosing scope. Parents come before their children.
@@ -223,7 +227,19 @@ struct Checker {
     void check_ops();
     void check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt);
     void check_elementwise(PendingOp const& pending, ast::ElementwiseStmt const& stmt);
+    void check_collective(PendingOp const& pending, ast::CollectiveStmt const& stmt);
     void check_residents();
+
+    // check_mesh.cpp
+    void check_mesh();
+    // `D@X`, `B@(X, Y)`: the mesh axes of each dimension of `t` into `out`
+    // (shards, dim_spans); false after an error.
+    bool resolve_shards(ParsedFile const& file, ast::Tensor const& t, Tensor& out);
+    // The computation's sharding and the implied collectives (multichip.md
+    // section 3); false after an error.
+    bool plan_matmul(Op& op);
+    bool plan_elementwise(Op& op);
+    bool plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFile const& file);
     void check_tokens();
     void warn_unsupported();
 };

@@ -8,7 +8,7 @@ namespace roofline::model {
 
 int Op::compute_dtype_at(std::span<double const> slots, std::span<Dtype const> dtypes) const {
     if (compute_written) return compute_written->at(slots);
-    if (kind == OpKind::elementwise) return out.dtype.at(slots);
+    if (kind != OpKind::matmul) return out.dtype.at(slots);
     // The wider input; on a tie, the left one.
     int lhs = inputs[0].dtype.at(slots), rhs = inputs[1].dtype.at(slots);
     return dtypes[static_cast<std::size_t>(rhs)].bytes > dtypes[static_cast<std::size_t>(lhs)].bytes
@@ -18,7 +18,7 @@ int Op::compute_dtype_at(std::span<double const> slots, std::span<Dtype const> d
 
 bool Op::compute_dtype_fixed() const {
     if (compute_written) return !compute_written->swept();
-    if (kind == OpKind::elementwise) return !out.dtype.swept();
+    if (kind != OpKind::matmul) return !out.dtype.swept();
     return !inputs[0].dtype.swept() && !inputs[1].dtype.swept();
 }
 

@@ -19,17 +19,24 @@ constexpr CaseColumnSpec specs[] = {
     {F::hardware,      "hardware",      "",       true,  false, C::indent,  T::text,    false, 0,  "",                                                   false},
     {F::compute_dtype, "compute_dtype", "",       true,  false, C::plain,   T::text,    false, 0,  "",                                                   false},
     {F::sweep,         "",              "",       false, true,  C::plain,   T::count,   false, 0,  "",                                                   false},
+    {F::chips,         "chips",         "",       false, false, C::plain,   T::count,   false, 0,  "",                                                   false, true},
     {F::flops,         "flops",         "FLOP",   false, false, C::sci,     T::si,      false, 13, "",                                                   false},
     {F::bytes_read,    "bytes_read",    "B",      false, false, C::sci,     T::si,      false, 13, "",                                                   false},
     {F::bytes_written, "bytes_written", "B",      false, false, C::sci,     T::si,      false, 13, "",                                                   false},
+    {F::net_bytes,     "net_bytes",     "B",      false, false, C::sci,     T::si,      false, 13, "",                                                   false, true},
+    {F::collective,    "collective",    "",       true,  false, C::plain,   T::text,    false, 0,  "",                                                   false, true},
     {F::intensity,     "intensity",     "FLOP/B", false, false, C::ratio,   T::general, false, 11, "{flops}/({bytes_read}+{bytes_written})",             false},
     {F::peak,          "peak",          "FLOP/s", false, false, C::sci,     T::si,      false, 10, "{hw.peak}",                                          true},
     {F::ridge,         "ridge",         "FLOP/B", false, false, C::ratio,   T::general, false, 11, "{peak}/{hw.bandwidth}",                              true},
     {F::t_math,        "t_math",        "s",      false, false, C::time,    T::seconds, false, 12, "{flops}/{peak}",                                     true},
     {F::t_comms,       "t_comms",       "s",      false, false, C::time,    T::seconds, false, 12, "({bytes_read}+{bytes_written})/{hw.bandwidth}",      false},
-    {F::t_lower,       "t_lower",       "s",      false, false, C::time,    T::seconds, false, 12, "MAX({t_math},{t_comms})",                            true},
-    {F::t_upper,       "t_upper",       "s",      false, false, C::time,    T::seconds, false, 12, "{t_math}+{t_comms}",                                 true},
-    {F::bound,         "bound",         "",       true,  false, C::center,  T::text,    false, 13, "IF({t_math}>={t_comms},\"compute\",\"memory\")",     true},
+    {F::t_net,         "t_net",         "s",      false, false, C::time,    T::seconds, false, 12, "",                                                   false, true},
+    {F::t_lower,       "t_lower",       "s",      false, false, C::time,    T::seconds, false, 12, "MAX({t_math},{t_comms})",                            true, false,
+                       "MAX({t_math},{t_comms},{t_net})"},
+    {F::t_upper,       "t_upper",       "s",      false, false, C::time,    T::seconds, false, 12, "{t_math}+{t_comms}",                                 true, false,
+                       "{t_math}+{t_comms}+{t_net}"},
+    {F::bound,         "bound",         "",       true,  false, C::center,  T::text,    false, 13, "IF({t_math}>={t_comms},\"compute\",\"memory\")",     true, false,
+                       "IF({t_math}>=MAX({t_comms},{t_net}),\"compute\",IF({t_comms}>={t_net},\"memory\",\"network\"))"},
     {F::attained,      "attained",      "FLOP/s", false, false, C::sci,     T::si,      false, 10, "{flops}/{t_lower}",                                  true},
     {F::peak_fraction, "peak_fraction", "",       false, false, C::fraction, T::general, false, 0, "{attained}/{peak}",                                  true},
     {F::critical,      "critical_",     "",       false, true,  C::plain,   T::count,   false, 11, "",                                                   false},
@@ -46,11 +53,13 @@ CaseColumnSpec const& case_column_spec(CaseField field) {
     throw std::logic_error("no case column spec for a field");
 }
 
-std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps) {
+std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps, bool mesh) {
     std::vector<CaseColumn> columns;
     for (auto const& spec : specs) {
+        if (spec.mesh_only && !mesh) continue;
+        auto formula = mesh && !spec.mesh_formula.empty() ? spec.mesh_formula : spec.formula;
         if (!spec.per_sweep) {
-            columns.push_back({&spec, 0, std::string(spec.name), spec.text});
+            columns.push_back({&spec, 0, std::string(spec.name), spec.text, formula});
             continue;
         }
         for (std::size_t v = 0; v < sweeps.size(); ++v) {
@@ -58,7 +67,7 @@ std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps) {
             bool of_dtypes = sweeps[v].of_dtypes;
             if (of_dtypes && spec.field == F::critical) continue;
             columns.push_back({&spec, v, std::string(spec.name) + sweeps[v].name,
-                               spec.text || of_dtypes});
+                               spec.text || of_dtypes, formula});
         }
     }
     return columns;
@@ -69,6 +78,9 @@ double case_number(CaseColumn const& column, model::Scenario const& scenario,
     auto const& m = c.metrics;
     switch (column.spec->field) {
         case F::count: return scenario.ops[c.op].count;
+        case F::chips: return grid.chips_at(c.point);
+        case F::net_bytes: return m.net_bytes;
+        case F::t_net: return m.t_net;
         case F::sweep: return grid.sweep_value(c, column.sweep);
         case F::flops: return m.counts.flops;
         case F::bytes_read: return m.counts.bytes_read;
@@ -88,6 +100,7 @@ double case_number(CaseColumn const& column, model::Scenario const& scenario,
         case F::hardware:
         case F::compute_dtype:
         case F::bound:
+        case F::collective:
             break;
     }
     throw std::logic_error("case_number of a text column");
@@ -105,6 +118,7 @@ std::string_view case_text(CaseColumn const& column, model::Scenario const& scen
             return scenario.hardware[static_cast<std::size_t>(scenario.targets[c.target])].id;
         case F::compute_dtype: return scenario.dtypes[c.compute_dtype].name;
         case F::bound: return engine::bound_name(c.metrics.bound);
+        case F::collective: return op.network;
         default:
             break;
     }

@@ -11,7 +11,7 @@ namespace roofline::report {
 CsvWriter::CsvWriter(std::FILE* out, ReportContext const& context)
     : out_(out),
       context_(context),
-      columns_(case_columns(context.scenario.sweeps)),
+      columns_(case_columns(context.scenario)),
       rows_(std::make_unique<output::CsvRows>(out, "cannot write cases.csv")) {
     for (auto const& column : columns_) rows_->text(column.header);
     rows_->end_row();

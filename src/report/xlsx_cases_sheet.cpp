@@ -30,7 +30,7 @@ output::Style const& XlsxWriter::State::cell_style(CellStyle style) {
 
 // The columns of case_columns.hpp, their letters, styles and formulas.
 void XlsxWriter::State::layout_cases() {
-    columns = case_columns(ctx.scenario.sweeps);
+    columns = case_columns(ctx.scenario);
     auto index = [&](CaseField field) {
         for (std::size_t i = 0; i < columns.size(); ++i)
             if (columns[i].spec->field == field) return i;
@@ -71,7 +71,7 @@ void XlsxWriter::State::layout_cases() {
         column_style.push_back(&cell_style(dtype_names ? CellStyle::indent : column.spec->cell));
         // "{flops}/({bytes_read}+{bytes_written})" -> pieces.
         std::vector<Piece> pieces;
-        std::string_view text = column.spec->formula;
+        std::string_view text = column.formula;
         while (!text.empty()) {
             auto open = text.find('{');
             if (open != 0) {
@@ -242,6 +242,9 @@ void XlsxWriter::State::add(engine::Case const& cs) {
                     rows->number(i, case_number(column, scenario, ctx.grid, cs), style);
                     break;
                 case CaseField::bound: rows->text(i, unsupported_text, style); break;
+                case CaseField::collective:
+                    rows->text(i, case_text(column, scenario, ctx.grid, cs), style);
+                    break;
                 default: rows->number(i, case_number(column, scenario, ctx.grid, cs), style);
             }
             continue;
@@ -256,7 +259,9 @@ void XlsxWriter::State::add(engine::Case const& cs) {
         }
         if (spec.field == CaseField::bound)
             rows->formula_text(i, f.view(),
-                               cs.metrics.bound == engine::Bound::compute ? compute_text : memory_text,
+                               cs.metrics.bound == engine::Bound::compute  ? compute_text
+                               : cs.metrics.bound == engine::Bound::memory ? memory_text
+                                                                           : network_text,
                                style);
         else
             rows->formula(i, f.view(), case_number(column, scenario, ctx.grid, cs), style);

@@ -99,7 +99,8 @@ struct XlsxWriter::State {
     // "(R=4)" or, for a dtype sweep, "EXACT(R,\"fp8\")": whether a cell of the
     // range R holds sweep v's value at `point` (a formula's factor).
     std::string sweep_test(std::string const& range, std::size_t point, std::size_t v) const;
-    output::Text compute_text{"compute"}, memory_text{"memory"}, unsupported_text{"unsupported"};
+    output::Text compute_text{"compute"}, memory_text{"memory"}, unsupported_text{"unsupported"},
+        network_text{"network"};
     output::Text never_text{"never"};
     // A critical_V that is a value evaluated at the scenario's hardware (V
     // reaches the axes through lets): italic, and the Summary says why.

@@ -70,6 +70,13 @@ struct CaseGrid {
     std::vector<std::vector<VCounts>> v_counts;
 
     std::vector<PointFacts> point_facts;  // per point
+    // With a mesh: the chips of each point (the product of the mesh axis
+    // sizes), and whether each target can build the mesh there
+    // ([point * targets + target], 1: it cannot; its cases are unsupported).
+    // Both empty without a mesh: one chip.
+    std::vector<double> chips;
+    std::vector<std::uint8_t> mesh_unsupported;
+    double chips_at(std::size_t point) const { return chips.empty() ? 1 : chips[point]; }
     bool has_tokens = false;              // the scenario has a `tokens` statement
     bool has_resident = false;            // some operand or declaration is resident
 

@@ -13,7 +13,8 @@
 
 namespace roofline::engine {
 
-enum class Bound : std::uint8_t { memory, compute, unsupported };
+// `network` last, so that the order of the others stays what it was.
+enum class Bound : std::uint8_t { memory, compute, unsupported, network };
 std::string_view bound_name(Bound bound);
 std::optional<Bound> parse_bound(std::string_view name);  // bound_name's inverse
 
@@ -34,6 +35,24 @@ Counts count_op(model::Op const& matmul, std::span<double const> axis_sizes,
 long double tensor_bytes(model::Tensor const& tensor, std::span<double const> axis_sizes,
                          std::span<model::Dtype const> dtypes, std::span<double const> slots);
 
+// The same on one chip of a mesh: each dimension divided by the sizes of the
+// mesh axes in `split` (parallel to tensor.axes; empty: not split).
+// `mesh_sizes[i]` is the size of Scenario::mesh[i]. The sizes divide
+// exactly (the engine checks), so the count stays exact.
+long double tensor_bytes(model::Tensor const& tensor, std::vector<model::Shards> const& split,
+                         std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
+                         std::span<model::Dtype const> dtypes, std::span<double const> slots);
+
+// The product of the sizes of `shards`.
+double shard_count(model::Shards const& shards, std::span<double const> mesh_sizes);
+
+// Per chip: the FLOPs of the op's computation split (Op::compute_shards) and
+// each operand's bytes at its Tensor::local split. `axis_sizes` are the whole
+// sizes.
+Counts count_op_on_chip(model::Op const& op, std::span<double const> axis_sizes,
+                        std::span<double const> mesh_sizes, std::span<model::Dtype const> dtypes,
+                        std::span<double const> slots);
+
 struct Metrics {
     Counts counts;
     double intensity;      // flops / (bytes_read + bytes_written)
@@ -41,8 +60,10 @@ struct Metrics {
     double ridge;          // peak / hbm_bandwidth, FLOP/byte
     double t_math;         // flops / peak
     double t_comms;        // (bytes_read + bytes_written) / hbm_bandwidth
-    double t_lower;        // max(t_math, t_comms)
-    double t_upper;        // t_math + t_comms
+    double net_bytes;      // bytes each chip receives over the network (0 on one chip)
+    double t_net;          // the collectives' time (network.hpp); 0 on one chip
+    double t_lower;        // max(t_math, t_comms, t_net)
+    double t_upper;        // t_math + t_comms + t_net
     double attained;       // flops / t_lower
     double peak_fraction;  // attained / peak
     Bound bound;
@@ -51,12 +72,14 @@ struct Metrics {
 inline constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
 
 inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
-                                double hbm_bytes_per_s) {
+                                double hbm_bytes_per_s, double net_bytes = 0, double t_net = 0) {
     Metrics m;
     m.counts = c;
     double bytes = c.bytes_read + c.bytes_written;
     m.intensity = c.flops / bytes;
     m.t_comms = bytes / hbm_bytes_per_s;
+    m.net_bytes = net_bytes;
+    m.t_net = t_net;
     if (!peak) {
         m.peak = m.ridge = m.t_math = m.t_lower = m.t_upper = m.attained = m.peak_fraction =
             not_available;
@@ -66,17 +89,24 @@ inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
     m.peak = *peak;
     m.ridge = *peak / hbm_bytes_per_s;
     m.t_math = c.flops / *peak;
-    m.t_lower = m.t_math >= m.t_comms ? m.t_math : m.t_comms;
-    m.t_upper = m.t_math + m.t_comms;
+    // Ties go to compute, then to memory: the rule of one chip, unchanged
+    // where t_net is 0.
+    double memory_or_net = m.t_comms >= t_net ? m.t_comms : t_net;
+    m.t_lower = m.t_math >= memory_or_net ? m.t_math : memory_or_net;
+    m.t_upper = t_net == 0 ? m.t_math + m.t_comms : m.t_math + m.t_comms + t_net;
     m.attained = c.flops / m.t_lower;
     m.peak_fraction = m.attained / *peak;
-    m.bound = m.t_math >= m.t_comms ? Bound::compute : Bound::memory;
+    m.bound = m.t_math >= memory_or_net ? Bound::compute
+              : m.t_comms >= t_net      ? Bound::memory
+                                        : Bound::network;
     return m;
 }
 
 // The predicate behind `bound`, without the other columns.
-inline bool is_compute_bound(Counts const& c, double peak, double hbm_bytes_per_s) {
-    return c.flops / peak >= (c.bytes_read + c.bytes_written) / hbm_bytes_per_s;
+inline bool is_compute_bound(Counts const& c, double peak, double hbm_bytes_per_s,
+                             double t_net = 0) {
+    double t_math = c.flops / peak;
+    return t_math >= (c.bytes_read + c.bytes_written) / hbm_bytes_per_s && t_math >= t_net;
 }
 
 }  // namespace roofline::engine

@@ -135,11 +135,18 @@ struct SweepStmt : x3::position_tagged {
     SweepSpec spec;
 };
 
-// `bf16[B, D]`, `weight int8[D, F]`, `cache bf16[B, S, K, H]`
+// One dimension of an operand: `D`, or sharded over mesh axes, `D@tp`,
+// `B@(X, Y)` (docs/multichip.md).
+struct Dim : x3::position_tagged {
+    Identifier axis;
+    std::vector<Identifier> shards;
+};
+
+// `bf16[B, D]`, `weight int8[D, F@tp]`, `cache bf16[B, S, K, H]`
 struct Tensor : x3::position_tagged {
     std::optional<std::string> role;  // "weight" or "cache"; none: an activation
     Identifier dtype;
-    std::vector<Identifier> axes;
+    std::vector<Dim> axes;
 };
 
 struct MatmulStmt : x3::position_tagged {
@@ -163,6 +170,27 @@ struct ElementwiseStmt : x3::position_tagged {
 struct ResidentStmt : x3::position_tagged {
     Identifier name;
     Tensor tensor;
+};
+
+// `mesh tp = TP over nvlink, dp = 2 over dcn`, `mesh X = 16 over ici ring`
+struct MeshAxisDecl : x3::position_tagged {
+    Identifier name;
+    Expression size;
+    std::string link;                     // "ici", "nvlink" or "dcn"
+    std::optional<std::string> topology;  // "ring" or "line" (ICI only)
+};
+
+struct MeshStmt : x3::position_tagged {
+    std::vector<MeshAxisDecl> axes;
+};
+
+// `collective gather = allgather(X) bf16[B@X, D] -> bf16[B, D]`
+struct CollectiveStmt : x3::position_tagged {
+    Identifier name;
+    Identifier kind;  // allgather, reducescatter, allreduce, alltoall (checked by the checker)
+    std::vector<Identifier> axes;
+    Tensor in;
+    Tensor out;
 };
 
 // `tokens = B * S`
@@ -189,7 +217,7 @@ struct TemplateStmt;
 struct Statement
     : x3::variant<ScenarioStmt, IncludeStmt, DtypeStmt, HardwareStmt, TargetStmt, LetStmt,
                   SweepStmt, MatmulStmt, ElementwiseStmt, ResidentStmt, TokensStmt, UseStmt,
-                  x3::forward_ast<LayerStmt>, x3::forward_ast<TemplateStmt>> {
+                  MeshStmt, CollectiveStmt, x3::forward_ast<LayerStmt>, x3::forward_ast<TemplateStmt>> {
     using base_type::base_type;
     using base_type::operator=;
 };

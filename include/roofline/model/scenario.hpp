@@ -89,11 +89,48 @@ struct DtypeRef {
 // make up the resident bytes; activations are transient.
 enum class Role : std::uint8_t { activation, weight, cache };
 
+// The mesh axes one dimension is split over, in order (`B@(X, Y)`): indices
+// into Scenario::mesh. Empty: not split.
+using Shards = std::vector<int>;
+
 struct Tensor {
     DtypeRef dtype;
     std::vector<int> axes;  // indices into Op::axes (Resident::axes)
     Span span;
     Role role = Role::activation;
+    // Parallel to axes as written; empty when no dimension is sharded.
+    std::vector<Shards> shards;
+    // The sharding its HBM bytes are counted at, parallel to axes: for an
+    // operand of a matmul or an elementwise op, the op's computation
+    // (gathered or sliced); for a collective, as written. Empty: unsharded.
+    std::vector<Shards> local;
+    std::vector<Span> dim_spans;  // of each dimension as written (only when sharded)
+};
+
+// The interconnect a mesh axis runs over (docs/multichip.md).
+enum class Link : std::uint8_t { ici, nvlink, dcn };
+// An ICI axis is a ring or a line; `automatic` follows ici_wraparound.
+enum class Topology : std::uint8_t { automatic, ring, line };
+
+struct MeshAxis {
+    std::string name;
+    int slot;  // its size: a value like a let's (may depend on sweeps)
+    Link link;
+    Topology topology = Topology::automatic;
+    Span span;
+};
+
+enum class CollectiveKind : std::uint8_t { allgather, reducescatter, allreduce, alltoall };
+
+// A collective a case performs: implied by a matmul's shardings, or the op
+// itself (`collective`). Its volume V (per chip, multichip.md section 4) is
+// the bytes of `tensor` (an input's index, or -1 for the output) with each
+// dimension split over `volume_shards` of it; an AllToAll's V is N times that.
+struct Collective {
+    CollectiveKind kind;
+    std::vector<int> mesh_axes;
+    int tensor = -1;
+    std::vector<Shards> volume_shards;  // parallel to that tensor's axes
 };
 
 struct Axis {
@@ -102,7 +139,7 @@ struct Axis {
     Span span;  // first occurrence
 };
 
-enum class OpKind : std::uint8_t { matmul, elementwise };
+enum class OpKind : std::uint8_t { matmul, elementwise, collective };
 
 // One operation of the scenario: a `matmul` or an `elementwise` op (the name
 // is historical; both are cases of the report alike). FLOPs are
@@ -123,6 +160,12 @@ struct Op {
     // compute_dtype_at applies at each point.
     std::optional<DtypeRef> compute_written;
     Span span;  // the name
+    // With a mesh: the mesh axes each of `axes` is split over in the
+    // computation (the FLOPs per chip divide by their sizes); empty when
+    // nothing is split. And the collectives the case performs, in order.
+    std::vector<Shards> compute_shards;
+    std::vector<Collective> collectives;
+    std::string network;  // the collectives as the `collective` column writes them: "allreduce(tp)"
 
     // The dtype whose peak applies at a point with slot values `slots`.
     int compute_dtype_at(std::span<double const> slots, std::span<Dtype const> dtypes) const;
@@ -152,6 +195,7 @@ struct Scenario {
     std::vector<Sweep> sweeps;   // cartesian product in this order, the last varying fastest
     std::vector<Op> ops;
     std::vector<Resident> residents;
+    std::vector<MeshAxis> mesh;  // `mesh`: none for one chip
     int tokens_slot = -1;  // `tokens = EXPR`: a slot that cannot be named, or -1
     std::size_t template_count = 0;  // defined, used or not (for `roofline check`)
 

@@ -19,9 +19,9 @@ namespace roofline::report {
 
 // What a column holds; `sweep` and `critical` come once per sweep variable.
 enum class CaseField : std::uint8_t {
-    op, layer, count, hardware, compute_dtype, sweep,
-    flops, bytes_read, bytes_written, intensity, peak, ridge,
-    t_math, t_comms, t_lower, t_upper, bound, attained, peak_fraction,
+    op, layer, count, hardware, compute_dtype, sweep, chips,
+    flops, bytes_read, bytes_written, net_bytes, collective, intensity, peak, ridge,
+    t_math, t_comms, t_net, t_lower, t_upper, bound, attained, peak_fraction,
     critical,
 };
 
@@ -51,6 +51,10 @@ struct CaseColumnSpec {
     // gets the engine's value there instead of the formula (empty, or
     // "unsupported" in `bound`).
     bool needs_peak;
+    // Only in a report with a mesh (chips, net_bytes, collective, t_net).
+    bool mesh_only = false;
+    // With a mesh, the formula instead (t_net joins the times); empty: `formula`.
+    std::string_view mesh_formula = {};
 };
 
 // Every column spec, in the order of the columns.
@@ -63,11 +67,15 @@ struct CaseColumn {
     std::size_t sweep = 0;
     std::string header;  // "flops", "B", "critical_B"
     bool text;           // spec->text, or the value of a dtype sweep (a dtype's name)
+    std::string_view formula;  // the spec's, for this report (with or without a mesh)
 };
 
 // The columns of a report with these sweeps, in order. A dtype sweep has no
-// critical column.
-std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps);
+// critical column; the network's columns come only with a mesh.
+std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps, bool mesh);
+inline std::vector<CaseColumn> case_columns(model::Scenario const& scenario) {
+    return case_columns(scenario.sweeps, !scenario.mesh.empty());
+}
 
 // A case's value in a numeric column (NaN: not available, an empty cell).
 double case_number(CaseColumn const& column, model::Scenario const& scenario,

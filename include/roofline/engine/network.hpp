@@ -1,0 +1,34 @@
+#pragma once
+// Collectives over a mesh (docs/multichip.md, "What a collective costs"):
+// the bytes each chip receives and the time, with the exact ring formulas
+// and their latency floors. The one place that owns them.
+
+#include "roofline/model/scenario.hpp"
+
+#include <span>
+#include <string>
+
+namespace roofline::engine {
+
+// Why `hw` cannot build the mesh with these axis sizes ("" when it can): a
+// link it lacks on an axis of more than one chip, or more GPUs over NVLink
+// than one switch connects. `mesh_sizes[i]` is the size of Scenario::mesh[i].
+std::string mesh_problem(model::Scenario const& scenario, model::Hardware const& hw,
+                         std::span<double const> mesh_sizes);
+
+// The bytes each chip receives in one collective of volume V (multichip.md:
+// V after an AllGather, before a ReduceScatter, the whole array over the
+// axes for an AllToAll) over mesh axes whose sizes multiply to N.
+double collective_net_bytes(model::CollectiveKind kind, double chips, double volume);
+
+// Its time on `hw`: the stages of each kind of link, the slowest first on V
+// divided by the sizes of the faster axes, each the larger of its bandwidth
+// term and its latency floor. `hw` must be able to build the mesh.
+double collective_seconds(model::Scenario const& scenario, model::Hardware const& hw,
+                          model::CollectiveKind kind, std::span<int const> axes,
+                          std::span<double const> mesh_sizes, double volume);
+
+// Whether an ICI axis of `size` chips is a ring on `hw`.
+bool is_ring(model::MeshAxis const& axis, model::Hardware const& hw, double size);
+
+}  // namespace roofline::engine

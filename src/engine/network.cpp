@@ -1,0 +1,141 @@
+#include "roofline/engine/network.hpp"
+
+#include "roofline/model/expr.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace roofline::engine {
+
+using model::CollectiveKind;
+using model::Link;
+
+bool is_ring(model::MeshAxis const& axis, model::Hardware const& hw, double size) {
+    if (axis.topology != model::Topology::automatic) return axis.topology == model::Topology::ring;
+    return hw.ici_wraparound && size >= 3 && std::fmod(size, *hw.ici_wraparound) == 0;
+}
+
+std::string mesh_problem(model::Scenario const& scenario, model::Hardware const& hw,
+                         std::span<double const> mesh_sizes) {
+    double over_nvlink = 1;
+    std::string nvlink_axes;
+    for (std::size_t i = 0; i < scenario.mesh.size(); ++i) {
+        auto const& axis = scenario.mesh[i];
+        double size = mesh_sizes[i];
+        if (axis.link == Link::nvlink) {
+            over_nvlink *= size;
+            nvlink_axes.append(nvlink_axes.empty() ? "" : " x ").append(axis.name);
+        }
+        if (size <= 1) continue;
+        auto missing = [&](char const* field) {
+            return "'" + hw.id + "' has no " + field + " for mesh axis '" + axis.name + "'";
+        };
+        if (axis.link == Link::ici && !hw.ici_bytes_per_s) return missing("ici_bandwidth");
+        if (axis.link == Link::nvlink && !hw.nvlink_bytes_per_s) return missing("nvlink_bandwidth");
+        if (axis.link == Link::dcn && !hw.dcn_bytes_per_s) return missing("dcn_bandwidth");
+    }
+    if (hw.nvlink_domain && over_nvlink > *hw.nvlink_domain)
+        return "'" + hw.id + "' connects at most " + model::format_number(*hw.nvlink_domain) +
+               " GPUs over NVLink (nvlink_domain), and the mesh puts " +
+               model::format_number(over_nvlink) + " on it (" + nvlink_axes + ")";
+    return "";
+}
+
+double collective_net_bytes(CollectiveKind kind, double chips, double volume) {
+    double n = chips;
+    switch (kind) {
+        case CollectiveKind::allgather:
+        case CollectiveKind::reducescatter: return (n - 1) / n * volume;
+        case CollectiveKind::allreduce: return 2 * (n - 1) / n * volume;
+        case CollectiveKind::alltoall: return (n - 1) * volume / (n * n);
+    }
+    return 0;
+}
+
+namespace {
+
+// The axes of one kind of link in a collective, and what one pass over them costs.
+struct Stage {
+    Link link;
+    std::vector<int> axes;  // of more than one chip
+    double chips = 1;       // the product of their sizes
+    double bandwidth = 0;   // per chip, all the stage's links together (for ordering)
+};
+
+// One AllGather (or ReduceScatter, the same traffic reversed) or AllToAll
+// over the axes of one stage, on `volume` bytes.
+double stage_seconds(model::Scenario const& scenario, model::Hardware const& hw, Stage const& stage,
+                     bool all_to_all, std::span<double const> mesh_sizes, double volume) {
+    double n = stage.chips;
+    if (stage.link != Link::ici) {
+        double w = stage.link == Link::nvlink ? *hw.nvlink_bytes_per_s : *hw.dcn_bytes_per_s;
+        double latency = stage.link == Link::nvlink ? hw.nvlink_latency_s : hw.dcn_latency_s;
+        // Through a switch (or the data-center network) every chip reaches
+        // every other directly: N - 1 steps to gather, one to exchange.
+        if (all_to_all) return std::max((n - 1) * volume / (n * n * w), latency);
+        return std::max((n - 1) / n * volume / w, (n - 1) * latency);
+    }
+    double w = *hw.ici_bytes_per_s;
+    if (all_to_all) {
+        // Axis by axis, each an exchange of the whole volume along one ring or line.
+        double seconds = 0;
+        for (int m : stage.axes) {
+            double k = mesh_sizes[static_cast<std::size_t>(m)];
+            bool ring = is_ring(scenario.mesh[static_cast<std::size_t>(m)], hw, k);
+            double pairs = std::floor(k * k / 4);
+            double bandwidth_term = pairs * volume / ((ring ? 2 : 1) * k * k * w);
+            double hops = ring ? std::floor(k / 2) : k - 1;
+            seconds += std::max(bandwidth_term, hops * hw.ici_latency_s);
+        }
+        return seconds;
+    }
+    // All the stage's axes at once: (N - 1)/N V over the sum of their links
+    // (a ring uses both directions); the hops of each axis add.
+    double links = 0, hops = 0;
+    for (int m : stage.axes) {
+        double k = mesh_sizes[static_cast<std::size_t>(m)];
+        bool ring = is_ring(scenario.mesh[static_cast<std::size_t>(m)], hw, k);
+        links += ring ? 2 * w : w;
+        hops += ring ? std::ceil(k / 2) : k - 1;
+    }
+    return std::max((n - 1) / n * volume / links, hops * hw.ici_latency_s);
+}
+
+}  // namespace
+
+double collective_seconds(model::Scenario const& scenario, model::Hardware const& hw,
+                          CollectiveKind kind, std::span<int const> axes,
+                          std::span<double const> mesh_sizes, double volume) {
+    std::vector<Stage> stages;
+    for (int m : axes) {
+        double size = mesh_sizes[static_cast<std::size_t>(m)];
+        if (size <= 1) continue;
+        auto const& axis = scenario.mesh[static_cast<std::size_t>(m)];
+        auto it = std::find_if(stages.begin(), stages.end(),
+                               [&](Stage const& s) { return s.link == axis.link; });
+        if (it == stages.end()) {
+            stages.push_back({axis.link, {}, 1, 0});
+            it = stages.end() - 1;
+        }
+        it->axes.push_back(m);
+        it->chips *= size;
+        if (axis.link == Link::ici) it->bandwidth += (is_ring(axis, hw, size) ? 2 : 1) * *hw.ici_bytes_per_s;
+        else it->bandwidth = axis.link == Link::nvlink ? *hw.nvlink_bytes_per_s : *hw.dcn_bytes_per_s;
+    }
+    // The slowest kind of link first, on the volume divided by the chips of
+    // the faster ones (a hierarchical collective).
+    std::stable_sort(stages.begin(), stages.end(),
+                     [](Stage const& a, Stage const& b) { return a.bandwidth < b.bandwidth; });
+    bool all_to_all = kind == CollectiveKind::alltoall;
+    double seconds = 0;
+    for (std::size_t s = 0; s < stages.size(); ++s) {
+        double faster = 1;
+        for (std::size_t f = s + 1; f < stages.size(); ++f) faster *= stages[f].chips;
+        seconds += stage_seconds(scenario, hw, stages[s], all_to_all, mesh_sizes, volume / faster);
+    }
+    // An AllReduce is a ReduceScatter and then an AllGather of the same volume.
+    return kind == CollectiveKind::allreduce ? 2 * seconds : seconds;
+}
+
+}  // namespace roofline::engine

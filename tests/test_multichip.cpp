@@ -1,0 +1,334 @@
+// Meshes, sharded operands and collectives (docs/multichip.md) against
+// numbers worked out by hand from the ring formulas and the book's problems
+// (roofline.md "network communication rooflines", sharding.md pop quiz 2).
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace roofline;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+struct Run {
+    std::unique_ptr<test::Checked> checked;
+    engine::Evaluation evaluation;
+
+    engine::Case const& find(std::string const& op, std::string const& hw,
+                             std::vector<double> const& at = {}) const {
+        auto const& s = checked->scenario;
+        for (auto const& c : evaluation.cases) {
+            if (s.ops[c.op].name != op) continue;
+            if (s.hardware[static_cast<std::size_t>(s.targets[c.target])].id != hw) continue;
+            bool same = true;
+            for (std::size_t v = 0; v < at.size(); ++v)
+                same = same && evaluation.sweep_value(c, v) == at[v];
+            if (same) return c;
+        }
+        FAIL("no case " << op << " on " << hw);
+        throw;
+    }
+};
+
+Run run(std::string const& text) {
+    Run r;
+    r.checked = test::check_text(text);
+    INFO(r.checked->errors());
+    REQUIRE_FALSE(r.checked->diagnostics.has_errors());
+    auto evaluation = engine::evaluate(r.checked->scenario, r.checked->diagnostics);
+    INFO(r.checked->errors());
+    REQUIRE(evaluation);
+    r.evaluation = std::move(*evaluation);
+    return r;
+}
+
+std::string errors_of(std::string const& text) {
+    auto checked = test::check_text(text);
+    if (!checked->diagnostics.has_errors())
+        (void)engine::evaluate(checked->scenario, checked->diagnostics);
+    return checked->errors();
+}
+
+// The roofline chapter's TPU: 1.97e14 bf16 FLOP/s, 4.5e10 B/s one way per ICI link.
+constexpr char const* tpu = R"(
+hardware tpu { hbm_bandwidth = 8.1e11 B/s  peak bf16 = 1.97e14 FLOP/s  ici_bandwidth = 4.5e10 B/s }
+target tpu
+)";
+
+}  // namespace
+
+TEST_CASE("roofline.md: a matmul split over 2 chips is compute-bound from D = 8756", "[multichip]") {
+    auto r = run(std::string(tpu) + R"(
+        mesh X = 2 over ici
+        let B = 4096
+        let F = 4096
+        sweep D = [8192, 8754, 8756, 16384]
+        matmul split = bf16[B, D@X] * bf16[D@X, F] -> bf16[B, F])");
+    auto const& m = r.find("split", "tpu", {8192}).metrics;
+    double B = 4096, F = 4096, D = 8192;
+    // Each chip: half of the contraction, partial sums of the whole output.
+    CHECK(m.counts.flops == 2 * B * (D / 2) * F);
+    CHECK(m.counts.bytes_read == 2 * (B * D / 2 + D / 2 * F));
+    CHECK(m.counts.bytes_written == 2 * B * F);
+    // An AllReduce over 2 chips on a line: a ReduceScatter and an AllGather,
+    // each (N-1)/N V / W, so V / W = 2BF / 4.5e10 with V = 2BF bytes; each
+    // chip receives 2 (N-1)/N V = V.
+    CHECK(m.net_bytes == 2 * B * F);
+    CHECK_THAT(m.t_net, WithinRel(2 * B * F / 4.5e10, 1e-15));
+    CHECK(m.bound == engine::Bound::network);
+    CHECK(r.evaluation.chips_at(0) == 2);
+    CHECK(r.checked->scenario.ops[0].network == "allreduce(X)");
+    // Compute-bound against the network when 2B(D/2)F / 1.97e14 >= 2BF / 4.5e10,
+    // i.e. D/2 >= 4377.8: D = 8756 (the book: "D > 8755"), even, so it splits.
+    CHECK(r.find("split", "tpu", {8754}).metrics.bound == engine::Bound::network);
+    CHECK(r.find("split", "tpu", {8756}).metrics.bound == engine::Bound::compute);
+    CHECK(r.evaluation.critical_value(r.find("split", "tpu", {8192}), 0) == 8756);
+}
+
+TEST_CASE("roofline.md: critical D = 8756 for any B large enough for HBM", "[multichip]") {
+    auto r = run(std::string(tpu) + R"(
+        mesh X = 2 over ici
+        let F = 8192
+        sweep B = [2048, 8192]
+        sweep D = [1024]
+        matmul split = bf16[B, D@X] * bf16[D@X, F] -> bf16[B, F])");
+    CHECK(r.evaluation.critical_value(r.find("split", "tpu", {2048, 1024}), 1) == 8756);
+    CHECK(r.evaluation.critical_value(r.find("split", "tpu", {8192, 1024}), 1) == 8756);
+}
+
+TEST_CASE("sharding.md pop quiz 2: AllGather over Y = 4 on a v5e 8 x 4 mesh", "[multichip]") {
+    // X = 8, Y = 4 over ICI; 4 is not a multiple of v5e's wraparound 16, so Y
+    // is a line: 3 hops of V/4 each at 4.5e10 B/s.
+    auto r = run(std::string(tpu) + R"(
+        mesh X = 8 over ici, Y = 4 over ici line
+        sweep E = [2048, 256]
+        sweep F = [8192, 256]
+        collective gather = allgather(Y) bf16[E@Y, F] -> bf16[E, F])");
+    auto const& big = r.find("gather", "tpu", {2048, 8192}).metrics;
+    double V = 2048.0 * 8192 * 2;  // the gathered array, per chip
+    CHECK(big.net_bytes == 0.75 * V);
+    CHECK_THAT(big.t_net, WithinRel(0.75 * V / 4.5e10, 1e-15));  // 559.24 us (the book: ~560 us)
+    CHECK_THAT(big.t_net, WithinRel(559.2405333333333e-6, 1e-12));
+    CHECK(big.bound == engine::Bound::network);
+    // The collective reads its shard and writes the gathered array.
+    CHECK(big.counts.flops == 0);
+    CHECK(big.counts.bytes_read == V / 4);
+    CHECK(big.counts.bytes_written == V);
+    // 256 x 256: 0.75 * 131072 / 4.5e10 = 2.18 us of bandwidth, under the
+    // 3 hops of 1 us each: latency-bound, 3 us.
+    auto const& small = r.find("gather", "tpu", {256, 256}).metrics;
+    CHECK_THAT(small.t_net, WithinRel(3e-6, 1e-15));
+    CHECK(r.evaluation.chips_at(0) == 32);
+}
+
+TEST_CASE("AllReduce on an ICI ring of 8 and on an NVLink switch of 8", "[multichip]") {
+    auto r = run(R"(
+        hardware ring8 { hbm_bandwidth = 8.1e11 B/s  peak bf16 = 1.97e14 FLOP/s  ici_bandwidth = 4.5e10 B/s }
+        hardware switch8 { hbm_bandwidth = 3.35e12 B/s  peak bf16 = 9.89e14 FLOP/s  nvlink_bandwidth = 450 GB/s  nvlink_domain = 8 }
+        target ring8, switch8
+        mesh tp = 8 over ici ring
+        let B = 8192
+        let D = 8192
+        collective sum = allreduce(tp) bf16[B, D] -> bf16[B, D])");
+    double V = 8192.0 * 8192 * 2;
+    auto const& ring = r.find("sum", "ring8").metrics;
+    // A ring uses both directions: (N-1)/N V / 2W per pass, two passes.
+    CHECK(ring.net_bytes == 2 * 7.0 / 8 * V);
+    CHECK_THAT(ring.t_net, WithinRel(2 * (7.0 / 8) * V / (2 * 4.5e10), 1e-15));
+}
+
+TEST_CASE("AllReduce over an NVLink switch of 8, latency floor and domain", "[multichip]") {
+    auto r = run(R"(
+        hardware h100 { hbm_bandwidth = 3.35e12 B/s  peak bf16 = 9.89e14 FLOP/s  nvlink_bandwidth = 450 GB/s  nvlink_domain = 8 }
+        target h100
+        mesh tp = TP over nvlink
+        sweep TP = [8, 16]
+        sweep B = [8192, 1]
+        let D = 8192
+        collective sum = allreduce(tp) bf16[B, D] -> bf16[B, D])");
+    double V = 8192.0 * 8192 * 2;
+    auto const& big = r.find("sum", "h100", {8, 8192}).metrics;
+    CHECK_THAT(big.t_net, WithinRel(2 * (7.0 / 8) * V / 450e9, 1e-15));  // 522 us
+    // One row: 2 x 7/8 x 16384 B / 450 GB/s = 64 ns, under 2 x 7 steps of 1 us.
+    CHECK_THAT(r.find("sum", "h100", {8, 1}).metrics.t_net, WithinRel(14e-6, 1e-15));
+    // 16 GPUs do not fit on one 8-GPU switch: unsupported, with a warning.
+    CHECK(r.find("sum", "h100", {16, 8192}).metrics.bound == engine::Bound::unsupported);
+    CHECK(test::contains(r.checked->errors(), "connects at most 8 GPUs over NVLink"));
+}
+
+TEST_CASE("an all-to-all over an NVLink switch of 8 (MoE dispatch)", "[multichip]") {
+    auto r = run(R"(
+        hardware h100 { hbm_bandwidth = 3.35e12 B/s  peak bf16 = 9.89e14 FLOP/s  nvlink_bandwidth = 450 GB/s  nvlink_domain = 8 }
+        target h100
+        mesh ep = 8 over nvlink
+        let E = 8
+        let C = 1024
+        let D = 4096
+        collective dispatch = alltoall(ep) bf16[E@ep, C, D] -> bf16[E, C@ep, D])");
+    auto const& m = r.find("dispatch", "h100").metrics;
+    double shard = 1.0 * 1024 * 4096 * 2, V = 8 * shard;  // V: the whole array over ep
+    CHECK(m.counts.bytes_read == shard);
+    CHECK(m.counts.bytes_written == shard);
+    CHECK(m.net_bytes == 7 * V / 64);  // (N-1) V / N^2: each chip keeps 1/8 of its shard
+    CHECK_THAT(m.t_net, WithinRel(7 * V / (64 * 450e9), 1e-15));
+}
+
+TEST_CASE("a case over two mesh axes at once", "[multichip]") {
+    auto r = run(std::string(tpu) + R"(
+        mesh X = 4 over ici, Y = 2 over ici
+        let B = 1024
+        let D = 4096
+        let F = 8192
+        matmul local = bf16[B@(X, Y), D] * bf16[D, F] -> bf16[B@(X, Y), F]
+        collective gather = allgather(X, Y) bf16[B@(X, Y), D] -> bf16[B, D])");
+    auto const& local = r.find("local", "tpu").metrics;
+    CHECK(local.counts.flops == 2.0 * (1024 / 8) * 4096 * 8192);
+    CHECK(local.counts.bytes_read == 2.0 * (128 * 4096 + 4096 * 8192));
+    CHECK(local.net_bytes == 0);
+    CHECK(local.t_net == 0);
+    // Both axes lines (no wraparound): (N-1)/N V over the two axes' links
+    // together, N = 8; the hops of the axes add, 3 + 1.
+    auto const& gather = r.find("gather", "tpu").metrics;
+    double V = 1024.0 * 4096 * 2;
+    CHECK(gather.net_bytes == 7.0 / 8 * V);
+    CHECK_THAT(gather.t_net, WithinRel(7.0 / 8 * V / (2 * 4.5e10), 1e-15));
+}
+
+TEST_CASE("Megatron MLP on H100, tp = 8: memory-bound, then network-bound, never compute-bound",
+          "[multichip]") {
+    // Llama 3 70B's MLP widths; the row-parallel matmul ends in an AllReduce
+    // of B x D bf16 over the 8 GPUs of one NVLink switch.
+    auto r = run(R"(
+        hardware h100 { hbm_bandwidth = 3.35e12 B/s  peak bf16 = 9.89e14 FLOP/s  nvlink_bandwidth = 450 GB/s  nvlink_domain = 8 }
+        target h100
+        mesh tp = 8 over nvlink
+        let D = 8192
+        let F = 28672
+        sweep B = [309, 310]
+        matmul up = bf16[B, D] * weight bf16[D, F@tp] -> bf16[B, F@tp]
+        matmul down = bf16[B, F@tp] * weight bf16[F@tp, D] -> bf16[B, D])");
+    // down, per GPU: t_math = 2 B (F/8) D / 9.89e14, t_comms = 2 (B F/8 + F/8 D + B D) / 3.35e12,
+    // t_net = 2 (7/8) 2 B D / 4.5e11. t_net > t_comms from B > 309.2;
+    // t_net / t_math = 1.75 * 2 * 9.89e14 / (3584 * 4.5e11 * 2) * 2 > 1 for every B.
+    for (double B : {309.0, 310.0}) {
+        double F8 = 28672 / 8.0, D = 8192;
+        double t_math = 2 * B * F8 * D / 9.89e14;
+        double t_comms = 2 * (B * F8 + F8 * D + B * D) / 3.35e12;
+        double t_net = 2 * (7.0 / 8) * 2 * B * D / 450e9;
+        auto const& m = r.find("down", "h100", {B}).metrics;
+        CHECK_THAT(m.t_math, WithinRel(t_math, 1e-15));
+        CHECK_THAT(m.t_comms, WithinRel(t_comms, 1e-15));
+        CHECK_THAT(m.t_net, WithinRel(t_net, 1e-15));
+        CHECK(t_net > t_math);
+    }
+    CHECK(r.find("down", "h100", {309}).metrics.bound == engine::Bound::memory);
+    CHECK(r.find("down", "h100", {310}).metrics.bound == engine::Bound::network);
+    CHECK(std::isnan(r.evaluation.critical_value(r.find("down", "h100", {309}), 0)));
+    CHECK(r.checked->scenario.ops[1].network == "allreduce(tp)");
+    // The column-parallel matmul does not communicate.
+    CHECK(r.find("up", "h100", {309}).metrics.t_net == 0);
+    CHECK(r.checked->scenario.ops[0].network.empty());
+    // Each GPU holds an eighth of both weights.
+    CHECK(r.evaluation.point_facts[0].weight_bytes == 2 * (8192.0 * 28672 / 8) * 2);
+}
+
+TEST_CASE("a mesh of size 1 gives the numbers of one chip, bit for bit", "[multichip]") {
+    std::string ops = R"(
+        let D = 8192
+        let F = 28672
+        sweep B = 1 .. 4096 times 2
+        matmul up = bf16[B, D] * weight bf16[D, F{tp}] -> bf16[B, F{tp}]
+        elementwise act = bf16[B, F{tp}] -> bf16[B, F{tp}] flops 4
+        matmul down = bf16[B, F{tp}] * weight bf16[F{tp}, D] -> bf16[B, D])";
+    auto with = [&](std::string const& tp) {
+        std::string text = ops;
+        for (auto at = text.find("{tp}"); at != std::string::npos; at = text.find("{tp}"))
+            text.replace(at, 4, tp);
+        return text;
+    };
+    std::string hw = R"(
+        hardware h100 { hbm_bandwidth = 3.35e12 B/s  peak bf16 = 9.89e14 FLOP/s }
+        target h100
+    )";
+    auto one = run(hw + with(""));
+    auto mesh = run(hw + "mesh tp = 1 over nvlink\n" + with("@tp"));
+    REQUIRE(one.evaluation.cases.size() == mesh.evaluation.cases.size());
+    for (std::size_t i = 0; i < one.evaluation.cases.size(); ++i) {
+        auto const& a = one.evaluation.cases[i].metrics;
+        auto const& b = mesh.evaluation.cases[i].metrics;
+        INFO("case " << i);
+        CHECK(a.counts.flops == b.counts.flops);
+        CHECK(a.counts.bytes_read == b.counts.bytes_read);
+        CHECK(a.counts.bytes_written == b.counts.bytes_written);
+        CHECK(a.t_lower == b.t_lower);
+        CHECK(a.t_upper == b.t_upper);
+        CHECK(a.bound == b.bound);
+        CHECK(b.t_net == 0);
+        CHECK(one.evaluation.critical_value(one.evaluation.cases[i], 0) ==
+              mesh.evaluation.critical_value(mesh.evaluation.cases[i], 0));
+    }
+    CHECK(one.evaluation.point_facts[3].weight_bytes == mesh.evaluation.point_facts[3].weight_bytes);
+}
+
+TEST_CASE("the book's cases: gathers, slices and reduce-scatters are planned", "[multichip]") {
+    auto r = run(std::string(tpu) + R"(
+        mesh X = 4 over ici, Y = 2 over ici
+        let B = 256
+        let D = 1024
+        let F = 2048
+        matmul case2 = bf16[B, D@X] * bf16[D, F] -> bf16[B, F]
+        matmul slice = bf16[B, D] * bf16[D, F] -> bf16[B@X, F]
+        matmul scatter = bf16[B, D@X] * bf16[D@X, F] -> bf16[B, F@X]
+        matmul gathered = bf16[B@Y, D] * bf16[D, F] -> bf16[B, F]
+        let S = 64
+        let T = 32
+        matmul batch = bf16[B@Y, S, F] * bf16[B@Y, F, T] -> bf16[B@Y, S, T])");
+    auto const& ops = r.checked->scenario.ops;
+    CHECK(ops[0].network == "allgather(X)");
+    CHECK(ops[1].network.empty());
+    CHECK(ops[2].network == "reducescatter(X)");
+    CHECK(ops[3].network == "allgather(Y)");
+    CHECK(ops[4].network.empty());
+    // Case 2: the lhs is gathered first (V = its whole B x D), then a local matmul.
+    auto const& c2 = r.find("case2", "tpu").metrics;
+    CHECK(c2.counts.flops == 2.0 * 256 * 1024 * 2048);
+    CHECK(c2.net_bytes == 0.75 * 256 * 1024 * 2);
+    // A slice taken before the multiply: a quarter of the FLOPs and of the lhs.
+    auto const& slice = r.find("slice", "tpu").metrics;
+    CHECK(slice.counts.flops == 2.0 * 64 * 1024 * 2048);
+    CHECK(slice.counts.bytes_read == 2.0 * (64 * 1024 + 1024 * 2048));
+    // Case 3 with a ReduceScatter: V = the whole B x F partial sums, written
+    // at that size before the collective.
+    auto const& rs = r.find("scatter", "tpu").metrics;
+    CHECK(rs.counts.bytes_written == 2.0 * 256 * 2048);
+    CHECK(rs.net_bytes == 0.75 * 2 * 256 * 2048);
+    CHECK_THAT(rs.t_net, WithinRel(0.75 * 2 * 256 * 2048 / 4.5e10, 1e-15));
+    // The output drops B's split: an AllGather of the output (V = B x F).
+    CHECK(r.find("gathered", "tpu").metrics.net_bytes == 0.5 * 256 * 2048 * 2);
+}
+
+TEST_CASE("misused meshes and shardings are errors at their place", "[multichip]") {
+    std::string head = std::string(tpu) + "mesh X = 4 over ici, Y = 2 over ici\nlet B = 256\nlet D = 1024\nlet F = 2048\n";
+    CHECK(test::contains(errors_of(head + "matmul m = bf16[B, D@Z] * bf16[D, F] -> bf16[B, F]"),
+                         "test.roof:8:22: error: unknown mesh axis 'Z'"));
+    CHECK(test::contains(errors_of(head + "matmul m = bf16[B@X, D@X] * bf16[D, F] -> bf16[B, F]"),
+                         "error: mesh axis 'X' splits both 'B' and 'D'; a mesh axis splits at most one dimension of an operand"));
+    CHECK(test::contains(errors_of(head + "matmul m = bf16[B@X, D] * bf16[D, F@X] -> bf16[B, F]"),
+                         "error: mesh axis 'X' splits 'B' of one input and 'F' of the other: the book's case 4, which cannot proceed; gather one of them first, e.g. write bf16[D, F]"));
+    CHECK(test::contains(errors_of(head + "elementwise e = bf16[B@X, D] -> bf16[B, D]"),
+                         "error: 'B' is split over X here but over nothing in the output"));
+    CHECK(test::contains(errors_of(head + "collective c = allgather(X) bf16[B@X, D] -> bf16[B@X, D]"),
+                         "error: allgather(X) of bf16[B@X, D] gives bf16[B, D], not bf16[B@X, D]"));
+    CHECK(test::contains(errors_of(head + "let G = 6\nmatmul m = bf16[B, G@X] * bf16[G@X, F] -> bf16[B, F]"),
+                         "error: 'G' = 6 does not split evenly over X = 4 chips"));
+    CHECK(test::contains(errors_of(std::string(tpu) + "let B = 2\nmatmul m = bf16[B@X, B] * bf16[B, B] -> bf16[B, B]"),
+                         "error: 'X' is not a mesh axis: the scenario has no mesh"));
+    CHECK(test::contains(errors_of(std::string(tpu) + "let X = 2\nmesh X = 2 over ici"),
+                         "error: mesh axis 'X' has the name of a value"));
+    CHECK(test::contains(errors_of(std::string(tpu) + "mesh X = 2 over nvlink ring"),
+                         "error: 'ring' applies to ICI axes only"));
+    CHECK(test::contains(errors_of(head + "collective c = allgathr(X) bf16[B@X, D] -> bf16[B, D]"),
+                         "error: unknown collective 'allgathr'; did you mean 'allgather'?"));
+}
