@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <iterator>
+#include <optional>
+
 using namespace roofline;
 
 namespace {
@@ -62,7 +65,71 @@ TEST_CASE("the catalog parses and holds every required chip", "[catalog]") {
         INFO(hw.id);
         CHECK_FALSE(hw.source.empty());
         CHECK(hw.display_name != hw.id);
-        CHECK(hw.ici_bytes_per_s);
+    }
+}
+
+namespace {
+
+// The interconnect of every chip, one-way, by hand from the sources the
+// catalog names (0: the field is absent):
+// - TPU ICI per link and DCN per chip: How to Scale Your Model, tpus.md
+//   (ICI 4.5e10 / 9e10 / 1e11 per link; DCN "6.25e9 bytes / second per TPU
+//   (12.5e9 for TPU v6e and TPU7x, and 3.125e9 for TPU v5e)"); wraparound 16
+//   on the 16x16 tori of v5e/v6e, 4 (whole cubes) on v4/v5p.
+// - NVLink per GPU: the datasheets' bidirectional totals halved (V100 300,
+//   A100 600, H100/H200 900, B200 1800 GB/s); 8 GPUs per HGX/DGX board.
+// - GPU DCN: one NIC per GPU in the DGX reference systems (A100 200 Gb/s,
+//   Hopper/Blackwell 400 Gb/s), bits / 8.
+// - Infinity Fabric: 7 links x 128 GB/s bidirectional / 2 = 448 GB/s, a full
+//   mesh of 8.
+struct Interconnect {
+    char const* id;
+    double ici, wraparound, nvlink, domain, dcn;
+};
+
+constexpr Interconnect interconnects[] = {
+    {"tpu_v3", 1e11, 0, 0, 0, 0},
+    {"tpu_v4", 4.5e10, 4, 0, 0, 6.25e9},
+    {"tpu_v5e", 4.5e10, 16, 0, 0, 3.125e9},
+    {"tpu_v5p", 9e10, 4, 0, 0, 6.25e9},
+    {"tpu_v6e", 9e10, 16, 0, 0, 12.5e9},
+    {"tpu7x", 9e10, 0, 0, 0, 12.5e9},
+    {"v100_sxm2", 0, 0, 300e9 / 2, 8, 0},
+    {"a100_80gb", 0, 0, 600e9 / 2, 8, 200e9 / 8},
+    {"h100_sxm", 0, 0, 900e9 / 2, 8, 400e9 / 8},
+    {"h100_pcie", 0, 0, 0, 0, 0},
+    {"h200", 0, 0, 900e9 / 2, 8, 400e9 / 8},
+    {"b200", 0, 0, 1800e9 / 2, 8, 400e9 / 8},
+    {"mi300x", 0, 0, 7 * 128e9 / 2, 8, 0},
+    {"mi325x", 0, 0, 7 * 128e9 / 2, 8, 0},
+};
+
+double or_zero(std::optional<double> const& value) { return value ? *value : 0; }
+
+}  // namespace
+
+TEST_CASE("the catalog's interconnects: ICI on TPUs, NVLink on GPUs, DCN where documented",
+          "[catalog][interconnect]") {
+    auto checked = test::check_with_catalog("include \"hardware/catalog.roof\"\n");
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto const& s = checked->scenario;
+    CHECK(s.hardware.size() == std::size(interconnects));
+    for (auto const& e : interconnects) {
+        INFO(e.id);
+        int index = s.find_hardware(e.id);
+        REQUIRE(index >= 0);
+        auto const& hw = s.hardware[static_cast<std::size_t>(index)];
+        CHECK(or_zero(hw.ici_bytes_per_s) == e.ici);
+        CHECK(or_zero(hw.ici_wraparound) == e.wraparound);
+        CHECK(or_zero(hw.nvlink_bytes_per_s) == e.nvlink);
+        CHECK(or_zero(hw.nvlink_domain) == e.domain);
+        CHECK(or_zero(hw.dcn_bytes_per_s) == e.dcn);
+        // No GPU has ICI, no TPU NVLink; the latencies are the defaults.
+        CHECK_FALSE((hw.ici_bytes_per_s && hw.nvlink_bytes_per_s));
+        CHECK(hw.ici_latency_s == 1e-6);
+        CHECK(hw.nvlink_latency_s == 1e-6);
+        CHECK(hw.dcn_latency_s == 1e-5);
     }
 }
 

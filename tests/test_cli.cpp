@@ -113,11 +113,32 @@ TEST_CASE("cli: hardware lists the catalog and shows one chip", "[cli]") {
     CHECK(contains(one.out, "TPU v5e"));
     CHECK(contains(one.out, "ridge 240.2 FLOP/byte"));  // 1.97e14 / 8.2e11
     // tpu.roof's numbers with SI prefixes: 8.2e11 B/s, 16 GiB = 17,179,869,184 B,
-    // 4.5e10 B/s, 1.97e14 FLOP/s.
-    CHECK(contains(one.out, "hbm_bandwidth  820 GB/s\n"));
-    CHECK(contains(one.out, "hbm_capacity   16 GiB (17,179,869,184 B)\n"));
-    CHECK(contains(one.out, "ici_bandwidth  45 GB/s\n"));
-    CHECK(contains(one.out, "peak bf16      197 TFLOP/s, ridge 240.2 FLOP/byte\n"));
+    // 4.5e10 B/s, 1.97e14 FLOP/s; the interconnect the chip has (the default
+    // latencies with their links; DCN 3.125e9 B/s to three digits, half to
+    // even), none it lacks. The first column is as wide as ici_wraparound.
+    CHECK(contains(one.out, "hbm_bandwidth   820 GB/s\n"));
+    CHECK(contains(one.out, "hbm_capacity    16 GiB (17,179,869,184 B)\n"));
+    CHECK(contains(one.out, "ici_bandwidth   45 GB/s\n"
+                            "ici_wraparound  16\n"
+                            "ici_latency     1 µs\n"
+                            "dcn_bandwidth   3.12 GB/s\n"
+                            "dcn_latency     10 µs\n"
+                            "peak bf16       197 TFLOP/s, ridge 240.2 FLOP/byte\n"));
+    CHECK_FALSE(contains(one.out, "nvlink"));
+    // A GPU: NVLink (450 GB/s one-way, 8 GPUs) and a 400 Gb/s NIC, no ICI.
+    auto gpu = cli("hardware h100_sxm");
+    CHECK(gpu.exit_code == 0);
+    CHECK(contains(gpu.out, "hbm_capacity      80 GB (80,000,000,000 B)\n"
+                            "nvlink_bandwidth  450 GB/s\n"
+                            "nvlink_domain     8\n"
+                            "nvlink_latency    1 µs\n"
+                            "dcn_bandwidth     50 GB/s\n"
+                            "dcn_latency       10 µs\n"));
+    CHECK_FALSE(contains(gpu.out, "ici_"));
+    // A chip without any interconnect field shows none.
+    auto pcie = cli("hardware h100_pcie");
+    CHECK(pcie.exit_code == 0);
+    for (auto const* field : {"ici_", "nvlink_", "dcn_"}) CHECK_FALSE(contains(pcie.out, field));
     // The list: bandwidth and peaks (3.94e14 = 394 T, 7.88e14 = 788 T) the same way.
     CHECK(contains(list.out, "820 GB/s"));
     CHECK(contains(list.out, "bf16=197 T  int8=394 T  int4=788 T\n"));

@@ -258,6 +258,9 @@ TEST_CASE("diagnostics: random input never crashes or throws", "[golden]") {
         "hardware chip { hbm_bandwidth = 1e12 B/s peak bf16 = 1e15 FLOP/s peak int8 = 2e15 OP/s }",
         "hardware v2 extends chip { name = \"V2 é\" source = \"a \\\" b\" hbm_capacity = 16 GiB }",
         "hardware old { hbm_bandwidth = 9e11 B/s peak fp32 = 1 TFLOP/s ici_bandwidth = 1e11 B/s }",
+        "hardware pod { hbm_bandwidth = 1e12 ici_bandwidth = 45 GB/s ici_wraparound = 16 ici_latency = 1 us "
+        "nvlink_bandwidth = 450 GB/s nvlink_domain = 8 nvlink_latency = 500 ns dcn_bandwidth = 50 GB/s "
+        "dcn_latency = 0.01 ms }",
         "target chip , v2",
         "target old",
         "matmul up = bf16 [ B , D ] * bf16 [ D , F ] -> bf16 [ B , F ]",
@@ -269,7 +272,9 @@ TEST_CASE("diagnostics: random input never crashes or throws", "[golden]") {
     static std::vector<std::string> const vocabulary = {
         "scenario", "include", "dtype", "hardware", "extends", "target", "let", "sweep",
         "matmul", "compute", "layer", "x", "step", "times", "bits", "bytes", "peak", "name",
-        "source", "hbm_bandwidth", "hbm_capacity", "ici_bandwidth", "min", "max", "ceil",
+        "source", "hbm_bandwidth", "hbm_capacity", "ici_bandwidth", "ici_wraparound",
+        "ici_latency", "nvlink_bandwidth", "nvlink_domain", "nvlink_latency", "dcn_bandwidth",
+        "dcn_latency", "us", "ms", "ns", "s", "min", "max", "ceil",
         "floor", "bf16", "int8", "fp8", "fp32", "int4", "B", "D", "F", "Fx", "S", "T", "chip",
         "B/s", "GB/s", "GiB", "FLOP/s", "TFLOP/s", "TB/sec", "=", "[", "]", "(", ")", "{", "}",
         ",", "*", "->", "..", "...", "+", "-", "/", "^", "0", "1", "2", "512", "4096", "0.5",

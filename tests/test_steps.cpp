@@ -477,7 +477,7 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
         CHECK(proj.at("v").get<double>() == 125);
         std::string f = proj.at("f").get<std::string>();
         CHECK(f.find("Hardware!$C$2") != std::string::npos);
-        CHECK(f.find("Hardware!$F$2") != std::string::npos);
+        CHECK(f.find("Hardware!$J$2") != std::string::npos);
         CHECK(f.find("SUMPRODUCT") != std::string::npos);
         CHECK(f.find("Cases!") == std::string::npos);  // no range over the cases per row
         CHECK(cell(dump, "Cases", cases_row(p, 1, 0), critical).at("v").get<double>() == 115);
@@ -561,7 +561,7 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
 
     // fast at 4 times the peak: the ridge moves to 400; exact ties at 2000 and 800.
     auto peaky = dir / "peaky.xlsx";
-    run_tool("set " + quoted(path) + " Hardware F2 4e14 " + quoted(peaky));
+    run_tool("set " + quoted(path) + " Hardware J2 4e14 " + quoted(peaky));
     auto peaked = run_tool("recalc " + quoted(peaky) + " " + quoted(dir / "work"));
     {
         auto const& cases = peaked.at("sheets").at("Cases");
@@ -676,7 +676,7 @@ std::size_t check_edited_workbook(std::string const& scenario) {
     edited.write(expected_path);
     auto a = dir / "a.xlsx", b = dir / "b.xlsx";
     run_tool("set " + quoted(path) + " Hardware C2 3e11 " + quoted(a));
-    run_tool("set " + quoted(a) + " Hardware F2 2.5e14 " + quoted(b));
+    run_tool("set " + quoted(a) + " Hardware J2 2.5e14 " + quoted(b));
     auto recalculated = run_tool("recalc " + quoted(b) + " " + quoted(dir / "work"));
     auto expected = run_tool("dump " + quoted(expected_path));
     std::size_t numbers = 0;

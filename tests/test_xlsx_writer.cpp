@@ -32,10 +32,15 @@ hardware fast {
     source = "+1"
     hbm_bandwidth = 1e12 B/s
     peak bf16 = 1e14 FLOP/s
+    nvlink_bandwidth = 450 GB/s
+    nvlink_domain = 8
+    dcn_bandwidth = 50 GB/s
 }
 hardware old {
     name = "TPU v5e (book)"
     hbm_bandwidth = 8.2e11 B/s
+    ici_bandwidth = 45 GB/s
+    ici_wraparound = 16
     peak int8 = 3.94e14 OP/s
     peak bf16 = 1.97e14 FLOP/s
 }
@@ -156,7 +161,7 @@ void check_cases_rows(Report const& r, json const& dump,
         }
         bool supported = !std::isnan(h.peak);
         CHECK(supported == (c.metrics.bound != engine::Bound::unsupported));
-        std::size_t dtype_col = c.op == 0 ? 5 : 6;  // compute dtypes in first-use order
+        std::size_t dtype_col = c.op == 0 ? 9 : 10;  // compute dtypes in first-use order
         std::size_t n = row + 1;
         for (Col col : numeric_derived) {
             INFO(cases_header[col]);
@@ -246,17 +251,31 @@ TEST_CASE("xlsx: cached values are the engine's, formulas reference the Hardware
 
     // Hardware: the inputs of those formulas, one row per target.
     CHECK(cell(dump, "Hardware", 0, 2).at("v") == "hbm_bandwidth (B/s)");
-    CHECK(cell(dump, "Hardware", 0, 5).at("v") == "peak bf16 (FLOP/s)");
-    CHECK(cell(dump, "Hardware", 0, 6).at("v") == "peak int8 (FLOP/s)");
+    // The interconnect columns (E to I), then the peaks from J.
+    CHECK(cell(dump, "Hardware", 0, 4).at("v") == "ici_bandwidth (B/s)");
+    CHECK(cell(dump, "Hardware", 0, 5).at("v") == "ici_wraparound");
+    CHECK(cell(dump, "Hardware", 0, 6).at("v") == "nvlink_bandwidth (B/s)");
+    CHECK(cell(dump, "Hardware", 0, 7).at("v") == "nvlink_domain");
+    CHECK(cell(dump, "Hardware", 0, 8).at("v") == "dcn_bandwidth (B/s)");
+    CHECK(cell(dump, "Hardware", 1, 4).is_null());  // fast: no ICI
+    CHECK(cell(dump, "Hardware", 1, 5).is_null());
+    CHECK(cell(dump, "Hardware", 1, 6).at("v").get<double>() == 4.5e11);
+    CHECK(cell(dump, "Hardware", 1, 7).at("v").get<double>() == 8);
+    CHECK(cell(dump, "Hardware", 1, 8).at("v").get<double>() == 5e10);
+    CHECK(cell(dump, "Hardware", 2, 4).at("v").get<double>() == 4.5e10);
+    CHECK(cell(dump, "Hardware", 2, 5).at("v").get<double>() == 16);
+    for (std::size_t c = 6; c <= 8; ++c) CHECK(cell(dump, "Hardware", 2, c).is_null());  // old: no NVLink
+    CHECK(cell(dump, "Hardware", 0, 9).at("v") == "peak bf16 (FLOP/s)");
+    CHECK(cell(dump, "Hardware", 0, 10).at("v") == "peak int8 (FLOP/s)");
     CHECK(cell(dump, "Hardware", 1, 0).at("v") == "fast");
     CHECK(cell(dump, "Hardware", 1, 2).at("v").get<double>() == 1e12);
-    CHECK(cell(dump, "Hardware", 1, 5).at("v").get<double>() == 1e14);
-    CHECK(cell(dump, "Hardware", 1, 6).is_null());  // fast has no int8 peak
-    CHECK(cell(dump, "Hardware", 1, 7).value("f", "") == "=F2/C2");
-    CHECK(cell(dump, "Hardware", 1, 7).at("v").get<double>() == 100);
+    CHECK(cell(dump, "Hardware", 1, 9).at("v").get<double>() == 1e14);
+    CHECK(cell(dump, "Hardware", 1, 10).is_null());  // fast has no int8 peak
+    CHECK(cell(dump, "Hardware", 1, 11).value("f", "") == "=J2/C2");
+    CHECK(cell(dump, "Hardware", 1, 11).at("v").get<double>() == 100);
     CHECK(cell(dump, "Hardware", 2, 2).at("v").get<double>() == 8.2e11);
-    CHECK(cell(dump, "Hardware", 2, 6).at("v").get<double>() == 3.94e14);
-    CHECK(close(cell(dump, "Hardware", 2, 8).at("v").get<double>(), 3.94e14 / 8.2e11, 1e-15));
+    CHECK(cell(dump, "Hardware", 2, 10).at("v").get<double>() == 3.94e14);
+    CHECK(close(cell(dump, "Hardware", 2, 12).at("v").get<double>(), 3.94e14 / 8.2e11, 1e-15));
 
     // A sheet people can work in.
     auto const& cases = dump.at("settings").at("Cases");
@@ -435,7 +454,7 @@ TEST_CASE("xlsx: names from the scenario are text, never formulas", "[xlsx]") {
         };
         CHECK(text_at("Summary", 0, 0) == "=1+1");                   // the title
         CHECK(text_at("Hardware", 1, 1) == "=cmd|'/c calc'!A1");     // a display name
-        CHECK(text_at("Hardware", 1, 10) == "+1");                   // a source
+        CHECK(text_at("Hardware", 1, 14) == "+1");                   // a source
         bool seen_evil = false, seen_layer = false;
         for (auto const& [sheet, row] : data_rows(dump)) {
             std::string name = text_at(sheet, row, op);

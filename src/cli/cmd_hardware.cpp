@@ -29,8 +29,21 @@ void print_one(model::Scenario const& s, model::Hardware const& hw) {
                              ? format_bytes(*hw.hbm_capacity_bytes) + " (" +
                                    output::format_thousands(*hw.hbm_capacity_bytes) + " B)"
                              : "-"},
-        {"ici_bandwidth", hw.ici_bytes_per_s ? output::format_si(*hw.ici_bytes_per_s, "B/s") : "-"},
     };
+    // The interconnect fields the chip has, a latency with its link's
+    // bandwidth (every chip has the default latencies).
+    if (hw.ici_bytes_per_s)
+        rows.push_back({"ici_bandwidth", output::format_si(*hw.ici_bytes_per_s, "B/s")});
+    if (hw.ici_wraparound) rows.push_back({"ici_wraparound", format_count(*hw.ici_wraparound)});
+    if (hw.ici_bytes_per_s) rows.push_back({"ici_latency", format_seconds(hw.ici_latency_s)});
+    if (hw.nvlink_bytes_per_s)
+        rows.push_back({"nvlink_bandwidth", output::format_si(*hw.nvlink_bytes_per_s, "B/s")});
+    if (hw.nvlink_domain) rows.push_back({"nvlink_domain", format_count(*hw.nvlink_domain)});
+    if (hw.nvlink_bytes_per_s) rows.push_back({"nvlink_latency", format_seconds(hw.nvlink_latency_s)});
+    if (hw.dcn_bytes_per_s) {
+        rows.push_back({"dcn_bandwidth", output::format_si(*hw.dcn_bytes_per_s, "B/s")});
+        rows.push_back({"dcn_latency", format_seconds(hw.dcn_latency_s)});
+    }
     if (!hw.base.empty()) rows.push_back({"extends", hw.base});
     for (auto const& p : hw.peaks) {
         auto const& dtype = s.dtypes[static_cast<std::size_t>(p.dtype)].name;

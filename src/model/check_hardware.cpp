@@ -61,19 +61,30 @@ void Checker::check_dtypes() {
 
 namespace {
 
+// A field's value: a string, a quantity in a unit family, or a count of
+// chips (a positive integer without a unit).
+enum class FieldKind { text, quantity, count };
+
 struct FieldSpec {
     std::string_view name;
-    bool is_string;
-    UnitFamily family;
+    FieldKind kind;
+    UnitFamily family;  // of a quantity
 };
 
 constexpr FieldSpec field_specs[] = {
-    {"name", true, UnitFamily::bytes},
-    {"source", true, UnitFamily::bytes},
-    {"hbm_bandwidth", false, UnitFamily::bytes_per_s},
-    {"hbm_capacity", false, UnitFamily::bytes},
-    {"peak", false, UnitFamily::ops_per_s},
-    {"ici_bandwidth", false, UnitFamily::bytes_per_s},
+    {"name", FieldKind::text, UnitFamily::bytes},
+    {"source", FieldKind::text, UnitFamily::bytes},
+    {"hbm_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
+    {"hbm_capacity", FieldKind::quantity, UnitFamily::bytes},
+    {"peak", FieldKind::quantity, UnitFamily::ops_per_s},
+    {"ici_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
+    {"ici_wraparound", FieldKind::count, UnitFamily::bytes},
+    {"ici_latency", FieldKind::quantity, UnitFamily::seconds},
+    {"nvlink_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
+    {"nvlink_domain", FieldKind::count, UnitFamily::bytes},
+    {"nvlink_latency", FieldKind::quantity, UnitFamily::seconds},
+    {"dcn_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
+    {"dcn_latency", FieldKind::quantity, UnitFamily::seconds},
 };
 
 }  // namespace
@@ -170,9 +181,12 @@ void Checker::check_hardware() {
                 continue;
             }
             auto const* text = boost::get<ast::String>(&field.value.get());
-            if (spec->is_string != (text != nullptr)) {
-                diagnostics.error(key_span, "field '" + key + "' takes " +
-                                                (spec->is_string ? "a string" : "a quantity, not a string"));
+            bool const is_string = spec->kind == FieldKind::text;
+            if (is_string != (text != nullptr)) {
+                char const* wanted = is_string                        ? "a string"
+                                     : spec->kind == FieldKind::count ? "a number, not a string"
+                                                                      : "a quantity, not a string";
+                diagnostics.error(key_span, "field '" + key + "' takes " + wanted);
                 ok = false;
                 continue;
             }
@@ -186,7 +200,26 @@ void Checker::check_hardware() {
                 ok = false;
                 continue;
             }
-            double factor = 1;
+            Span value_span = file.span_of(quantity.value);
+            if (spec->kind == FieldKind::count) {
+                // A number of chips: no unit, a positive integer.
+                if (quantity.unit) {
+                    diagnostics.error(file.span_of(*quantity.unit),
+                                      "'" + key + "' is a number of chips and takes no unit, not '" +
+                                          quantity.unit->text + "'");
+                    ok = false;
+                    continue;
+                }
+                if (auto problem = whole_number_problem(*value)) {
+                    diagnostics.error(value_span, "'" + key + "' must be " + *problem + ", not " +
+                                                      format_number(*value));
+                    ok = false;
+                    continue;
+                }
+                (spec->name == "nvlink_domain" ? hw.nvlink_domain : hw.ici_wraparound) = *value;
+                continue;
+            }
+            double base_value = *value;
             if (quantity.unit) {
                 Span unit_span = file.span_of(*quantity.unit);
                 auto unit = find_unit(quantity.unit->text);
@@ -204,22 +237,24 @@ void Checker::check_hardware() {
                     ok = false;
                     continue;
                 }
-                factor = unit->factor;
+                base_value = unit->to_base(*value);
             }
-            double base_value = *value * factor;
             if (!(base_value > 0) || std::isinf(base_value)) {
-                diagnostics.error(file.span_of(quantity.value),
-                                  "'" + key + "' must be positive and finite, not " +
+                diagnostics.error(value_span, "'" + key + "' must be positive and finite, not " +
                                       format_number(base_value));
                 ok = false;
                 continue;
             }
-            Span value_span = file.span_of(quantity.value);
             if (spec->name == "hbm_bandwidth") written.hbm_bandwidth = value_span;
             if (spec->name == "peak") written.peaks.push_back({dtype, value_span});
             if (spec->name == "hbm_bandwidth") hw.hbm_bytes_per_s = base_value;
             else if (spec->name == "hbm_capacity") hw.hbm_capacity_bytes = base_value;
             else if (spec->name == "ici_bandwidth") hw.ici_bytes_per_s = base_value;
+            else if (spec->name == "ici_latency") hw.ici_latency_s = base_value;
+            else if (spec->name == "nvlink_bandwidth") hw.nvlink_bytes_per_s = base_value;
+            else if (spec->name == "nvlink_latency") hw.nvlink_latency_s = base_value;
+            else if (spec->name == "dcn_bandwidth") hw.dcn_bytes_per_s = base_value;
+            else if (spec->name == "dcn_latency") hw.dcn_latency_s = base_value;
             else {
                 auto existing = std::find_if(hw.peaks.begin(), hw.peaks.end(),
                                              [&](Peak const& p) { return p.dtype == dtype; });

@@ -10,7 +10,7 @@ constexpr double KiB = 1024.0, MiB = KiB * 1024, GiB = MiB * 1024, TiB = GiB * 1
 
 using F = UnitFamily;
 // clang-format off
-constexpr std::array<Unit, 21> units{{
+constexpr std::array<Unit, 25> units{{
     {"B", F::bytes, 1}, {"KB", F::bytes, kB}, {"MB", F::bytes, MB}, {"GB", F::bytes, GB},
     {"TB", F::bytes, TB},
     {"KiB", F::bytes, KiB}, {"MiB", F::bytes, MiB}, {"GiB", F::bytes, GiB}, {"TiB", F::bytes, TiB},
@@ -19,6 +19,7 @@ constexpr std::array<Unit, 21> units{{
     {"FLOP/s", F::ops_per_s, 1}, {"GFLOP/s", F::ops_per_s, GB}, {"TFLOP/s", F::ops_per_s, TB},
     {"PFLOP/s", F::ops_per_s, PB},
     {"OP/s", F::ops_per_s, 1}, {"GOP/s", F::ops_per_s, GB}, {"TOP/s", F::ops_per_s, TB},
+    {"s", F::seconds, 1}, {"ms", F::seconds, 1, 1e3}, {"us", F::seconds, 1, 1e6}, {"ns", F::seconds, 1, 1e9},
 }};
 // clang-format on
 constexpr Unit pops{"POP/s", UnitFamily::ops_per_s, PB};
@@ -44,6 +45,7 @@ std::string_view family_name(UnitFamily family) {
         case UnitFamily::bytes: return "bytes";
         case UnitFamily::bytes_per_s: return "bytes/s";
         case UnitFamily::ops_per_s: return "FLOP/s";
+        case UnitFamily::seconds: return "seconds";
     }
     return "";
 }

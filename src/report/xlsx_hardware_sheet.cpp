@@ -13,8 +13,11 @@ using output::text_width;
 
 void XlsxWriter::State::write_hardware() {
     lxw_worksheet* ws = hardware;
-    std::vector<std::string> headers = {"id", "name", "hbm_bandwidth (B/s)", "hbm_capacity (B)",
-                                        "ici_bandwidth (B/s)"};
+    // The interconnect fields in E:I (the latencies, defaults on every shipped
+    // chip, are left out), then a peak and a ridge per compute dtype from J.
+    std::vector<std::string> headers = {
+        "id", "name", "hbm_bandwidth (B/s)", "hbm_capacity (B)", "ici_bandwidth (B/s)", "ici_wraparound",
+        "nvlink_bandwidth (B/s)", "nvlink_domain", "dcn_bandwidth (B/s)"};
     for (auto const& d : dtype_names) headers.push_back("peak " + d + " (FLOP/s)");
     for (auto const& d : dtype_names) headers.push_back("ridge " + d + " (FLOP/B)");
     headers.push_back("extends");
@@ -32,6 +35,10 @@ void XlsxWriter::State::write_hardware() {
         num(ws, r, 2, hw.hbm_bytes_per_s, fmt.sci);
         if (hw.hbm_capacity_bytes) num(ws, r, 3, *hw.hbm_capacity_bytes, fmt.sci);
         if (hw.ici_bytes_per_s) num(ws, r, 4, *hw.ici_bytes_per_s, fmt.sci);
+        if (hw.ici_wraparound) num(ws, r, 5, *hw.ici_wraparound, fmt.whole);
+        if (hw.nvlink_bytes_per_s) num(ws, r, 6, *hw.nvlink_bytes_per_s, fmt.sci);
+        if (hw.nvlink_domain) num(ws, r, 7, *hw.nvlink_domain, fmt.whole);
+        if (hw.dcn_bytes_per_s) num(ws, r, 8, *hw.dcn_bytes_per_s, fmt.sci);
         // std::string("C").append(...), not "C" + ...: GCC 12 at -O3 gives a false
         // -Wrestrict for a string literal + a temporary std::string.
         std::string bw = std::string("C").append(std::to_string(r + 1));

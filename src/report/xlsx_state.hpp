@@ -91,7 +91,7 @@ struct XlsxWriter::State {
     std::vector<std::vector<Piece>> formulas;          // per Cases column; empty: a value
     std::vector<output::Style const*> column_style;    // per Cases column
     std::vector<std::string> bw_ref;    // per target: Hardware!$C$2
-    std::vector<std::string> peak_ref;  // [target * slots + slot]: Hardware!$F$2, "" if none
+    std::vector<std::string> peak_ref;  // [target * slots + slot]: Hardware!$J$2, "" if none
     std::vector<output::Text> op_text, layer_text, hw_text;
     std::vector<output::Text> dtype_text;  // per scenario dtype (compute dtypes, dtype sweeps)
     // The Cases column of sweep v's critical value; none for a dtype sweep.
@@ -111,7 +111,7 @@ struct XlsxWriter::State {
     void critical_formula(engine::Case const& c, std::size_t sweep, std::size_t column);
 
     // Hardware sheet columns.
-    std::size_t hw_peak0 = 5, hw_ridge0 = 0, hw_extends = 0, hw_source = 0;
+    std::size_t hw_peak0 = 9, hw_ridge0 = 0, hw_extends = 0, hw_source = 0;
     std::vector<std::string> capacity_ref;  // per target: Hardware!$D$2, "" without hbm_capacity
 
     // The Steps sheet (xlsx_steps_sheet.cpp): a note, a header, then one row

@@ -78,7 +78,7 @@ void XlsxWriter::State::layout() {
     layout_cases();
 
     std::size_t slots = dtypes.size();
-    hw_peak0 = 5;
+    hw_peak0 = 9;  // after id, name, hbm_bandwidth, hbm_capacity and the five interconnect columns
     hw_ridge0 = hw_peak0 + slots;
     hw_extends = hw_ridge0 + slots;
     hw_source = hw_extends + 1;

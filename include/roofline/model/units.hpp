@@ -8,16 +8,20 @@
 
 namespace roofline::model {
 
-enum class UnitFamily { bytes, bytes_per_s, ops_per_s };
+enum class UnitFamily { bytes, bytes_per_s, ops_per_s, seconds };
 
 struct Unit {
     std::string_view name;
     UnitFamily family;
-    double factor;  // to base units: bytes, bytes/s, FLOP/s
+    double factor;        // to base units: bytes, bytes/s, FLOP/s, seconds
+    double divisor = 1;   // of a unit below the base (ms, us, ns): factor is 1
+    // A value in base units: 500 ns is 500 / 1e9 = 5e-7 exactly as written,
+    // which 500 * 1e-9 is not.
+    double to_base(double value) const { return value * factor / divisor; }
 };
 
 std::optional<Unit> find_unit(std::string_view name);
 std::vector<std::string_view> unit_names();
-std::string_view family_name(UnitFamily family);  // "bytes", "bytes/s", "FLOP/s"
+std::string_view family_name(UnitFamily family);  // "bytes", "bytes/s", "FLOP/s", "seconds"
 
 }  // namespace roofline::model
