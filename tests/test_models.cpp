@@ -603,3 +603,39 @@ TEST_CASE("dtype lets and sweeps: misuse is an error at its place", "[dtype-swee
     CHECK(check_text(head + "let a = b\nlet b = a\nmatmul q = bf16[B] * bf16[B] -> bf16[]\n")
               .find("error: 'a' depends on itself: a -> b -> a") != std::string::npos);
 }
+
+TEST_CASE("Llama 3 70B tensor-parallel: per-GPU weights and KV cache by hand, tp = 1 as one GPU",
+          "[models][multichip]") {
+    auto tp = run_scenario("llama3-70b-decode-tp.roof", {"TP=[1, 8]", "B=[1]"});
+    INFO(format(tp->diagnostics));
+    REQUIRE(tp->evaluation.point_count == 2);
+    // 70,553,706,496 parameters, of which the 80 x 2 + 1 norm gains of D = 8192
+    // (1,318,912) are on every GPU and the rest split 8 ways, in bf16.
+    double norms = 161.0 * 8192;
+    CHECK(tp->evaluation.point_facts[0].weight_bytes == 70553706496.0 * 2);
+    CHECK(tp->evaluation.point_facts[1].weight_bytes == (70553706496.0 - norms) * 2 / 8 + norms * 2);
+    CHECK(tp->evaluation.point_facts[1].weight_bytes == 17640734720.0);
+    // KV cache: 327,680 bytes per token x 8192 positions, an eighth per GPU.
+    CHECK(tp->evaluation.point_facts[0].cache_bytes == 327680.0 * 8192);
+    CHECK(tp->evaluation.point_facts[1].cache_bytes == 327680.0 * 8192 / 8);
+    CHECK(tp->evaluation.chips_at(1) == 8);
+    // At tp = 1 the decoder's cases are those of the one-GPU scenario.
+    auto one = run_scenario("llama3-70b-decode.roof", {"B=[1]"});
+    std::size_t compared = 0;
+    for (auto const& c : tp->evaluation.cases) {
+        if (c.point != 0) continue;
+        auto const& op = tp->scenario.ops[c.op];
+        if (op.layer.rfind("decoder", 0) != 0) continue;
+        for (auto const& o : one->evaluation.cases) {
+            auto const& other = one->scenario.ops[o.op];
+            auto hw = [](ModelRun const& r, engine::Case const& x) {
+                return r.scenario.hardware[static_cast<std::size_t>(r.scenario.targets[x.target])].id;
+            };
+            if (other.name != op.name || other.layer != op.layer || hw(*one, o) != hw(*tp, c)) continue;
+            CHECK(o.metrics.counts.flops == c.metrics.counts.flops);
+            CHECK(o.metrics.t_lower == c.metrics.t_lower);
+            ++compared;
+        }
+    }
+    CHECK(compared == 17 * 2);  // 17 decoder ops on the 2 common targets (H100, H200)
+}

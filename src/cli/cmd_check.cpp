@@ -42,12 +42,17 @@ int cmd_check(std::vector<std::string> const& args) {
                       << ", no ops (a template is checked where a scenario uses it)\n";
             continue;
         }
-        std::size_t elementwise = 0;
-        for (auto const& op : s.ops) elementwise += op.kind == model::OpKind::elementwise;
-        std::size_t matmuls = s.ops.size() - elementwise;
+        std::size_t elementwise = 0, collectives = 0;
+        for (auto const& op : s.ops) {
+            elementwise += op.kind == model::OpKind::elementwise;
+            collectives += op.kind == model::OpKind::collective;
+        }
+        std::size_t matmuls = s.ops.size() - elementwise - collectives;
         std::cout << path << ": ok: " << matmuls << " matmul" << (matmuls == 1 ? "" : "s");
         if (elementwise)
             std::cout << " + " << elementwise << " elementwise op" << (elementwise == 1 ? "" : "s");
+        if (collectives)
+            std::cout << " + " << collectives << " collective" << (collectives == 1 ? "" : "s");
         std::cout << " x " << s.targets.size() << " target"
                   << (s.targets.size() == 1 ? "" : "s") << " x " << s.point_count()
                   << " sweep point" << (s.point_count() == 1 ? "" : "s") << " = " << cases

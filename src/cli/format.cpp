@@ -86,8 +86,9 @@ std::string op_summary(report::ReportContext const& context, report::Summary con
     bool const sweeps = grid.point_count > 1;
     bool const counts = std::any_of(scenario.ops.begin(), scenario.ops.end(),
                                     [](model::Op const& op) { return op.count != 1; });
-    std::string out =
-        "each op on its own, one chip (no tokens statement: a sum of these ops is no step):\n";
+    std::string out = std::string("each op on its own, ")
+                          .append(scenario.mesh.empty() ? "one chip" : "per chip of the mesh")
+                          .append(" (no tokens statement: a sum of these ops is no step):\n");
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         out += target_heading(context.target(t));
         std::vector<std::string> header = {"op"};
@@ -135,7 +136,12 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
     auto const& grid = context.grid;
     auto const& scenario = context.scenario;
     auto const points = report::step_points(scenario, grid);
-    std::string out = "step = sum of count x t_lower over the supported cases, one chip:\n";
+    bool const mesh = !scenario.mesh.empty();
+    // With a mesh every figure is per chip, each chip running its part of
+    // the step at once: the step of the mesh is that of one chip.
+    std::string out = mesh ? "step = sum of count x t_lower over the supported cases, per chip of "
+                             "the mesh (all chips at once):\n"
+                           : "step = sum of count x t_lower over the supported cases, one chip:\n";
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         auto const& hw = context.target(t);
         out += target_heading(hw);
@@ -149,10 +155,15 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
         bool const chips = grid.has_resident && hw.hbm_capacity_bytes.has_value();
         std::vector<std::string> header;
         for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);
+        if (mesh) header.push_back("chips");
         for (char const* h : {"step", "t_upper", "memory"}) header.push_back(h);
+        if (mesh) header.push_back("network");
         if (grid.has_tokens) header.push_back("tokens/s");
-        if (grid.has_resident) header.push_back("resident");
-        if (chips) header.push_back("min chips");
+        if (grid.has_tokens && mesh) header.push_back("per chip");
+        if (grid.has_resident) header.push_back(mesh ? "resident/chip" : "resident");
+        // On a mesh the sharding decides how many chips hold the model: each
+        // chip's share fits in its HBM, or not.
+        if (chips) header.push_back(mesh ? "fits" : "min chips");
         std::vector<bool> right(header.size(), true);
         std::vector<std::vector<std::string>> rows = {std::move(header)};
         for (std::size_t p : points) {
@@ -160,12 +171,17 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
             std::vector<std::string> row;
             for (std::size_t v = 0; v < grid.sweep_count; ++v)
                 row.push_back(sweep_value_text(scenario, grid, p, v));
+            if (mesh) row.push_back(format_count(step.chips));
             row.push_back(output::format_long_seconds(step.t_lower));
             row.push_back(output::format_long_seconds(step.t_upper));
             row.push_back(output::format_share(step.memory_share));
+            if (mesh) row.push_back(output::format_share(step.network_share));
             if (grid.has_tokens) row.push_back(output::format_si_count(step.tokens_per_s, ""));
+            if (grid.has_tokens && mesh)
+                row.push_back(output::format_si_count(step.tokens_per_s / step.chips, ""));
             if (grid.has_resident) row.push_back(output::format_si(step.resident_bytes, "B"));
-            if (chips) row.push_back(format_count(step.min_chips));
+            if (chips && mesh) row.push_back(step.resident_bytes <= step.capacity ? "yes" : "no");
+            else if (chips) row.push_back(format_count(step.min_chips));
             rows.push_back(std::move(row));
         }
         append_indented(out, render_table(rows, right));

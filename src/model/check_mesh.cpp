@@ -364,9 +364,10 @@ bool Checker::plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFil
     auto& in = op.inputs[0];
     auto& out = op.out;
     if (in.axes != out.axes) {
-        diagnostics.error(out.span, "a collective's output has the input's dimensions, in the "
-                                    "same order: " + tensor_text(scenario, op, in, {}) +
-                                    " with other splits");
+        diagnostics.error(out.span, std::string("a collective's output has the input's dimensions, in the "
+                                                "same order: ")
+                                        .append(tensor_text(scenario, op, in, {}))
+                                        .append(" with other splits"));
         return false;
     }
     auto in_shards = all_shards(in), out_shards = all_shards(out);
