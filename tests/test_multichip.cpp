@@ -3,6 +3,8 @@
 // (roofline.md "network communication rooflines", sharding.md pop quiz 2).
 #include "helpers.hpp"
 
+#include "roofline/report/report.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -332,4 +334,58 @@ TEST_CASE("misused meshes and shardings are errors at their place", "[multichip]
                          "error: 'ring' applies to ICI axes only"));
     CHECK(test::contains(errors_of(head + "collective c = allgathr(X) bf16[B@X, D] -> bf16[B, D]"),
                          "error: unknown collective 'allgathr'; did you mean 'allgather'?"));
+}
+
+TEST_CASE("the Plan: at each mesh size the point with the most tokens/s per chip that fits and meets the slo",
+          "[multichip][plan]") {
+    // One column-parallel matmul, no collective. Weights 32768 x 32768 bf16 =
+    // 2,147,483,648 B: more than the 2 GB of HBM on one chip, half of it on 2.
+    auto r = run(R"(
+        hardware g { hbm_bandwidth = 1e12 B/s  hbm_capacity = 2 GB  peak bf16 = 1e15 FLOP/s  nvlink_bandwidth = 100 GB/s  nvlink_domain = 8 }
+        target g
+        sweep TP = [1, 2, 4]
+        sweep B = [1, 64]
+        mesh tp = TP over nvlink
+        let D = 32768
+        let F = 32768
+        matmul up = bf16[B, D] * weight bf16[D, F@tp] -> bf16[B, F@tp]
+        tokens = B
+        slo step <= 1.075 ms)");
+    report::ReportInfo info;
+    report::ReportContext context{r.checked->scenario, r.evaluation, info};
+    report::SummaryBuilder builder(context);
+    for (auto const& c : r.evaluation.cases) builder.add(c);
+    auto plan = report::make_plan(context, builder.summary());
+    REQUIRE(plan.rows.size() == 3);
+    CHECK(plan.mesh_sweeps == std::vector<std::size_t>{0});
+    CHECK(plan.other_sweeps == std::vector<std::size_t>{1});
+    // TP = 1: 2.147 GB of weights in 2 GB: no point fits.
+    CHECK_FALSE(plan.rows[0].chosen);
+    CHECK(plan.rows[0].why == "does not fit in HBM at any point");
+    // TP = 2: bytes 2 (B D + D F/2 + B F/2); at B = 64: 1,080,033,280 B, 1.080 ms,
+    // over the slo; at B = 1: 1,073,840,128 B, 1.0738 ms: 1 token per step, 2 chips.
+    REQUIRE(plan.rows[1].chosen);
+    CHECK(r.evaluation.sweep_value(plan.rows[1].point, 1) == 1);
+    CHECK_THAT(plan.rows[1].step.t_lower, WithinRel(1073840128 / 1e12, 1e-15));
+    CHECK_THAT(plan.rows[1].tokens_per_s_per_chip, WithinRel(1 / (1073840128 / 1e12) / 2, 1e-15));
+    // TP = 4 at B = 64: 2 (2,097,152 + 268,435,456 + 524,288) = 542,113,792 B, 0.542 ms:
+    // 64 tokens on 4 chips, the most per chip: the best row.
+    REQUIRE(plan.rows[2].chosen);
+    CHECK(r.evaluation.sweep_value(plan.rows[2].point, 1) == 64);
+    CHECK_THAT(plan.rows[2].tokens_per_s_per_chip, WithinRel(64 / (542113792 / 1e12) / 4, 1e-15));
+    CHECK(plan.rows[2].best);
+    CHECK_FALSE(plan.rows[1].best);
+    CHECK(plan.rows[2].step.resident_bytes == 32768.0 * 32768 * 2 / 4);
+}
+
+TEST_CASE("slo statements are checked", "[multichip][plan]") {
+    CHECK(test::contains(errors_of(std::string(tpu) + "slo step <= 50"),
+                         "error: the slo is a time: write a unit, e.g. '50 ms'"));
+    CHECK(test::contains(errors_of(std::string(tpu) + "slo step <= 50 GB"),
+                         "error: the slo is a time (s, ms, us or ns), not 'GB'"));
+    CHECK(test::contains(errors_of(std::string(tpu) + "slo step <= 50 ms\nslo step <= 20 ms"),
+                         "error: the scenario already has an slo"));
+    auto ok = test::check_text(std::string(tpu) + "slo step <= 50 ms");
+    REQUIRE(ok->scenario.slo_step_s);
+    CHECK(*ok->scenario.slo_step_s == 50.0 / 1e3);
 }

@@ -72,6 +72,7 @@ int cmd_run(std::vector<std::string> const& args) {
     auto const& context = outcome.context();
     std::cout << (context.grid.has_tokens ? step_summary(context, outcome.summary)
                                           : op_summary(context, outcome.summary));
+    std::cout << plan_summary(context, outcome.summary);
     return ok;
 }
 

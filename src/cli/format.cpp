@@ -189,4 +189,61 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
     return out;
 }
 
+std::string plan_summary(report::ReportContext const& context, report::Summary const& summary) {
+    auto const plan = report::make_plan(context, summary);
+    if (plan.rows.empty()) return "";
+    auto const& scenario = context.scenario;
+    auto const& grid = context.grid;
+    std::string out = "plan: at each mesh size, the point with the most tokens/s per chip that fits";
+    if (scenario.slo_step_s)
+        out += " and meets slo step <= " + output::format_long_seconds(*scenario.slo_step_s);
+    out += " (* the best):\n";
+    for (std::size_t t = 0; t < grid.target_count; ++t) {
+        out += target_heading(context.target(t));
+        std::vector<std::string> header = {""};
+        for (std::size_t v : plan.mesh_sweeps) header.push_back(scenario.sweeps[v].name);
+        header.push_back("chips");
+        for (std::size_t v : plan.other_sweeps) header.push_back(scenario.sweeps[v].name);
+        for (char const* h : {"step", "tokens/s", "per chip", "compute", "memory", "network",
+                              "resident/chip"})
+            header.push_back(h);
+        std::vector<bool> right(header.size(), true);
+        right[0] = false;
+        std::vector<std::vector<std::string>> rows = {std::move(header)};
+        std::string notes;
+        for (auto const& row : plan.rows) {
+            if (row.target != t) continue;
+            std::vector<std::string> cells = {row.best ? "*" : ""};
+            for (std::size_t v : plan.mesh_sweeps)
+                cells.push_back(sweep_value_text(scenario, grid, row.mesh_point, v));
+            cells.push_back(format_count(grid.chips_at(row.mesh_point)));
+            if (!row.chosen) {  // the reason under the table
+                while (cells.size() < rows.front().size()) cells.push_back("-");
+                rows.push_back(std::move(cells));
+                std::string at;
+                for (std::size_t v : plan.mesh_sweeps)
+                    at.append(at.empty() ? "" : ", ")
+                        .append(scenario.sweeps[v].name)
+                        .append(" = ")
+                        .append(sweep_value_text(scenario, grid, row.mesh_point, v));
+                notes.append("  ").append(at.empty() ? "the mesh" : at).append(": ").append(row.why).append("\n");
+                continue;
+            }
+            for (std::size_t v : plan.other_sweeps)
+                cells.push_back(sweep_value_text(scenario, grid, row.point, v));
+            cells.push_back(output::format_long_seconds(row.step.t_lower));
+            cells.push_back(output::format_si_count(row.step.tokens_per_s, ""));
+            cells.push_back(output::format_si_count(row.tokens_per_s_per_chip, ""));
+            cells.push_back(output::format_share(row.compute_share));
+            cells.push_back(output::format_share(row.step.memory_share));
+            cells.push_back(output::format_share(row.step.network_share));
+            cells.push_back(output::format_si(row.step.resident_bytes, "B"));
+            rows.push_back(std::move(cells));
+        }
+        append_indented(out, render_table(rows, right));
+        out += notes;
+    }
+    return out;
+}
+
 }  // namespace roofline::cli

@@ -15,7 +15,7 @@ std::vector<std::string_view> const& keywords() {
     static std::vector<std::string_view> const words = {
         "scenario", "include", "dtype",       "hardware", "extends", "target",
         "let",      "sweep",   "matmul",      "compute",  "layer",   "template",
-        "use",      "elementwise", "resident", "tokens",   "mesh",    "collective"};
+        "use",      "elementwise", "resident", "tokens",   "mesh",    "collective", "slo"};
     return words;
 }
 

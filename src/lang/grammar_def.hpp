@@ -121,6 +121,8 @@ ROOFLINE_TOKEN(close_paren, "')'", lit(')'))
 ROOFLINE_TOKEN(open_brace, "'{'", lit('{'))
 ROOFLINE_TOKEN(arrow, "'->'", lit("->"))
 ROOFLINE_TOKEN(over_word, "'over'", keyword("over"))
+ROOFLINE_TOKEN(step_word, "'step'", keyword("step"))
+ROOFLINE_TOKEN(at_most, "'<='", lit("<="))
 ROOFLINE_TOKEN(times_sign, "'*'", lit('*'))
 ROOFLINE_TOKEN(range_dots, "'..'", lit(".."))
 ROOFLINE_TOKEN(close_quote, "closing '\"'", lit('"'))
@@ -151,6 +153,7 @@ struct topology_class;
 struct mesh_axis_class : annotate_position {};
 struct mesh_class : annotate_position {};
 struct collective_class : annotate_position {};
+struct slo_class : annotate_position {};
 struct size_unit_class;
 struct step_kind_class;
 struct sweep_step_class : annotate_position {};
@@ -196,6 +199,7 @@ x3::rule<topology_class, std::string> const topology = "'ring' or 'line'";
 x3::rule<mesh_axis_class, ast::MeshAxisDecl> const mesh_axis = "a mesh axis like tp = 8 over nvlink";
 x3::rule<mesh_class, ast::MeshStmt> const mesh_stmt = "a mesh statement";
 x3::rule<collective_class, ast::CollectiveStmt> const collective_stmt = "a collective statement";
+x3::rule<slo_class, ast::SloStmt> const slo_stmt = "an slo statement";
 x3::rule<size_unit_class, std::string> const size_unit = "'bits' or 'bytes'";
 x3::rule<step_kind_class, std::string> const step_kind = "'step' or 'times'";
 x3::rule<sweep_step_class, ast::SweepStep> const sweep_step = "'step' or 'times'";
@@ -302,6 +306,7 @@ auto const link_def = lexeme[(x3::string("ici") | x3::string("nvlink") | x3::str
 auto const topology_def = lexeme[(x3::string("ring") | x3::string("line")) >> !ident_char];
 auto const mesh_axis_def = identifier > equals > expression > over_word > link > -topology;
 auto const mesh_stmt_def = keyword("mesh") > (mesh_axis % ',');
+auto const slo_stmt_def = keyword("slo") > step_word > at_most > quantity;
 auto const collective_stmt_def = keyword("collective") > identifier > equals > identifier >
                                  open_paren > (identifier % ',') > close_paren > tensor > arrow >
                                  tensor;
@@ -316,7 +321,7 @@ auto const template_stmt_def = keyword("template") > identifier > open_paren >
 auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_stmt |
                            target_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt |
                            elementwise_stmt | resident_stmt | tokens_stmt | use_stmt |
-                           template_stmt | mesh_stmt | collective_stmt;
+                           template_stmt | mesh_stmt | collective_stmt | slo_stmt;
 
 BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     negation, unary, operation, unit, quantity, field_value, field,
@@ -325,6 +330,6 @@ BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     target_stmt, let_stmt, sweep_stmt, matmul_stmt, layer_stmt, role,
                     elementwise_stmt, resident_stmt, tokens_stmt, argument, use_stmt, parameter,
                     template_stmt, statement, dim, shards, link, topology, mesh_axis, mesh_stmt,
-                    collective_stmt)
+                    collective_stmt, slo_stmt)
 
 }  // namespace roofline::grammar

@@ -54,6 +54,7 @@ char const* statement_keyword(ast::Statement const& statement) {
         char const* operator()(ast::TemplateStmt const&) const { return "template"; }
         char const* operator()(ast::MeshStmt const&) const { return "mesh"; }
         char const* operator()(ast::CollectiveStmt const&) const { return "collective"; }
+        char const* operator()(ast::SloStmt const&) const { return "slo"; }
     };
     return boost::apply_visitor(Visitor{}, statement.get());
 }
@@ -162,6 +163,20 @@ struct StatementCollector {
             checker.mesh_index.emplace(axis.name.name, static_cast<int>(scenario.mesh.size()));
             scenario.mesh.push_back(MeshAxis{axis.name.name, slot, link, topology, name_span});
         }
+    }
+
+    void operator()(ast::SloStmt const& s) const {
+        if (!at_top_level(s)) return;
+        Span span = file.span_of(s);
+        span.length = 3;  // the keyword
+        if (checker.slo_statement.node) {
+            Span previous = checker.slo_statement.file->span_of(*checker.slo_statement.node);
+            previous.length = 3;
+            checker.diagnostics.error(span, "the scenario already has an slo")
+                .notes.push_back(Diagnostics::note(previous, "previous slo statement is here"));
+            return;
+        }
+        checker.slo_statement = {&file, &s, 0};
     }
 
     void operator()(ast::ResidentStmt const& s) const {
@@ -352,6 +367,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     checker.check_ops();
     checker.check_residents();
     checker.check_tokens();
+    checker.check_slo();
     if (!diagnostics.has_errors()) checker.warn_unsupported();
     return std::move(checker.scenario);
 }

@@ -4,8 +4,10 @@
 #include "checker.hpp"
 
 #include "roofline/model/limits.hpp"
+#include "roofline/model/units.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace roofline::model {
 namespace {
@@ -126,6 +128,35 @@ void Checker::check_mesh() {
             diagnostics.error(axis.span, "mesh axis '" + axis.name + "' must be " + *problem +
                                              ", not " + format_number(size.constant));
     }
+}
+
+// `slo step <= 50 ms`: a time, positive.
+void Checker::check_slo() {
+    if (!slo_statement.node) return;
+    auto const& file = *slo_statement.file;
+    auto const& quantity = slo_statement.node->limit;
+    auto value = constant(file, quantity.value, 0, "the slo");
+    if (!value) return;
+    Span value_span = file.span_of(quantity.value);
+    if (!quantity.unit) {
+        diagnostics.error(value_span, "the slo is a time: write a unit, e.g. '" +
+                                          format_number(*value) + " ms'");
+        return;
+    }
+    auto unit = find_unit(quantity.unit->text);
+    if (!unit || unit->family != UnitFamily::seconds) {
+        std::vector<std::string_view> times = {"s", "ms", "us", "ns"};
+        diagnostics.error(file.span_of(*quantity.unit),
+                          "the slo is a time (s, ms, us or ns), not '" + quantity.unit->text + "'" +
+                              did_you_mean(quantity.unit->text, times));
+        return;
+    }
+    double seconds = unit->to_base(*value);
+    if (!(seconds > 0) || std::isinf(seconds)) {
+        diagnostics.error(value_span, "the slo must be positive and finite, not " + format_number(*value));
+        return;
+    }
+    scenario.slo_step_s = seconds;
 }
 
 bool Checker::resolve_shards(ParsedFile const& file, ast::Tensor const& t, Tensor& out) {

@@ -104,6 +104,7 @@ struct Checker {
     std::vector<Pending<ast::ResidentStmt>> residents;
     Pending<ast::TokensStmt> tokens{nullptr, nullptr, 0};
     Pending<ast::MeshStmt> mesh_statement{nullptr, nullptr, 0};
+    Pending<ast::SloStmt> slo_statement{nullptr, nullptr, 0};
     std::unordered_map<std::string, int> mesh_index;  // mesh axis name -> index into scenario.mesh
 
     // A layer body or a template instance and its repeat count (none: 1),
@@ -232,6 +233,7 @@ struct Checker {
 
     // check_mesh.cpp
     void check_mesh();
+    void check_slo();
     // `D@X`, `B@(X, Y)`: the mesh axes of each dimension of `t` into `out`
     // (shards, dim_spans); false after an error.
     bool resolve_shards(ParsedFile const& file, ast::Tensor const& t, Tensor& out);

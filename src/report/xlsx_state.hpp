@@ -204,6 +204,8 @@ struct XlsxWriter::State {
     void write_summary_head();
     void write_summary_tables(Summary const& summary);
     std::size_t write_summary_steps(Summary const& summary, std::size_t row);
+    // The Plan section (xlsx_summary_plan.cpp); returns the next free row.
+    std::size_t write_summary_plan(Summary const& summary, std::size_t row);
     std::vector<std::string> summary_step_headers() const;
     // xlsx_steps_sheet.cpp
     void layout_steps();

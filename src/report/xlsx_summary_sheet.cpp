@@ -115,6 +115,7 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
             fmt.note);
     }
     r = write_summary_steps(sum, r);
+    r = write_summary_plan(sum, r);
 
     std::vector<std::size_t> at_points;
     if (points > 0) at_points.push_back(0);

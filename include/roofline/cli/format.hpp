@@ -28,6 +28,11 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
 // (when the target has an hbm_capacity).
 std::string step_summary(report::ReportContext const& context, report::Summary const& summary);
 
+// The Plan table of a scenario with a mesh and a tokens statement
+// (report::make_plan): per target, one row per value of the mesh's sweeps,
+// the best marked with '*'; "" for any other scenario.
+std::string plan_summary(report::ReportContext const& context, report::Summary const& summary);
+
 // What `roofline run` prints instead when the scenario has no tokens
 // statement: its ops are then unrelated problems (the exercises), and their
 // sum is no step. Per target, one row per op: t_lower and bound at the first

@@ -193,6 +193,12 @@ struct CollectiveStmt : x3::position_tagged {
     Tensor out;
 };
 
+// `slo step <= 50 ms`: the Plan table considers only the points whose step
+// meets it.
+struct SloStmt : x3::position_tagged {
+    Quantity limit;
+};
+
 // `tokens = B * S`
 struct TokensStmt : x3::position_tagged {
     Expression value;
@@ -217,7 +223,7 @@ struct TemplateStmt;
 struct Statement
     : x3::variant<ScenarioStmt, IncludeStmt, DtypeStmt, HardwareStmt, TargetStmt, LetStmt,
                   SweepStmt, MatmulStmt, ElementwiseStmt, ResidentStmt, TokensStmt, UseStmt,
-                  MeshStmt, CollectiveStmt, x3::forward_ast<LayerStmt>, x3::forward_ast<TemplateStmt>> {
+                  MeshStmt, CollectiveStmt, SloStmt, x3::forward_ast<LayerStmt>, x3::forward_ast<TemplateStmt>> {
     using base_type::base_type;
     using base_type::operator=;
 };

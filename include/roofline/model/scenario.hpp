@@ -196,6 +196,7 @@ struct Scenario {
     std::vector<Op> ops;
     std::vector<Resident> residents;
     std::vector<MeshAxis> mesh;  // `mesh`: none for one chip
+    std::optional<double> slo_step_s;  // `slo step <= Q`, in seconds
     int tokens_slot = -1;  // `tokens = EXPR`: a slot that cannot be named, or -1
     std::size_t template_count = 0;  // defined, used or not (for `roofline check`)
 

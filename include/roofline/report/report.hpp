@@ -100,6 +100,29 @@ std::vector<std::size_t> step_points(std::size_t point_count, std::size_t betwee
 // at each point picked (all points when there is no dtype sweep to keep whole).
 std::vector<std::size_t> step_points(model::Scenario const& scenario, engine::CaseGrid const& grid);
 
+// The Plan table (multichip.md section 6): for each target and each value of
+// the sweeps that set the mesh's sizes, the sweep point with the most tokens
+// per second per chip among those that fit in each chip's HBM and meet the
+// `slo`; the best row of each target marked. Only for a scenario with a mesh
+// and a tokens statement (else no rows).
+struct PlanRow {
+    std::size_t target = 0;
+    std::size_t mesh_point = 0;  // the first point with these mesh sizes
+    bool chosen = false;         // a point qualifies: `point` and `step` hold it
+    std::size_t point = 0;
+    StepTotals step;
+    double compute_share = 0;
+    double tokens_per_s_per_chip = 0;
+    std::string why;    // when none qualifies
+    bool best = false;  // the most tokens/s per chip of the target's rows
+};
+struct Plan {
+    std::vector<std::size_t> mesh_sweeps;   // sweeps that set a mesh size
+    std::vector<std::size_t> other_sweeps;  // the rest, picked per row
+    std::vector<PlanRow> rows;              // per target, in sweep order
+};
+Plan make_plan(ReportContext const& context, Summary const& summary);
+
 class SummaryBuilder {
 public:
     explicit SummaryBuilder(ReportContext const& context);

@@ -1,0 +1,58 @@
+// The Summary sheet's Plan section (multichip.md section 6): report::make_plan's
+// rows as values. The choice of a point is a search over the sweep, which a
+// spreadsheet formula would not redo after an edit: the section says so.
+#include "xlsx_state.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace roofline::report {
+
+std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_t r) {
+    auto const plan = make_plan(ctx, sum);
+    if (plan.rows.empty()) return r;
+    lxw_worksheet* ws = summary;
+    auto const& s = ctx.scenario;
+    ++r;
+    str(ws, r++, 0, "Plan: at each mesh size, the point with the most tokens/s per chip", fmt.section);
+    std::string note =
+        "Per chip: every chip runs its share of the step at once. A point qualifies when each "
+        "chip's resident bytes fit in its hbm_capacity";
+    if (s.slo_step_s)
+        note.append(" and its step meets slo step <= ").append(output::shortest(*s.slo_step_s)).append(" s");
+    note += "; * marks the target's best row. Values of this run: they do not follow edits.";
+    str(ws, r++, 0, note, fmt.note);
+    std::vector<std::string> headers = {"hardware", "best"};
+    for (std::size_t v : plan.mesh_sweeps) headers.push_back(s.sweeps[v].name);
+    headers.push_back("chips");
+    for (std::size_t v : plan.other_sweeps) headers.push_back(s.sweeps[v].name);
+    for (char const* h : {"step t_lower", "tokens/s", "tokens/s per chip", "compute-bound share",
+                          "memory-bound share", "network-bound share", "resident per chip"})
+        headers.push_back(h);
+    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    ++r;
+    for (auto const& row : plan.rows) {
+        std::size_t c = 0;
+        str(ws, r, c++, ctx.target(row.target).id, fmt.indent);
+        str(ws, r, c++, row.best ? "*" : "");
+        for (std::size_t v : plan.mesh_sweeps) sweep_cell(ws, r, c++, row.mesh_point, v);
+        num(ws, r, c++, ctx.grid.chips_at(row.mesh_point));
+        if (!row.chosen) {
+            str(ws, r++, c, row.why, fmt.note);
+            continue;
+        }
+        for (std::size_t v : plan.other_sweeps) sweep_cell(ws, r, c++, row.point, v);
+        num(ws, r, c++, row.step.t_lower, fmt.time);
+        num(ws, r, c++, row.step.tokens_per_s, fmt.sci);
+        num(ws, r, c++, row.tokens_per_s_per_chip, fmt.sci);
+        num(ws, r, c++, row.compute_share, fmt.fraction);
+        num(ws, r, c++, row.step.memory_share, fmt.fraction);
+        num(ws, r, c++, row.step.network_share, fmt.fraction);
+        num(ws, r, c++, row.step.resident_bytes, fmt.sci);
+        ++r;
+    }
+    return r;
+}
+
+}  // namespace roofline::report
