@@ -57,7 +57,8 @@ void DiffCsvWriter::add(DiffCase const& c) {
         rows_->number(v);
     rows_->text(has_a ? bound_name(c.a.bound) : "");
     rows_->text(has_b ? bound_name(c.b.bound) : "");
-    rows_->text(!c.flipped() ? "" : c.b.bound == Bound::compute ? "memory->compute" : "compute->memory");
+    rows_->text(!c.flipped() ? std::string()
+                             : std::string(bound_name(c.a.bound)).append("->").append(bound_name(c.b.bound)));
     rows_->number(c.a.attained);
     rows_->number(c.b.attained);
     for (std::size_t v = 0; v < c.sweep.size(); ++v) {

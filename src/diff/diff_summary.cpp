@@ -97,7 +97,7 @@ void DiffSummaryBuilder::add(DiffCase const& c) {
     g.a_last = c.a.bound, g.b_last = c.b.bound;
     ++s.matched;
     if (c.flipped()) {
-        ++(c.b.bound == Bound::compute ? g.to_compute : g.to_memory);
+        ++g.flip_counts[static_cast<std::size_t>(c.a.bound)][static_cast<std::size_t>(c.b.bound)];
         ++s.flips;
     }
     double speedup = c.speedup();
@@ -131,6 +131,24 @@ DiffSummary DiffSummaryBuilder::finish() {
     std::stable_sort(summary_.steps.begin(), summary_.steps.end(),
                      [](StepDiff const& x, StepDiff const& y) { return x.pair < y.pair; });
     return std::move(summary_);
+}
+
+std::string GroupSummary::flips_text(bool counted) const {
+    // Towards compute first, then towards memory, then towards the network.
+    static constexpr Bound order[] = {Bound::compute, Bound::memory, Bound::network};
+    std::string out;
+    for (Bound to : order) {
+        for (Bound from : order) {
+            std::size_t n = flip_counts[static_cast<std::size_t>(from)][static_cast<std::size_t>(to)];
+            if (n == 0) continue;
+            out.append(out.empty() ? "" : ", ")
+                .append(bound_name(from))
+                .append("→")
+                .append(bound_name(to));
+            if (counted) out.append(" ×").append(std::to_string(n));
+        }
+    }
+    return out;
 }
 
 }  // namespace roofline::diff

@@ -3,6 +3,7 @@
 #include "roofline/output/terminal_text.hpp"
 #include "roofline/report/report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -19,12 +20,7 @@ std::string bounds_text(Bound first, Bound last, std::size_t matched) {
 }
 
 std::string flips_text(GroupSummary const& g) {
-    auto one = [&](std::size_t n, char const* text) {
-        return g.matched == 1 ? std::string(text) : std::string(text) + " ×" + std::to_string(n);
-    };
-    std::string out;
-    if (g.to_compute) out = one(g.to_compute, "memory→compute");
-    if (g.to_memory) out += (out.empty() ? "" : ", ") + one(g.to_memory, "compute→memory");
+    std::string out = g.flips_text(g.matched != 1);
     return out.empty() ? "-" : out;
 }
 
@@ -86,7 +82,12 @@ std::string steps_text(Matcher const& matcher, DiffSummary const& s) {
                                             (pair.b.empty() ? "-" : pair.b)};
             for (std::size_t v = 0; v < step.sweep.size(); ++v) {
                 double x = step.sweep[v];
+                auto const& paired = matcher.paired_sweeps();
+                auto it = std::find_if(paired.begin(), paired.end(),
+                                       [&](auto const& p) { return p.sweep == v; });
                 row.push_back(std::isnan(x)                   ? "-"
+                              : it != paired.end()         ? output::format_general(it->a) + " → " +
+                                                         output::format_general(it->b)
                               : matcher.sweep_of_dtypes(v) ? matcher.sweep_text(v, x)
                                                            : output::format_general(x));
             }
@@ -174,7 +175,13 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
 
     std::ostringstream out;
     out << "A: " << matcher.a().label() << " (" << matcher.a().folder << ")\n";
-    out << "B: " << matcher.b().label() << " (" << matcher.b().folder << ")\n\n";
+    out << "B: " << matcher.b().label() << " (" << matcher.b().folder << ")\n";
+    // A mesh size on each side: the two meshes' cases are compared, per chip.
+    for (auto const& paired : matcher.paired_sweeps())
+        out << "mesh: " << sweeps[paired.sweep] << " = " << output::format_general(paired.a)
+            << " in A against " << output::format_general(paired.b)
+            << " in B; times are per chip of each mesh\n";
+    out << "\n";
     std::istringstream table(output::render_table(rows, right));
     std::size_t i = 0;
     for (std::string line; std::getline(table, line); ++i) {

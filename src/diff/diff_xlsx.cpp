@@ -95,7 +95,7 @@ struct DiffXlsxWriter::State {
         if (has_a) out.text(c_bound_a, bound_name(c.a.bound), plain);
         if (has_b) out.text(c_bound_a + 1, bound_name(c.b.bound), plain);
         if (c.flipped())
-            out.text(c_flip, c.b.bound == Bound::compute ? "memory→compute" : "compute→memory",
+            out.text(c_flip, std::string(bound_name(c.a.bound)).append("→").append(bound_name(c.b.bound)),
                      plain);
         out.number(c_last, has_a ? c.a.intensity : c.b.intensity, out.style(F.ratio));
         out.end_row();

@@ -17,13 +17,7 @@ std::string bounds_text(Bound first, Bound last) {
 }
 
 std::string flips_text(GroupSummary const& g) {
-    std::string flips;
-    if (g.to_compute) flips = "memory→compute ×" + std::to_string(g.to_compute);
-    if (g.to_memory) {
-        if (!flips.empty()) flips += ", ";
-        flips += "compute→memory ×" + std::to_string(g.to_memory);
-    }
-    return flips;
+    return g.flips_text(true);
 }
 
 }  // namespace

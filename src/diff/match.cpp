@@ -220,6 +220,10 @@ Matcher::Matcher(ComparedReport const& a, ComparedReport const& b, Pairing pairi
         if (a_sweep_of[u] == SIZE_MAX) continue;
         bool a_dtypes = !a.sweeps[a_sweep_of[u]].dtypes.empty();
         bool b_dtypes = !b.sweeps[v].dtypes.empty();
+        auto const& as = a.sweeps[a_sweep_of[u]];
+        auto const& bs = b.sweeps[v];
+        if (as.mesh && bs.mesh && as.points == 1 && bs.points == 1 && !a_dtypes && !b_dtypes)
+            paired_sweeps_.push_back({u, nan, nan});
         if (a_dtypes != b_dtypes)
             throw ReportError("sweep '" + sweep_names_[u] + "' is a sweep of " +
                               (a_dtypes ? "dtypes" : "numbers") + " in " + a.folder + " but of " +
@@ -310,6 +314,10 @@ void Matcher::run(std::function<void(DiffCase const&)> const& sink) {
                 continue;
             }
             map_sweeps(row, side_a, sweep.data(), critical.data());
+            for (auto& paired : paired_sweeps_) {
+                (side_a ? paired.a : paired.b) = sweep[paired.sweep];
+                if (!side_a) sweep[paired.sweep] = paired.a;  // B's mesh meets A's
+            }
             use(reader, static_cast<std::uint32_t>(pair));
         }
         reader.finish();

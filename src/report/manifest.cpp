@@ -41,6 +41,7 @@ std::string manifest_text(Manifest const& m) {
     for (auto const& s : m.sweeps) {
         json sweep = {{"name", s.name}, {"points", s.points}};
         if (!s.dtypes.empty()) sweep["dtypes"] = s.dtypes;  // absent for numbers, as before
+        if (s.mesh) sweep["mesh"] = true;                   // absent without a mesh, as before
         sweeps.push_back(std::move(sweep));
     }
     j["matmuls"] = m.ops;
@@ -133,6 +134,7 @@ Manifest read_manifest(std::string const& path, std::string* text_out) {
         if (s.contains("dtypes"))
             for (auto const& d : f.array(s, "dtypes"))
                 m.sweeps.back().dtypes.push_back(d.is_string() ? d.get<std::string>() : "?");
+        m.sweeps.back().mesh = s.value("mesh", false) == true;
     }
     for (auto const& o : f.array(j, "outputs"))
         if (o.is_object())
@@ -201,6 +203,9 @@ Manifest make_manifest(ReportInfo const& info, ReportContext const& context,
     for (std::size_t v = 0; v < context.scenario.sweeps.size(); ++v) {
         auto const& s = context.scenario.sweeps[v];
         m.sweeps.push_back({s.name, s.values.size(), {}});
+        for (auto const& axis : context.scenario.mesh)
+            if (v < 64 && (context.scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on >> v & 1))
+                m.sweeps.back().mesh = true;
         if (s.of_dtypes)
             for (double x : s.values) m.sweeps.back().dtypes.push_back(*context.scenario.sweep_dtype_name(v, x));
     }

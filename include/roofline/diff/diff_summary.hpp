@@ -22,7 +22,8 @@ struct GroupSummary {
     double log_speedup = 0, log_t_a = 0, log_t_b = 0;  // sums over the comparable cases
     double min_speedup = std::numeric_limits<double>::infinity();
     double max_speedup = -std::numeric_limits<double>::infinity();
-    std::size_t to_compute = 0, to_memory = 0;  // flips memory -> compute, compute -> memory
+    // Flipped cases by bound in A and bound in B ([from][to], Bound's order).
+    std::size_t flip_counts[4][4] = {};
     // The bounds at the first and last matched case (the ends of the sweep).
     Bound a_first = Bound::unsupported, a_last = Bound::unsupported;
     Bound b_first = Bound::unsupported, b_last = Bound::unsupported;
@@ -32,7 +33,15 @@ struct GroupSummary {
     double speedup() const;  // geometric mean; NaN without comparable cases
     double t_a() const;      // geometric means of t_lower
     double t_b() const;
-    std::size_t flips() const { return to_compute + to_memory; }
+    std::size_t flips() const {
+        std::size_t n = 0;
+        for (auto const& row : flip_counts)
+            for (std::size_t k : row) n += k;
+        return n;
+    }
+    // "memory→compute ×3, memory→network ×2" (without the count when
+    // `counted` is false); "" without flips.
+    std::string flips_text(bool counted) const;
 };
 
 // The step of one hardware pair at one sweep point: Σ count × t_lower over

@@ -82,6 +82,15 @@ public:
     // are then indices into sweep_dtypes(v), the dtypes of both sides.
     bool sweep_of_dtypes(std::size_t v) const { return !sweep_dtypes_[v].empty(); }
     std::vector<std::string> const& sweep_dtypes(std::size_t v) const { return sweep_dtypes_[v]; }
+    // A sweep that sets a mesh size and takes one value on each side (tp = 4
+    // in A, tp = 8 in B) pairs those values, as one target on each side pairs
+    // its hardware: the cases of the two meshes compare, at A's value in
+    // DiffCase::sweep. Per union sweep; empty when none.
+    struct PairedSweep {
+        std::size_t sweep;
+        double a = 0, b = 0;  // the values, once read
+    };
+    std::vector<PairedSweep> const& paired_sweeps() const { return paired_sweeps_; }
     // A sweep value as text: the dtype's name, or the number as cases.csv writes it.
     std::string sweep_text(std::size_t v, double value) const;
     std::vector<OpKey> const& ops() const { return ops_; }
@@ -111,6 +120,7 @@ private:
     std::unordered_map<std::string, std::uint32_t> dtype_ids_;
     std::unordered_map<std::string, std::uint32_t> pair_of_a_, pair_of_b_;
     std::string key_;  // reused lookup key
+    std::vector<PairedSweep> paired_sweeps_;
     std::size_t left_out_a_ = 0, left_out_b_ = 0;
 };
 

@@ -43,6 +43,7 @@ struct Manifest {
         std::string name;
         std::size_t points = 0;
         std::vector<std::string> dtypes;  // a dtype sweep: its values; empty for numbers
+        bool mesh = false;  // it sets the size of a mesh axis (written only when true)
     };
     struct Output {
         std::string path;  // relative to the version folder
