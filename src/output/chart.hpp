@@ -55,6 +55,10 @@ struct Chart {
     std::string stem;  // file name without extension, from output::file_name (safe, bounded)
     std::string title, subtitle;
     Axis x, y;
+    // A second y axis on the right, when `has_y2`; a series is drawn against
+    // it when its style starts with "axes x1y2".
+    bool has_y2 = false;
+    Axis y2;
     // gnuplot's `set key` placement and `set grid` (code, ours).
     std::string key = "outside below center horizontal height 0.6 maxrows 12";
     std::string grid = "xtics ytics mxtics mytics lw 1 lc rgb '#e4e4e4', lw 0.5 lc rgb '#f2f2f2'";

@@ -11,8 +11,7 @@ namespace roofline::output {
 
 namespace {
 
-std::string axis_commands(char name, Axis const& axis) {
-    std::string n(1, name);
+std::string axis_commands(std::string const& n, Axis const& axis) {
     std::string out = "set " + n + "label " + literal(axis.label) + " noenhanced\n";
     out += axis.log ? "set logscale " + n + " " + std::to_string(axis.log_base) + "\n"
                     : "unset logscale " + n + "\n";
@@ -34,10 +33,12 @@ std::string chart_commands(Chart const& chart) {
     std::string out = "reset\n";
     out += "set title " + literal(chart.title, 110) + ".\"\\n\"." + literal(chart.subtitle, 110) +
            " noenhanced\n";
-    out += axis_commands('x', chart.x) + axis_commands('y', chart.y);
+    out += axis_commands("x", chart.x) + axis_commands("y", chart.y);
+    if (chart.has_y2) out += axis_commands("y2", chart.y2);
     out += "set grid " + chart.grid + "\n";
-    out += "set border 3 lc rgb '#404040'\n";
-    out += "set lmargin 11\nset rmargin 5\n";
+    // Left and bottom; the right one too with a second y axis, and room for its tics.
+    out += chart.has_y2 ? "set border 11 lc rgb '#404040'\n" : "set border 3 lc rgb '#404040'\n";
+    out += chart.has_y2 ? "set lmargin 11\nset rmargin 12\n" : "set lmargin 11\nset rmargin 5\n";
     out += "set key " + chart.key +
            " Left reverse noenhanced samplen 2.5 spacing 1.15 width 2\n";
     for (auto const& d : chart.decorations) out += d + "\n";

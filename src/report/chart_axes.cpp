@@ -3,6 +3,7 @@
 #include "output/gnuplot_text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -56,6 +57,34 @@ double fraction(Axis const& axis, double v) {
 double y_high(Axis const& y, double top, double top_fraction) {
     if (y.log) return y.lo * std::pow(top / y.lo, 1 / top_fraction);
     return y.lo + (top - y.lo) / top_fraction;
+}
+
+TimeUnit time_unit(double largest) {
+    static constexpr std::array<TimeUnit, 6> units = {
+        TimeUnit{3600, "h"},  TimeUnit{60, "min"},       TimeUnit{1, "s"},
+        TimeUnit{1e-3, "ms"}, TimeUnit{1e-6, "\u00b5s"}, TimeUnit{1e-9, "ns"}};
+    if (largest >= 7200) return units[0];
+    if (largest >= 600) return units[1];
+    for (std::size_t i = 2; i < units.size(); ++i)
+        if (largest >= units[i].seconds) return units[i];
+    return units.back();
+}
+
+std::string time_tick(double v) { return std::fabs(v) >= 1e5 ? num(v) : value_text(v); }
+
+void zero_based(Axis& axis, double top, std::string (*label)(double)) {
+    if (!(top > 0)) top = 1;
+    double const raw = top / 6, magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude * 10;
+    for (double f : {1.0, 2.0, 2.5, 5.0})
+        if (magnitude * f >= raw) {
+            step = magnitude * f;
+            break;
+        }
+    axis.log = false;
+    axis.lo = 0;
+    axis.hi = std::ceil(top * 1.04 / step) * step;
+    axis.ticks = linear_ticks(axis.lo, axis.hi, label);
 }
 
 }  // namespace roofline::report::chart_detail

@@ -33,4 +33,21 @@ Axis sweep_axis(std::string label, std::vector<double> const& values);
 // The y range that puts `top` at `top_fraction` of the plot height.
 double y_high(Axis const& y, double top, double top_fraction);
 
+// Seconds shown in the unit that keeps the largest value readable: below a
+// second the largest of ms, µs, ns that it reaches; minutes from 10 minutes,
+// hours from 2 hours (a large model's step on one chip).
+struct TimeUnit {
+    double seconds;
+    char const* name;
+};
+TimeUnit time_unit(double largest);
+
+// A tick on the scaled time axis: the number alone (the unit is in the label),
+// never with an SI prefix.
+std::string time_tick(double v);
+
+// A linear axis from 0 to a little above `top`, at a tick: 1, 2, 2.5 or 5
+// times a power of ten for about six ticks, labelled by `label`.
+void zero_based(Axis& axis, double top, std::string (*label)(double));
+
 }  // namespace roofline::report::chart_detail

@@ -42,7 +42,9 @@ ChartData::ChartData(ReportContext const& context)
       matmuls_(context.grid.op_count),
       targets_(context.grid.target_count),
       roofline_(matmuls_ * targets_),
+      network_(matmuls_ * targets_),
       off_log_(matmuls_ * targets_),
+      network_rate_(matmuls_ * targets_, 0.0),
       bases_(context.dtype_bases()) {
     auto const& grid = context.grid;
     roofline_points_ = even_sample(grid.point_count, max_points);
@@ -63,9 +65,13 @@ void ChartData::add(engine::Case const& c) {
     // A case of 0 bytes has no intensity but attains its peak: on the sweep
     // chart, not on the roofline.
     if (!std::isfinite(m.attained)) return;
-    if (std::isfinite(m.intensity) &&
-        std::binary_search(roofline_points_.begin(), roofline_points_.end(), c.point))
-        roofline_[series].push_back({m.intensity, m.attained});
+    bool const communicates = m.net_bytes > 0 && m.t_net > 0;
+    if (communicates)
+        network_rate_[series] = std::max(network_rate_[series], m.net_bytes / m.t_net);
+    if (std::binary_search(roofline_points_.begin(), roofline_points_.end(), c.point)) {
+        if (std::isfinite(m.intensity)) roofline_[series].push_back({m.intensity, m.attained});
+        if (communicates) network_[series].push_back({m.counts.flops / m.net_bytes, m.attained});
+    }
     // Sweep v's slices: every other sweep of numbers at its first value (its
     // digit 0), one slice per combination of the dtype sweeps' values.
     auto const& sweeps = context_.scenario.sweeps;

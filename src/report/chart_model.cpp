@@ -20,11 +20,12 @@ std::string chip_name(model::Hardware const& hw) {
                : hw.display_name + " [" + hw.id + "]";
 }
 
-std::string other_sweeps_note(ReportContext const& context, std::size_t v, std::size_t base) {
+std::string other_sweeps_note(ReportContext const& context, std::size_t v, std::size_t base,
+                              std::size_t skip) {
     auto const& sweeps = context.scenario.sweeps;
     std::string fixed;
     for (std::size_t w = 0; w < sweeps.size(); ++w)
-        if (w != v) {
+        if (w != v && w != skip) {
             double value = context.grid.sweep_value(base, w);
             auto const* dtype = context.scenario.sweep_dtype_name(w, value);
             fixed += (fixed.empty() ? "" : ", ") + sweeps[w].name + " = " +

@@ -5,6 +5,7 @@
 //   roofline_chart.cpp  roofline-<HW>
 //   sweep_chart.cpp     sweep-<V>-<HW>
 //   step_chart.cpp      step-<V>-<HW>
+//   scaling_chart.cpp   scaling-<V>-<HW>
 // output::render_charts draws them. Private to src/report.
 
 #include "roofline/report/chart_writer.hpp"
@@ -56,7 +57,9 @@ std::string chip_name(model::Hardware const& hw);
 // " (S = 128, T = 1)": the other sweeps, at their first value, for the
 // subtitle of a chart along sweep v; empty with one sweep.
 // " (S = 128, wdt = bf16)": the values of the other sweeps at point `base`.
-std::string other_sweeps_note(ReportContext const& context, std::size_t v, std::size_t base = 0);
+// `skip`: a second sweep left out (the lines of a scaling chart).
+std::string other_sweeps_note(ReportContext const& context, std::size_t v, std::size_t base = 0,
+                              std::size_t skip = static_cast<std::size_t>(-1));
 // The dtypes of the dtype sweeps at point `base`, joined with '_' ("fp8",
 // "fp8_bf16"): the end of a chart's name; "" without a dtype sweep.
 std::string dtypes_at(ReportContext const& context, std::size_t base);
@@ -95,5 +98,22 @@ bool has_step_chart(ReportContext const& context, std::size_t v, std::size_t t);
 // with a dtype sweep, its dtypes end the name: step-<V>-<HW>-<DTYPE>.
 Chart step_chart(ReportContext const& context, Summary const& summary, std::size_t v,
                  std::size_t t, std::size_t base = 0);
+
+// Whether scaling-<V>-<HW> is drawn: the scenario has a mesh whose size
+// changes along sweep v (the other sweeps at their first values), and some
+// matmul has a peak on target t (scaling_chart.cpp).
+bool has_scaling_chart(ReportContext const& context, std::size_t v, std::size_t t);
+// scaling-<V>-<HW>: the step per chip and, with `tokens`, tokens/s per chip
+// against the chips of the mesh along sweep v, one line per value of a
+// handful of the first other sweep of numbers with several values (see
+// line_values); `base` as for step_chart, scaling-<V>-<HW>-<DTYPE> with a
+// dtype sweep.
+Chart scaling_chart(ReportContext const& context, Summary const& summary, std::size_t v,
+                    std::size_t t, std::size_t base = 0);
+// At most `most` of a sweep's values, as indices in increasing order of
+// value: all when there are no more, else the first, the last and those
+// nearest to even steps between them on the axis the sweep chart draws the
+// sweep on (log for geometric values or a span of over two decades).
+std::vector<std::size_t> line_values(std::vector<double> const& values, std::size_t most);
 
 }  // namespace roofline::report::chart_detail

@@ -6,8 +6,10 @@
 namespace roofline::report {
 
 using chart_detail::Chart;
+using chart_detail::has_scaling_chart;
 using chart_detail::has_step_chart;
 using chart_detail::roofline_chart;
+using chart_detail::scaling_chart;
 using chart_detail::step_chart;
 using chart_detail::sweep_chart;
 
@@ -25,6 +27,10 @@ void render_charts(std::string const& folder, ReportContext const& context, Char
             if (has_step_chart(context, v, t))
                 for (std::size_t base : bases)  // one per combination of the dtype sweeps
                     charts.push_back(step_chart(context, summary, v, t, base));
+        for (std::size_t v = 0; v < context.grid.sweep_count; ++v)
+            if (has_scaling_chart(context, v, t))
+                for (std::size_t base : bases)
+                    charts.push_back(scaling_chart(context, summary, v, t, base));
     }
     if (!progress) return output::render_charts(std::move(charts), folder);
     progress->begin(Phase::charts, charts.size());

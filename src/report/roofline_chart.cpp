@@ -26,12 +26,67 @@ Points thin(std::vector<ChartData::Point> const& points, Axis const& x, Axis con
     return kept;
 }
 
+// A network roof (with a mesh): the cases of communicating ops drawn at
+// their network intensity, FLOPs per byte a chip receives (flops /
+// net_bytes), meet attainable = min(peak, intensity x rate), rate being the
+// bytes per second their collectives receive. The rate is taken from the
+// cases, as the largest net_bytes / t_net of the op (ChartData::network_rate):
+// the engine's own ring formulas set it (W over an NVLink switch or DCN, 2W
+// on an ICI ring, the sum over several ICI axes, ...), with no second copy
+// of them here; the latency floor only lowers a case below its roof. A
+// network-bound case (t_lower = t_net) lies on its roof; one bound by HBM or
+// compute below it. Ops with the same rate share one roof. A case's two
+// points share its op's colour and shape, open at its HBM intensity, filled
+// at its network intensity (the x axis says so), and one key entry.
+struct NetRoof {
+    double rate = 0, peak = 0;
+    std::string links;  // "NVLink", "ICI, DCN"
+};
+
+std::vector<NetRoof> network_roofs(ReportContext const& context, ChartData const& data,
+                                   std::size_t t) {
+    auto const& scenario = context.scenario;
+    auto const& hw = context.target(t);
+    std::vector<NetRoof> result;
+    for (std::size_t i = 0; i < scenario.ops.size(); ++i) {
+        auto const& m = scenario.ops[i];
+        double const rate = data.network_rate(i, t);
+        // An op of 0 FLOPs (a `collective` alone) has no point to draw.
+        auto const& points = data.network(i, t);
+        if (!(rate > 0) || std::none_of(points.begin(), points.end(),
+                                         [](ChartData::Point const& p) { return p.x > 0; }))
+            continue;
+        double peak = 0;
+        for (int d : scenario.compute_dtypes_of(m))
+            if (auto p = hw.peak_for(d)) peak = std::max(peak, *p);
+        if (!(peak > 0)) continue;
+        auto same = std::find_if(result.begin(), result.end(), [&](NetRoof const& r) {
+            return std::fabs(r.rate - rate) <= 1e-9 * rate;
+        });
+        if (same == result.end()) same = result.insert(result.end(), NetRoof{rate, peak, ""});
+        same->peak = std::max(same->peak, peak);
+        for (auto const& collective : m.collectives)
+            for (int a : collective.mesh_axes) {
+                auto const link = scenario.mesh[static_cast<std::size_t>(a)].link;
+                std::string name = link == model::Link::ici      ? "ICI"
+                                   : link == model::Link::nvlink ? "NVLink"
+                                                                 : "DCN";
+                if (same->links.find(name) == std::string::npos)
+                    same->links.append(same->links.empty() ? "" : ", ").append(name);
+            }
+    }
+    std::stable_sort(result.begin(), result.end(),
+                     [](NetRoof const& a, NetRoof const& b) { return a.rate > b.rate; });
+    return result;
+}
+
 }  // namespace
 
 Chart roofline_chart(ReportContext const& context, ChartData const& data, std::size_t t) {
     auto const& hw = context.target(t);
     auto const& matmuls = context.scenario.ops;
     auto const roof_list = roofs(context, hw);
+    auto const net_roofs = network_roofs(context, data, t);
 
     Chart chart;
     chart.stem = output::file_name({"roofline", hw.id});
@@ -51,6 +106,19 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
     for (auto const& r : roof_list) {
         x_min = std::min(x_min, r.ridge), x_max = std::max(x_max, r.ridge);
         top = std::max(top, r.peak);
+    }
+    if (!net_roofs.empty()) {
+        chart.x.label = "intensity (FLOP/byte): open marks per HBM byte, filled marks per network byte";
+        for (std::size_t i = 0; i < matmuls.size(); ++i)
+            for (auto const& p : data.network(i, t))
+                if (p.x > 0 && p.y > 0) {
+                    x_min = std::min(x_min, p.x), x_max = std::max(x_max, p.x);
+                    y_min = std::min(y_min, p.y), top = std::max(top, p.y);
+                }
+        for (auto const& r : net_roofs) {
+            x_min = std::min(x_min, r.peak / r.rate), x_max = std::max(x_max, r.peak / r.rate);
+            top = std::max(top, r.peak);
+        }
     }
     if (!(x_min <= x_max)) x_min = 1, x_max = 1e4;
     chart.x.lo = nice_floor(x_min / 1.3);
@@ -89,6 +157,40 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
                                     ", 0.9 tc rgb '" + roof_color + "' front noenhanced");
     }
 
+    for (auto const& r : net_roofs) {
+        double const ridge = r.peak / r.rate;
+        std::string const lc = std::string(" lc rgb '") + roof_color + "'";
+        chart.series.push_back({"network roof (" + r.links + ", " + eng(r.rate, "B/s") +
+                                    " received per chip)",
+                                "with lines lw 2 dt 2" + lc,
+                                {{chart.x.lo, r.rate * chart.x.lo}, {ridge, r.peak}},
+                                ""});
+        chart.series.push_back({"", "with points pt 6 ps 1.4 lw 2" + lc, {{ridge, r.peak}}, ""});
+        chart.decorations.push_back(std::string("set arrow from first ")
+                                        .append(num(ridge))
+                                        .append(", graph 0 to first ")
+                                        .append(num(ridge))
+                                        .append(", first ")
+                                        .append(num(r.peak))
+                                        .append(" nohead dt 3 lw 1 lc rgb '#777777' back"));
+        // Above the peak, right of the ridge (the HBM roof's label is left
+        // of its own ridge); left of it when the axis leaves no room.
+        std::string const text = std::string("network ridge ").append(eng(ridge, "FLOP/B"));
+        double const width = (static_cast<double>(text.size()) + 1) * char_width_graph;
+        bool const right = fraction(chart.x, ridge) + width < 1;
+        chart.decorations.push_back(std::string("set label ")
+                                        .append(literal(text))
+                                        .append(" at first ")
+                                        .append(num(ridge))
+                                        .append(", first ")
+                                        .append(num(r.peak))
+                                        .append(right ? " left offset character 0.8"
+                                                      : " right offset character -0.8")
+                                        .append(", 0.9 tc rgb '")
+                                        .append(roof_color)
+                                        .append("' front noenhanced"));
+    }
+
     bool several_roofs = roof_list.size() > 1;
     for (std::size_t i = 0; i < matmuls.size(); ++i) {
         auto const& m = matmuls[i];
@@ -111,6 +213,15 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
                   color(i) + "'";
         s.points = thin(points, chart.x, chart.y, 160);
         chart.series.push_back(std::move(s));
+        if (data.network(i, t).empty()) continue;
+        Series net;  // in the key as the op
+        net.style = std::string("with points pt ")
+                        .append(std::to_string(filled_point(i)))
+                        .append(" ps 1.1 lc rgb '")
+                        .append(color(i))
+                        .append("'");
+        net.points = thin(data.network(i, t), chart.x, chart.y, 160);
+        chart.series.push_back(std::move(net));
     }
     return chart;
 }

@@ -3,6 +3,10 @@
 // variable V, the other sweeps at their first value, as one filled band per
 // layer path stacked in Summary::layers order: the top of the stack is the
 // whole step, the thickness of a band the layer's share of it.
+// With a mesh the bands are the bounds instead, bottom up compute, memory and
+// network: the time of the cases of each bound (Summary::memory_t_lower_total,
+// network_t_lower_total, and the rest compute-bound), per chip, so that the
+// reader sees where the network starts to take a share of the step.
 #include "chart_axes.hpp"
 #include "chart_model.hpp"
 #include "output/gnuplot_text.hpp"
@@ -16,31 +20,6 @@
 
 namespace roofline::report::chart_detail {
 
-namespace {
-
-// Seconds shown in the unit that keeps the largest value readable: below a
-// second the largest of ms, µs, ns that it reaches; minutes from 10 minutes,
-// hours from 2 hours (a large model's step on one chip).
-struct TimeUnit {
-    double seconds;
-    char const* name;
-};
-TimeUnit time_unit(double largest) {
-    static constexpr std::array<TimeUnit, 6> units = {
-        TimeUnit{3600, "h"},  TimeUnit{60, "min"},       TimeUnit{1, "s"},
-        TimeUnit{1e-3, "ms"}, TimeUnit{1e-6, "\u00b5s"}, TimeUnit{1e-9, "ns"}};
-    if (largest >= 7200) return units[0];
-    if (largest >= 600) return units[1];
-    for (std::size_t i = 2; i < units.size(); ++i)
-        if (largest >= units[i].seconds) return units[i];
-    return units.back();
-}
-
-// A tick on the scaled time axis: the number alone (the unit is in the label),
-// never with an SI prefix.
-std::string time_tick(double v) { return std::fabs(v) >= 1e5 ? num(v) : value_text(v); }
-
-}  // namespace
 
 bool has_step_chart(ReportContext const& context, std::size_t v, std::size_t t) {
     // A dtype sweep has no axis to draw along.
@@ -64,8 +43,11 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
     chart.stem = dtypes.empty() ? output::file_name({"step", sweep.name, hw.id})
                                 : output::file_name({"step", sweep.name, hw.id, dtypes});
     chart.title = chart_title(context);
-    chart.subtitle = "Step time (sum of count \u00d7 t_lower, one chip) against " + sweep.name +
-                     " on " + chip_name(hw);
+    bool const by_bound = !context.scenario.mesh.empty();
+    chart.subtitle = by_bound ? "Step time by bound (sum of count \u00d7 t_lower, per chip) against " +
+                                    sweep.name + " on " + chip_name(hw)
+                              : "Step time (sum of count \u00d7 t_lower, one chip) against " +
+                                    sweep.name + " on " + chip_name(hw);
     chart.subtitle += other_sweeps_note(context, v, base);
     chart.x = sweep_axis(sweep.name, sweep.values);
 
@@ -90,29 +72,77 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
     TimeUnit const unit = time_unit(largest > 0 ? largest : 1);
     chart.y.label = std::string("step time (") + unit.name + ")";
 
-    // The bands, bottom up: each from the sum of the layers below it to that
-    // plus its own time. A layer with no time anywhere on this chip (none of
-    // its matmuls has a peak here) gets a key line instead of a band.
     std::vector<double> below(indices.size(), 0.0);
-    std::size_t drawn = 0;
-    for (std::size_t l = 0; l < summary.layers.size(); ++l) {
-        std::string name = summary.layers[l].empty() ? "(top level)" : summary.layers[l];
-        Series s;
-        bool any = false;
-        for (std::size_t k = 0; k < indices.size(); ++k) {
-            double time = summary.layer_time(base + indices[k] * stride, l, t, targets) / unit.seconds;
-            any = any || time > 0;
-            s.band.emplace_back(sweep.values[indices[k]], below[k], below[k] + time);
-            below[k] += time;
+    if (by_bound) {
+        // The bands, bottom up: compute, memory, network. Each band's bounds
+        // are taken from the top down (total - network, and below that total -
+        // network - memory: Summary keeps no compute total), so the stack
+        // ends at the step exactly.
+        struct Layer {
+            char const* name;
+            std::size_t palette;
+        };
+        static constexpr std::array<Layer, 3> layers = {
+            Layer{"compute-bound cases", 2}, Layer{"memory-bound cases", 0},
+            Layer{"network-bound cases", 3}};
+        std::vector<std::array<double, 4>> edges;  // per value of V: 0, c, c + m, step
+        for (std::size_t i : indices) {
+            std::size_t const at = (base + i * stride) * targets + t;
+            double const total = summary.t_lower_total[at];
+            double const network = summary.network_t_lower_total[at];
+            double const memory = summary.memory_t_lower_total[at];
+            double const upper = std::max(0.0, total - network);
+            double lower = std::min(upper, std::max(0.0, upper - memory));
+            // The compute-bound time is what is left: sums in another order
+            // leave a few ulps where there is none, not a band.
+            if (lower <= 1e-9 * total) lower = 0;
+            edges.push_back({0.0, lower / unit.seconds, upper / unit.seconds, total / unit.seconds});
         }
-        if (!any) {
-            chart.key_entries.push_back(key_note(name + ": no time, none of its matmuls has a peak on this chip"));
-            continue;
+        for (std::size_t l = 0; l < layers.size(); ++l) {
+            Series s;
+            bool any = false;
+            for (std::size_t k = 0; k < indices.size(); ++k) {
+                any = any || edges[k][l + 1] > edges[k][l];
+                s.band.emplace_back(sweep.values[indices[k]], edges[k][l], edges[k][l + 1]);
+                below[k] = edges[k][l + 1];
+            }
+            if (!any) {
+                chart.key_entries.push_back(key_note(std::string(layers[l].name).append(": none at these points")));
+                continue;
+            }
+            s.title = layers[l].name;
+            s.style = std::string("with filledcurves fs solid 0.85 noborder lc rgb '")
+                          .append(color(layers[l].palette))
+                          .append("'");
+            chart.series.push_back(std::move(s));
         }
-        s.title = name;
-        s.style = "with filledcurves fs solid 0.85 noborder lc rgb '" + color(drawn) + "'";
-        chart.series.push_back(std::move(s));
-        ++drawn;
+    } else {
+        // The bands, bottom up: each from the sum of the layers below it to
+        // that plus its own time. A layer with no time anywhere on this chip
+        // (none of its matmuls has a peak here) gets a key line instead of a
+        // band.
+        std::size_t drawn = 0;
+        for (std::size_t l = 0; l < summary.layers.size(); ++l) {
+            std::string name = summary.layers[l].empty() ? "(top level)" : summary.layers[l];
+            Series s;
+            bool any = false;
+            for (std::size_t k = 0; k < indices.size(); ++k) {
+                double time =
+                    summary.layer_time(base + indices[k] * stride, l, t, targets) / unit.seconds;
+                any = any || time > 0;
+                s.band.emplace_back(sweep.values[indices[k]], below[k], below[k] + time);
+                below[k] += time;
+            }
+            if (!any) {
+                chart.key_entries.push_back(
+                    key_note(name + ": no time, none of its matmuls has a peak on this chip"));
+                continue;
+            }
+            s.title = name;
+            s.style = "with filledcurves fs solid 0.85 noborder lc rgb '" + color(drawn) + "'";
+            chart.series.push_back(std::move(s));
+            ++drawn;
+        }
     }
     // The top of the stack, the whole step, as a line; few values also as
     // points, since between them the bands are only interpolated.
@@ -128,19 +158,8 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
 
     double top = 0;
     for (double b : below) top = std::max(top, b);
-    if (!(top > 0)) top = 1;
-    // The top a little above the stack, at a tick: 1, 2, 2.5 or 5 times a
-    // power of ten for about six ticks.
-    double const raw = top / 6, magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = magnitude * 10;
-    for (double f : {1.0, 2.0, 2.5, 5.0})
-        if (magnitude * f >= raw) {
-            step = magnitude * f;
-            break;
-        }
-    chart.y.lo = 0;
-    chart.y.hi = std::ceil(top * 1.04 / step) * step;
-    chart.y.ticks = linear_ticks(chart.y.lo, chart.y.hi, time_tick);
+    // The top a little above the stack, at a tick.
+    zero_based(chart.y, top, time_tick);
     return chart;
 }
 

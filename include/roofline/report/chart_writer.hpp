@@ -4,6 +4,9 @@
 //   roofline-<HW>   log-log: arithmetic intensity (FLOP/byte) against attained
 //                   FLOP/s; one roof per compute dtype used on the chip, its
 //                   ridge marked; each matmul's cases as a labelled series.
+//                   With a mesh, the cases that communicate once more at
+//                   their network intensity (FLOPs per byte received), under
+//                   a network roof per effective network bandwidth.
 //   sweep-<V>-<HW>  attained FLOP/s against sweep variable V for every matmul
 //                   (the other sweeps at their first value), the peak(s) as
 //                   horizontal lines, each matmul's critical V marked.
@@ -67,6 +70,19 @@ public:
     OffLog const& off_log(std::size_t matmul, std::size_t target) const {
         return off_log_[matmul * targets_ + target];
     }
+    // With a mesh, of the same sampled cases those that communicate
+    // (net_bytes > 0): (network intensity, attained), the intensity being
+    // FLOPs per byte received over the network (flops / net_bytes).
+    std::vector<Point> const& network(std::size_t matmul, std::size_t target) const {
+        return network_[matmul * targets_ + target];
+    }
+    // The largest net_bytes / t_net over every communicating case of one
+    // matmul on one target, not only the sample: the bytes per second its
+    // collectives receive where their bandwidth, not their latency floor,
+    // sets the time. 0 when none communicates.
+    double network_rate(std::size_t matmul, std::size_t target) const {
+        return network_rate_[matmul * targets_ + target];
+    }
     // (value of sweep v, attained) along sweep v with the other sweeps of
     // numbers at their first value and the dtype sweeps at the point
     // ReportContext::dtype_bases()[base], in sweep order.
@@ -78,8 +94,9 @@ public:
 private:
     ReportContext const& context_;
     std::size_t matmuls_, targets_;
-    std::vector<std::vector<Point>> roofline_, sweep_;
+    std::vector<std::vector<Point>> roofline_, sweep_, network_;
     std::vector<OffLog> off_log_;
+    std::vector<double> network_rate_;
     std::vector<std::size_t> roofline_points_;  // sampled point indices, sorted
     std::vector<std::size_t> stride_;           // per sweep: points between two of its values
     std::vector<std::size_t> bases_;            // ReportContext::dtype_bases()
@@ -89,8 +106,8 @@ private:
 };
 
 // Renders every chart into `folder` (created if missing): roofline-<HW> for
-// each target, sweep-<V>-<HW> for each sweep and target, step-<V>-<HW> (from
-// the complete `summary`) as above, each .svg and .png.
+// each target, sweep-<V>-<HW> for each sweep and target, step-<V>-<HW> and
+// scaling-<V>-<HW> (from the complete `summary`) as above, each .svg and .png.
 // Runs gnuplot as child processes, on all cores but one at most; changes no
 // process-wide state (no chdir, no signal handlers), so it may run on a
 // thread of its own beside the other writers. Throws ChartError. Tells
