@@ -389,3 +389,19 @@ TEST_CASE("slo statements are checked", "[multichip][plan]") {
     REQUIRE(ok->scenario.slo_step_s);
     CHECK(*ok->scenario.slo_step_s == 50.0 / 1e3);
 }
+
+TEST_CASE("a misused mesh axis is reported once, and still an axis where it is used", "[multichip]") {
+    // 'ring' on an NVLink axis: one error at the word, none at each use.
+    auto checked = test::check_text(std::string(tpu) +
+                                    "mesh tp = 2 over nvlink ring\nlet B = 8\nlet D = 64\nlet F = 256\n"
+                                    "matmul m = bf16[B, D@tp] * bf16[D@tp, F] -> bf16[B, F]");
+    INFO(checked->errors());
+    CHECK(checked->diagnostics.error_count() == 1);
+    CHECK(test::contains(checked->errors(), "test.roof:4:25: error: 'ring' applies to ICI axes only"));
+    // An output that moves a split the inputs have to another dimension is
+    // not the book's case 4 (no input splits that dimension).
+    std::string head = std::string(tpu) + "mesh X = 4 over ici\nlet B = 256\nlet D = 1024\nlet F = 2048\n";
+    auto moved = errors_of(head + "matmul m = bf16[B@X, D] * bf16[D, F] -> bf16[B, F@X]");
+    CHECK(test::contains(moved, "error: mesh axis 'X' would split both 'B' and 'F'"));
+    CHECK_FALSE(test::contains(moved, "case 4"));
+}

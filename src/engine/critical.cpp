@@ -70,7 +70,7 @@ double solve_critical_on_mesh(model::Scenario const& scenario, PointEvaluator& e
         values[sweep] = k * step;
         if (evaluator.set_point(values) || evaluator.axis_sizes(op, sizes) ||
             evaluator.mesh_sizes(mesh_sizes) || check_divisible(scenario, op, sizes, mesh_sizes) ||
-            !mesh_problem(scenario, hw, mesh_sizes).empty())
+            !mesh_problem(scenario, hw, mesh_sizes).message.empty())
             return false;
         Counts c = count_op_on_chip(op, sizes, mesh_sizes, scenario.dtypes, evaluator.slots());
         double t_net = op_net_seconds(scenario, op, hw, sizes, mesh_sizes, evaluator.slots());

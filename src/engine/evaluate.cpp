@@ -161,7 +161,8 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
     for (std::size_t p = 0; p < grid.point_count; ++p) {
         std::span<double const> values(grid.point_values.data() + p * sweeps, sweeps);
         auto fail = [&](model::EvalError const& error) {
-            diagnostics.error(error.span, error.message + at_point(scenario, values));
+            diagnostics.error(error.span,
+                              error.message + (error.at_every_point ? "" : at_point(scenario, values)));
             return false;
         };
         if (auto error = evaluator.set_point(values)) return fail(*error);

@@ -15,9 +15,38 @@ std::optional<model::EvalError> PointEvaluator::mesh_sizes(std::vector<double>& 
     for (auto const& axis : scenario_.mesh) {
         double size = values_[static_cast<std::size_t>(axis.slot)];
         if (auto problem = model::whole_number_problem(size))
-            return model::EvalError{axis.span, "mesh axis '" + axis.name + "' must be " + *problem +
+            return model::EvalError{axis.size_span, "mesh axis '" + axis.name + "' must be " + *problem +
                                                    ", but it is " + model::format_number(size)};
         sizes.push_back(size);
+    }
+    return std::nullopt;
+}
+
+std::optional<model::EvalError> check_divisible(model::Scenario const& scenario,
+                                                std::span<model::Axis const> axes, model::Tensor const& t,
+                                                std::span<double const> axis_sizes,
+                                                std::span<double const> mesh_sizes) {
+    auto varies = [&](int slot) { return scenario.slots[static_cast<std::size_t>(slot)].depends_on != 0; };
+    for (std::size_t i = 0; i < t.shards.size(); ++i) {
+        if (t.shards[i].empty()) continue;
+        auto const& axis = axes[static_cast<std::size_t>(t.axes[i])];
+        double size = axis_sizes[static_cast<std::size_t>(t.axes[i])];
+        double chips = shard_count(t.shards[i], mesh_sizes);
+        if (std::fmod(size, chips) == 0) continue;
+        std::string over;
+        bool swept = varies(axis.slot);
+        for (int m : t.shards[i]) {
+            auto const& mesh_axis = scenario.mesh[static_cast<std::size_t>(m)];
+            over.append(over.empty() ? "" : " x ")
+                .append(mesh_axis.name)
+                .append(" = ")
+                .append(model::format_number(mesh_sizes[static_cast<std::size_t>(m)]));
+            swept = swept || varies(mesh_axis.slot);
+        }
+        return model::EvalError{i < t.dim_spans.size() ? t.dim_spans[i] : t.span,
+                                "'" + axis.name + "' = " + model::format_number(size) +
+                                    " does not split evenly over " + over + " chips",
+                                !swept};
     }
     return std::nullopt;
 }
@@ -25,28 +54,9 @@ std::optional<model::EvalError> PointEvaluator::mesh_sizes(std::vector<double>& 
 std::optional<model::EvalError> check_divisible(model::Scenario const& scenario, model::Op const& op,
                                                 std::span<double const> axis_sizes,
                                                 std::span<double const> mesh_sizes) {
-    auto check = [&](model::Tensor const& t) -> std::optional<model::EvalError> {
-        for (std::size_t i = 0; i < t.shards.size(); ++i) {
-            if (t.shards[i].empty()) continue;
-            double size = axis_sizes[static_cast<std::size_t>(t.axes[i])];
-            double chips = shard_count(t.shards[i], mesh_sizes);
-            if (std::fmod(size, chips) == 0) continue;
-            std::string over;
-            for (int m : t.shards[i])
-                over.append(over.empty() ? "" : " x ")
-                    .append(scenario.mesh[static_cast<std::size_t>(m)].name)
-                    .append(" = ")
-                    .append(model::format_number(mesh_sizes[static_cast<std::size_t>(m)]));
-            auto const& axis = op.axes[static_cast<std::size_t>(t.axes[i])].name;
-            return model::EvalError{i < t.dim_spans.size() ? t.dim_spans[i] : t.span,
-                                    "'" + axis + "' = " + model::format_number(size) +
-                                        " does not split evenly over " + over + " chips"};
-        }
-        return std::nullopt;
-    };
     for (auto const& input : op.inputs)
-        if (auto error = check(input)) return error;
-    return check(op.out);
+        if (auto error = check_divisible(scenario, op.axes, input, axis_sizes, mesh_sizes)) return error;
+    return check_divisible(scenario, op.axes, op.out, axis_sizes, mesh_sizes);
 }
 
 namespace {
@@ -93,7 +103,8 @@ bool compute_mesh_points(model::Scenario const& scenario, CaseGrid& grid,
         std::span<double const> values(grid.point_values.data() + p * grid.sweep_count,
                                        grid.sweep_count);
         auto fail = [&](model::EvalError const& error) {
-            diagnostics.error(error.span, error.message + at_point(scenario, values));
+            diagnostics.error(error.span,
+                              error.message + (error.at_every_point ? "" : at_point(scenario, values)));
             return false;
         };
         if (auto error = evaluator.set_point(values)) return fail(*error);
@@ -104,13 +115,14 @@ bool compute_mesh_points(model::Scenario const& scenario, CaseGrid& grid,
         for (std::size_t t = 0; t < grid.target_count; ++t) {
             auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
             auto problem = mesh_problem(scenario, hw, sizes);
-            if (problem.empty()) continue;
+            if (problem.message.empty()) continue;
             grid.mesh_unsupported[p * grid.target_count + t] = 1;
             if (warned[t]) continue;
             warned[t] = true;
-            diagnostics.warning(scenario.mesh.front().span,
-                                problem + at_point(scenario, values) + "; its cases there are " +
-                                    "evaluated as unsupported");
+            diagnostics.warning(scenario.mesh[problem.axis].span,
+                                problem.message + at_point(scenario, values) + "; its cases " +
+                                    (scenario.sweeps.empty() ? "" : "there ") +
+                                    "are evaluated as unsupported");
         }
     }
     return true;

@@ -16,30 +16,34 @@ bool is_ring(model::MeshAxis const& axis, model::Hardware const& hw, double size
     return hw.ici_wraparound && size >= 3 && std::fmod(size, *hw.ici_wraparound) == 0;
 }
 
-std::string mesh_problem(model::Scenario const& scenario, model::Hardware const& hw,
+MeshProblem mesh_problem(model::Scenario const& scenario, model::Hardware const& hw,
                          std::span<double const> mesh_sizes) {
     double over_nvlink = 1;
     std::string nvlink_axes;
+    std::size_t first_nvlink = 0, nvlink_count = 0;
     for (std::size_t i = 0; i < scenario.mesh.size(); ++i) {
         auto const& axis = scenario.mesh[i];
         double size = mesh_sizes[i];
         if (axis.link == Link::nvlink) {
             over_nvlink *= size;
-            nvlink_axes.append(nvlink_axes.empty() ? "" : " x ").append(axis.name);
+            if (nvlink_count++ == 0) first_nvlink = i;
+            nvlink_axes.append(nvlink_axes.empty() ? "'" : " x '").append(axis.name).append("'");
         }
         if (size <= 1) continue;
         auto missing = [&](char const* field) {
-            return "'" + hw.id + "' has no " + field + " for mesh axis '" + axis.name + "'";
+            return MeshProblem{"'" + hw.id + "' has no " + field + " for mesh axis '" + axis.name + "'", i};
         };
         if (axis.link == Link::ici && !hw.ici_bytes_per_s) return missing("ici_bandwidth");
         if (axis.link == Link::nvlink && !hw.nvlink_bytes_per_s) return missing("nvlink_bandwidth");
         if (axis.link == Link::dcn && !hw.dcn_bytes_per_s) return missing("dcn_bandwidth");
     }
     if (hw.nvlink_domain && over_nvlink > *hw.nvlink_domain)
-        return "'" + hw.id + "' connects at most " + model::format_number(*hw.nvlink_domain) +
-               " GPUs over NVLink (nvlink_domain), and the mesh puts " +
-               model::format_number(over_nvlink) + " on it (" + nvlink_axes + ")";
-    return "";
+        return {"'" + hw.id + "' connects at most " + model::format_number(*hw.nvlink_domain) +
+                    " GPUs over NVLink (nvlink_domain), but mesh " + (nvlink_count > 1 ? "axes " : "axis ") +
+                    nvlink_axes + (nvlink_count > 1 ? " put " : " puts ") +
+                    model::format_number(over_nvlink) + " on it",
+                first_nvlink};
+    return {};
 }
 
 double collective_net_bytes(CollectiveKind kind, double chips, double volume) {

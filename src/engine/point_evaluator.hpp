@@ -51,9 +51,13 @@ std::string at_point(model::Scenario const& scenario, std::span<double const> va
 std::optional<model::EvalError> check_count(Span span, std::string const& before, double count,
                                             std::string const& after);
 
-// An error when a sharded dimension of `op` does not divide among the chips
-// of its mesh axes at these sizes.
+// An error when a sharded dimension of `op` (of `t`, whose axes index
+// `axes`) does not divide among the chips of its mesh axes at these sizes.
 std::optional<model::EvalError> check_divisible(model::Scenario const& scenario, model::Op const& op,
+                                                std::span<double const> axis_sizes,
+                                                std::span<double const> mesh_sizes);
+std::optional<model::EvalError> check_divisible(model::Scenario const& scenario,
+                                                std::span<model::Axis const> axes, model::Tensor const& t,
                                                 std::span<double const> axis_sizes,
                                                 std::span<double const> mesh_sizes);
 

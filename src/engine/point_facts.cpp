@@ -24,7 +24,8 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
         std::span<double const> values(grid.point_values.data() + p * grid.sweep_count,
                                        grid.sweep_count);
         auto fail = [&](model::EvalError const& error) {
-            diagnostics.error(error.span, error.message + at_point(scenario, values));
+            diagnostics.error(error.span,
+                              error.message + (error.at_every_point ? "" : at_point(scenario, values)));
             return false;
         };
         if (auto error = evaluator.set_point(values)) return fail(*error);
@@ -56,6 +57,9 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
         }
         for (auto const& r : scenario.residents) {
             if (auto error = evaluator.axis_sizes(r.axes, sizes)) return fail(*error);
+            // An op's splits are checked with its case; a resident has none.
+            if (auto error = check_divisible(scenario, r.axes, r.tensor, sizes, mesh_sizes))
+                return fail(*error);
             if (auto error = add(r.tensor, r.count)) return fail(*error);
         }
         facts.weight_bytes = static_cast<double>(weight);

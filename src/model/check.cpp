@@ -155,13 +155,22 @@ struct StatementCollector {
                                        : *axis.topology == "ring" ? model::Topology::ring
                                                                   : model::Topology::line;
             if (axis.topology && link != model::Link::ici) {
-                checker.diagnostics.error(name_span, "'" + *axis.topology + "' applies to ICI axes only; '" +
-                                                         axis.link + "' connects the chips of '" +
-                                                         axis.name.name + "' through a switch");
-                continue;
+                // At the word itself, the last of the axis declaration.
+                Span word = file.span_of(axis);
+                auto length = static_cast<std::uint32_t>(axis.topology->size());
+                word.offset += word.length - length;
+                word.length = length;
+                char const* through =
+                    link == model::Link::nvlink ? "an NVLink switch" : "the data-center network";
+                checker.diagnostics.error(word, "'" + *axis.topology +
+                                                    "' applies to ICI axes only; the chips of '" +
+                                                    axis.name.name + "' reach one another through " +
+                                                    through);
+                topology = model::Topology::automatic;  // still an axis: no error at each use
             }
             checker.mesh_index.emplace(axis.name.name, static_cast<int>(scenario.mesh.size()));
-            scenario.mesh.push_back(MeshAxis{axis.name.name, slot, link, topology, name_span});
+            scenario.mesh.push_back(
+                MeshAxis{axis.name.name, slot, link, topology, name_span, file.span_of(axis.size)});
         }
     }
 

@@ -125,7 +125,7 @@ void Checker::check_mesh() {
         auto const& size = scenario.slots[static_cast<std::size_t>(axis.slot)];
         if (bad_slot[static_cast<std::size_t>(axis.slot)] || size.depends_on != 0) continue;
         if (auto problem = whole_number_problem(size.constant))
-            diagnostics.error(axis.span, "mesh axis '" + axis.name + "' must be " + *problem +
+            diagnostics.error(axis.size_span, "mesh axis '" + axis.name + "' must be " + *problem +
                                              ", not " + format_number(size.constant));
     }
 }
@@ -281,26 +281,38 @@ bool Checker::plan_matmul(Op& op) {
             for (int m : compute[b]) {
                 if (!has(compute[a], m)) continue;
                 auto const& mesh_name = scenario.mesh[static_cast<std::size_t>(m)].name;
-                bool a_in_lhs_only = shards_of(lhs, static_cast<int>(a)) && !shards_of(rhs, static_cast<int>(a));
-                bool b_in_rhs_only = shards_of(rhs, static_cast<int>(b)) && !shards_of(lhs, static_cast<int>(b));
-                bool b_in_lhs_only = shards_of(lhs, static_cast<int>(b)) && !shards_of(rhs, static_cast<int>(b));
-                bool a_in_rhs_only = shards_of(rhs, static_cast<int>(a)) && !shards_of(lhs, static_cast<int>(a));
+                // Split over m in `t` only (not in the other input, nor by
+                // the output alone: a slice the output adds is no case 4).
+                auto split_in_only = [&](Tensor const& t, Tensor const& other, std::size_t axis) {
+                    auto const* here = shards_of(t, static_cast<int>(axis));
+                    return here && has(*here, m) && !shards_of(other, static_cast<int>(axis));
+                };
+                bool a_in_lhs_only = split_in_only(lhs, rhs, a);
+                bool b_in_rhs_only = split_in_only(rhs, lhs, b);
+                bool b_in_lhs_only = split_in_only(lhs, rhs, b);
+                bool a_in_rhs_only = split_in_only(rhs, lhs, a);
                 if ((a_in_lhs_only && b_in_rhs_only) || (b_in_lhs_only && a_in_rhs_only)) {
+                    // b, the later axis, is split in the second input of the two.
                     Tensor const& second = a_in_rhs_only ? lhs : rhs;
-                    int second_axis = static_cast<int>(a_in_rhs_only ? a : b);
                     auto fixed = all_shards(second);
                     for (auto& s : fixed) s = without(s, Shards{m});
-                    diagnostics.error(dim_span(second, second_axis),
+                    diagnostics.error(dim_span(second, static_cast<int>(b)),
                                       "mesh axis '" + mesh_name + "' splits '" + op.axes[a].name +
                                           "' of one input and '" + op.axes[b].name +
                                           "' of the other: the book's case 4, which cannot "
                                           "proceed; gather one of them first, e.g. write " +
                                           tensor_text(scenario, op, second, fixed));
                 } else {
-                    diagnostics.error(dim_span(op.out.axes.empty() ? lhs : op.out, static_cast<int>(b)),
-                                      "mesh axis '" + mesh_name + "' would split both '" +
-                                          op.axes[a].name + "' and '" + op.axes[b].name +
-                                          "' of this matmul's computation");
+                    // Else the output added a split over m (a slice) to a
+                    // dimension other than the one the inputs split: there.
+                    Span span = op.out.span;
+                    for (std::size_t i = 0; i < op.out.axes.size() && i < op.out.dim_spans.size(); ++i)
+                        if (has(shards_at(op.out, i), m)) span = op.out.dim_spans[i];
+                    diagnostics.error(span, "mesh axis '" + mesh_name + "' would split both '" +
+                                                op.axes[a].name + "' and '" + op.axes[b].name +
+                                                "' of this matmul's computation; split the output "
+                                                "as the inputs do, or reshard with a collective "
+                                                "statement");
                 }
                 return false;
             }
@@ -370,10 +382,12 @@ bool Checker::plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFil
     if (kind_it == std::end(kinds)) {
         std::vector<std::string_view> names;
         for (auto const& k : kinds) names.push_back(k.first);
+        auto hint = did_you_mean(stmt.kind.name, names);
         diagnostics.error(file.span_of(stmt.kind),
                           "unknown collective '" + stmt.kind.name + "'" +
-                              did_you_mean(stmt.kind.name, names) +
-                              "; the collectives are allgather, reducescatter, allreduce and alltoall");
+                              (hint.empty() ? "; the collectives are allgather, reducescatter, "
+                                              "allreduce and alltoall"
+                                            : hint));
         return false;
     }
     Shards over;

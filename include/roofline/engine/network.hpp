@@ -10,10 +10,16 @@
 
 namespace roofline::engine {
 
-// Why `hw` cannot build the mesh with these axis sizes ("" when it can): a
-// link it lacks on an axis of more than one chip, or more GPUs over NVLink
-// than one switch connects. `mesh_sizes[i]` is the size of Scenario::mesh[i].
-std::string mesh_problem(model::Scenario const& scenario, model::Hardware const& hw,
+// Why `hw` cannot build the mesh with these axis sizes (message "" when it
+// can): a link it lacks on an axis of more than one chip, or more GPUs over
+// NVLink than one switch connects. `mesh_sizes[i]` is the size of
+// Scenario::mesh[i]; `axis` is the mesh axis the problem is about (the first
+// NVLink axis for a full switch).
+struct MeshProblem {
+    std::string message;
+    std::size_t axis = 0;
+};
+MeshProblem mesh_problem(model::Scenario const& scenario, model::Hardware const& hw,
                          std::span<double const> mesh_sizes);
 
 // The bytes each chip receives in one collective of volume V (multichip.md:

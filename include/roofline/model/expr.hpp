@@ -30,6 +30,7 @@ struct Expr {
 struct EvalError {
     Span span;
     std::string message;
+    bool at_every_point = false;  // no sweep changes it: an error at a point names none
 };
 
 using EvalResult = std::variant<double, EvalError>;

@@ -117,7 +117,8 @@ struct MeshAxis {
     int slot;  // its size: a value like a let's (may depend on sweeps)
     Link link;
     Topology topology = Topology::automatic;
-    Span span;
+    Span span;       // its name in the mesh statement
+    Span size_span;  // its size expression
 };
 
 enum class CollectiveKind : std::uint8_t { allgather, reducescatter, allreduce, alltoall };
