@@ -405,3 +405,43 @@ TEST_CASE("a misused mesh axis is reported once, and still an axis where it is u
     CHECK(test::contains(moved, "error: mesh axis 'X' would split both 'B' and 'F'"));
     CHECK_FALSE(test::contains(moved, "case 4"));
 }
+
+TEST_CASE("sharding.md Question 2: AllGathers and an AllReduce on a TPU v4p 4x4x4 cube", "[multichip]") {
+    // A whole 4x4x4 cube wraps on every axis: rings, 4.5e10 B/s one way per
+    // link (the book's 9e10 bidirectional), 1 us per hop.
+    auto r = run(R"(
+        hardware v4p { hbm_bandwidth = 1.2e12 B/s  peak bf16 = 2.75e14 FLOP/s  ici_bandwidth = 4.5e10 B/s  ici_wraparound = 4 }
+        target v4p
+        mesh X = 4 over ici, Y = 4 over ici, Z = 4 over ici
+        let B = 1024
+        let D = 4096
+        collective gather_x = allgather(X) bf16[B@X, D@Y] -> bf16[B, D@Y]
+        collective gather_xy = allgather(X, Y) bf16[B@X, D@Y] -> bf16[B, D]
+        collective reduce_z = allreduce(Z) bf16[B@X, D@Y] -> bf16[B@X, D@Y])");
+    // 1. V = B x D/4 x 2 bytes after the gather; a ring of 4: 3/4 V / 2W.
+    //    The book's 23 us is V / 2W, without the 3/4: 17.48 us exactly.
+    double v1 = 1024.0 * 1024 * 2;
+    CHECK_THAT(r.find("gather_x", "v4p").metrics.t_net, WithinRel(0.75 * v1 / 9e10, 1e-15));
+    CHECK_THAT(r.find("gather_x", "v4p").metrics.t_net, WithinRel(17.476266666666667e-6, 1e-12));
+    // 2. The whole array, 16 chips over two rings: 15/16 V / (2W + 2W); the
+    //    book's 46 us drops the 15/16. Hops: 2 + 2 = 4 us, far below.
+    double v2 = 1024.0 * 4096 * 2;
+    CHECK_THAT(r.find("gather_xy", "v4p").metrics.t_net, WithinRel(15.0 / 16 * v2 / 1.8e11, 1e-15));
+    // 3. Each chip reduces its own [B/4, D/4] block over Z: V = B D / 16 x 2
+    //    bytes, twice 3/4 V / 2W = 8.74 us. (The book's 4BD/W = 190 us is the
+    //    AllReduce of the whole unsharded B x D array.)
+    double v3 = 1024.0 * 4096 / 16 * 2;
+    CHECK_THAT(r.find("reduce_z", "v4p").metrics.t_net, WithinRel(2 * 0.75 * v3 / 9e10, 1e-15));
+    CHECK(r.find("reduce_z", "v4p").metrics.net_bytes == 2 * 0.75 * v3);
+}
+
+TEST_CASE("sharding.md Question 3: a latency-bound AllGather on a ring of 4", "[multichip]") {
+    auto r = run(R"(
+        hardware v4p { hbm_bandwidth = 1.2e12 B/s  peak bf16 = 2.75e14 FLOP/s  ici_bandwidth = 4.5e10 B/s  ici_wraparound = 4 }
+        target v4p
+        mesh X = 4 over ici
+        let B = 128
+        collective gather = allgather(X) bf16[B@X] -> bf16[B])");
+    // 256 bytes: nothing on the wire to speak of; ceil(4/2) = 2 hops of 1 us (the book: "2us").
+    CHECK_THAT(r.find("gather", "v4p").metrics.t_net, WithinRel(2e-6, 1e-15));
+}
