@@ -639,3 +639,196 @@ TEST_CASE("Llama 3 70B tensor-parallel: per-GPU weights and KV cache by hand, tp
     }
     CHECK(compared == 17 * 2);  // 17 decoder ops on the 2 common targets (H100, H200)
 }
+
+// Mixtral 8x7B expert-parallel (layers/moe_ep.roof): of the 46,702,792,704
+// parameters, the experts, 32 layers x 3 x 8 x 4096 x 14336 =
+// 32 x 1,409,286,144 = 45,097,156,608, are split EP ways; the other
+// 1,605,636,096 (attention 41,943,040 + router 32,768 + norms 8,192 per
+// layer = 41,984,000 x 32 = 1,343,488,000; embedding + LM head 262,144,000;
+// final norm 4,096) are on every GPU.
+TEST_CASE("Mixtral 8x7B expert-parallel: per-GPU weights, KV cache and all-to-alls by hand, ep = 1 as one GPU",
+          "[models][multichip]") {
+    auto r = run_scenario("mixtral-8x7b-decode-ep.roof", {"EP=[1, 2, 8]", "Bc=[1, 32]"});
+    REQUIRE(r->evaluation.point_count == 6);
+    auto at = [&](double ep, double bc) {
+        for (std::size_t p = 0; p < r->evaluation.point_count; ++p)
+            if (r->evaluation.sweep_value(p, 0) == ep && r->evaluation.sweep_value(p, 1) == bc) return p;
+        FAIL("no point EP = " << ep << ", Bc = " << bc);
+        return std::size_t{0};
+    };
+    std::size_t h100 = r->target("h100_sxm");
+    constexpr double experts = 45'097'156'608.0, replicated = 1'605'636'096.0;
+    CHECK(experts + replicated == mixtral_params);
+    for (double ep : {1.0, 2.0, 8.0}) {
+        for (double bc : {1.0, 32.0}) {
+            INFO("EP = " << ep << ", Bc = " << bc);
+            auto p = at(ep, bc);
+            auto const& facts = r->evaluation.point_facts[p];
+            CHECK(facts.weight_bytes == 2 * (replicated + experts / ep));
+            // Each GPU holds the KV cache of its own Bc sequences.
+            CHECK(facts.cache_bytes == bc * llama8b_kv_per_sequence);
+            CHECK(r->evaluation.chips_at(p) == ep);
+            CHECK(r->step(p, h100).tokens == bc * ep);
+        }
+    }
+    // The same, multiplied out: EP = 2: 2 x (1,605,636,096 + 22,548,578,304);
+    // EP = 8: 2 x (1,605,636,096 + 5,637,144,576).
+    CHECK(r->evaluation.point_facts[at(2, 1)].weight_bytes == 48'308'428'800.0);
+    CHECK(r->evaluation.point_facts[at(8, 1)].weight_bytes == 14'485'561'344.0);
+
+    // EP = 8, Bc = 32: B = 256 tokens, 512 (token, expert) rows; each GPU
+    // sends R = 512 / 8^2 = 8 rows of 4096 bf16 (8,192 B) to each GPU. Its
+    // shard of the send buffer [Dst, Src@ep, R, D]: 8 x 8 x 8,192 = 524,288 B;
+    // V = 8 x 524,288 = 4,194,304 B; it receives (N - 1) V / N^2 =
+    // 7 x 4,194,304 / 64 = 458,752 B (7 blocks of 65,536 B), in
+    // 458,752 / 450e9 = 1.019 us, just over the one 1 us step of a switch.
+    for (auto const* name : {"dispatch", "collect"}) {
+        INFO(name);
+        auto const& a2a = r->find(name, "decoder/moe", at(8, 32), h100).metrics;
+        CHECK(a2a.net_bytes == 458'752.0);
+        CHECK(a2a.counts.bytes_read == 524'288.0);
+        CHECK(a2a.counts.bytes_written == 524'288.0);
+        CHECK_THAT(a2a.t_net, WithinRel(458'752.0 / 450e9, 1e-15));
+        CHECK(a2a.bound == engine::Bound::network);
+    }
+    CHECK(r->scenario.ops[r->find("dispatch", "decoder/moe", 0, h100).op].network == "alltoall(ep)");
+    // EP = 8, Bc = 1: 16 rows, 2 per GPU, but R = ceil(16 / 64) = 1 row to
+    // each GPU (padding): 7 x (8 x 8,192 x 8) / 64 = 57,344 B, and the 1 us
+    // step, not the 0.13 us of bandwidth, sets the time.
+    auto const& small = r->find("dispatch", "decoder/moe", at(8, 1), h100).metrics;
+    CHECK(small.net_bytes == 57'344.0);
+    CHECK_THAT(small.t_net, WithinRel(1e-6, 1e-15));
+    // One GPU: nothing crosses the network.
+    CHECK(r->find("dispatch", "decoder/moe", at(1, 32), h100).metrics.net_bytes == 0);
+
+    // The experts each GPU reads. EP = 8, Bc = 32: A = min(8, 512) = 8
+    // experts, C = 64 rows each; one expert per GPU: gate
+    // 2 x 64 x 4096 x 14336 = 7,516,192,768 FLOPs, reads 117,440,512 B of
+    // weight + 64 x 4096 x 2 = 524,288 B of rows.
+    auto const& gate = r->find("gate", "decoder/moe", at(8, 32), h100).metrics;
+    CHECK(gate.counts.flops == 7'516'192'768.0);
+    CHECK(gate.counts.bytes_read == 117'964'800.0);
+    // EP = 2, Bc = 1: B = 2, 4 rows, A = 4 experts of one row each, 2 per
+    // GPU: each GPU reads 2 experts, as one GPU does at B = 1
+    // (2 x 117,440,512 + 2 x 8,192 = 234,897,408 B): no faster per token.
+    CHECK(r->find("gate", "decoder/moe", at(2, 1), h100).metrics.counts.bytes_read == 234'897'408.0);
+
+    // The batch-1 step on 8 H100s (B = 8, A = 8: each GPU reads its one
+    // expert of every layer) reads its 14,485,561,344 B of weights less the
+    // embedding table (262,144,000 B, of which it reads one row) and its one
+    // sequence's KV cache (1,073,741,824 B): 15,297,159,168 B; and each of
+    // the 64 all-to-alls takes at least its 1 us step.
+    double must_read = 15'297'159'168.0;
+    auto step = r->step(at(8, 1), h100);
+    CHECK(step.t_lower >= must_read / 3.35e12 + 64e-6);
+    CHECK(step.t_lower <= 1.01 * (must_read / 3.35e12 + 64e-6));
+    CHECK(step.resident_bytes == 14'485'561'344.0 + 1'073'741'824.0);
+
+    // At EP = 1 every decoder op but the two all-to-alls is that of the
+    // one-GPU scenario at B = Bc.
+    auto one = run_scenario("mixtral-8x7b-decode.roof", {"B=[1, 32]"});
+    auto hw = [](ModelRun const& m, engine::Case const& x) {
+        return m.scenario.hardware[static_cast<std::size_t>(m.scenario.targets[x.target])].id;
+    };
+    std::size_t compared = 0;
+    for (auto const& c : r->evaluation.cases) {
+        if (r->evaluation.sweep_value(c.point, 0) != 1) continue;
+        auto const& op = r->scenario.ops[c.op];
+        if (op.layer.rfind("decoder", 0) != 0 || op.name == "dispatch" || op.name == "collect") continue;
+        for (auto const& o : one->evaluation.cases) {
+            auto const& other = one->scenario.ops[o.op];
+            if (other.name != op.name || other.layer != op.layer || hw(*one, o) != hw(*r, c) ||
+                one->evaluation.sweep_value(o.point, 0) != r->evaluation.sweep_value(c.point, 1))
+                continue;
+            INFO(op.layer << "/" << op.name);
+            CHECK(o.metrics.counts.flops == c.metrics.counts.flops);
+            CHECK(o.metrics.counts.bytes_read == c.metrics.counts.bytes_read);
+            CHECK(o.metrics.t_lower == c.metrics.t_lower);
+            ++compared;
+        }
+    }
+    CHECK(compared == 20 * 2 * 2);  // 20 decoder ops x 2 batches x 2 common targets (H100, H200)
+}
+
+// Llama 3 70B on a TPU v5e 4 x 4 (layers/dense_2d.roof): every matmul weight
+// split over the 16 chips, the 161 norm gains of 8192 on every chip.
+TEST_CASE("Llama 3 70B on a TPU v5e 4 x 4: per-chip weights, KV cache and collectives by hand",
+          "[models][multichip]") {
+    auto r = run_scenario("llama3-70b-decode-v5e.roof");
+    std::size_t v5e = r->target("tpu_v5e");
+    // (70,553,706,496 - 1,318,912) x 2 B / 16 + 1,318,912 x 2 B
+    //   = 8,819,048,448 + 2,637,824 = 8,821,686,272 B.
+    for (double b : {4.0, 32.0, 64.0}) {
+        INFO("B = " << b);
+        auto p = r->point(b);
+        auto const& facts = r->evaluation.point_facts[p];
+        CHECK(facts.weight_bytes == (llama70b_params - llama70b_norm_params) * 2 / 16 + llama70b_norm_params * 2);
+        CHECK(facts.weight_bytes == 8'821'686'272.0);
+        // B / 4 sequences x 2 of 8 key/value heads: a sixteenth of the cache.
+        CHECK(facts.cache_bytes == b * llama70b_kv_per_sequence / 16);
+        CHECK(r->evaluation.chips_at(p) == 16);
+    }
+    // B = 32: 8,821,686,272 + 32 x 167,772,160 = 14,190,395,392 B fit in
+    // 16 GiB (17,179,869,184 B); B = 64: 19,559,104,512 B do not.
+    auto s32 = r->step(r->point(32), v5e);
+    CHECK(s32.resident_bytes == 14'190'395'392.0);
+    CHECK(s32.capacity == 17'179'869'184.0);
+    CHECK(r->step(r->point(64), v5e).resident_bytes == 19'559'104'512.0);
+
+    // The all-to-all after attention at B = 32: each chip's shard
+    // [B/4, 1, KV/4, G, Hd] = 8 x 2 x 8 x 128 bf16 = 32,768 B; V = 4 x 32,768
+    // = 131,072 B over Y = 4; it receives (N - 1) V / N^2 = 3 x 131,072 / 16
+    // = 24,576 B. A line of 4: floor(16 / 4) V / (16 W) = 131,072 / 1.8e11 =
+    // 0.73 us of bandwidth under 3 hops of 1 us: 3 us.
+    auto const& heads = r->find("heads", "decoder/attention", r->point(32), v5e).metrics;
+    CHECK(heads.net_bytes == 24'576.0);
+    CHECK_THAT(heads.t_net, WithinRel(3e-6, 1e-15));
+    // q_proj at B = 32: 2 x 32 x (8192 / 4) x (8 / 4) x 8 x 128 =
+    // 268,435,456 FLOPs per chip; partial sums [32, 1, 2, 8, 128] bf16 =
+    // 131,072 B, reduce-scattered over Y: 3/4 x 131,072 = 98,304 B received.
+    auto const& q = r->find("q_proj", "decoder/attention", r->point(32), v5e).metrics;
+    CHECK(q.counts.flops == 268'435'456.0);
+    CHECK(q.net_bytes == 98'304.0);
+    CHECK(r->scenario.ops[r->find("q_proj", "decoder/attention", 0, v5e).op].network == "reducescatter(Y)");
+    // The MLP's AllReduce over both lines at B = 128: V = 128 x 8192 x 2 =
+    // 2,097,152 B; 2 x 15/16 x V = 3,932,160 B received; each pass 15/16 V
+    // over the two axes' links, 2 x 4.5e10 B/s: 2 x 15/16 x V / 9e10 = 43.7 us.
+    auto const& down = r->find("down", "decoder/mlp", r->point(128), v5e).metrics;
+    CHECK(down.net_bytes == 3'932'160.0);
+    CHECK_THAT(down.t_net, WithinRel(2 * (15.0 / 16) * 2'097'152.0 / 9e10, 1e-15));
+    CHECK(r->scenario.ops[r->find("down", "decoder/mlp", 0, v5e).op].network == "allreduce(X,Y)");
+}
+
+TEST_CASE("the multi-chip layer templates are closed, and moe_mlp_ep by hand", "[models][multichip]") {
+    // As "the layer templates are closed", with a mesh holding the axes the
+    // templates name (ep; X and Y).
+    auto r = run_text(R"(
+        include "layers/moe_ep.roof"
+        include "layers/dense_2d.roof"
+        hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  peak fp8 = 2e15 FLOP/s
+                        nvlink_bandwidth = 100 GB/s  nvlink_domain = 8  ici_bandwidth = 5e10 B/s }
+        target chip
+        mesh ep = 2 over nvlink, X = 2 over ici, Y = 2 over ici
+        use embedding_dp(N = 4, D = 16, V = 100)
+        use moe_mlp_ep(N = 4, D = 16, F = 24, E = 4, k = 2, EP = 2)
+        use moe_ep_decode(B = 4, S = 5, D = 16, H = 4, KV = 2, Hd = 4, F = 24, E = 4, k = 2, EP = 2)
+        use moe_ep_prefill(B = 2, T = 3, D = 16, H = 4, KV = 2, Hd = 4, F = 24, E = 4, k = 2, EP = 2,
+                           wdt = fp8, mdt = fp8)
+        use lm_head_dp(N = 4, D = 16, V = 100)
+        use embedding_2d(N = 4, D = 16, V = 100)
+        use dense_2d_decode(B = 4, S = 5, D = 16, H = 8, KV = 2, Hd = 4, F = 24)
+        use dense_2d_prefill(B = 2, T = 3, D = 16, H = 8, KV = 2, Hd = 4, F = 24)
+        use lm_head_2d(N = 4, D = 16, V = 100))");
+    CHECK(r->builder->summary().unsupported_count == 0);
+    CHECK(r->evaluation.chips_at(0) == 8);
+    // moe_mlp_ep at N = 4, k = 2, E = 4, EP = 2: A = min(4, 8) = 4 experts,
+    // C = ceil(8 / 4) = 2 rows each, 2 experts per GPU: gate
+    // 2 x 2 x 2 x 16 x 24 = 3,072 FLOPs per GPU. Dispatch: R = ceil(8 / 4) =
+    // 2 rows to each GPU; the shard [2, 1, 2, 16] bf16 = 128 B, V = 256 B;
+    // (2 - 1) x 256 / 4 = 64 B received; 64 B / 100 GB/s under the 1 us step.
+    CHECK(r->find("gate", "moe_mlp_ep", 0, 0).metrics.counts.flops == 3'072.0);
+    auto const& dispatch = r->find("dispatch", "moe_mlp_ep", 0, 0).metrics;
+    CHECK(dispatch.net_bytes == 64.0);
+    CHECK(dispatch.counts.bytes_read == 128.0);
+    CHECK_THAT(dispatch.t_net, WithinRel(1e-6, 1e-15));
+}
