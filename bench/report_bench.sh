@@ -6,7 +6,13 @@
 # the same run (reports.md, "How fast is fast enough").
 #
 #   bench/report_bench.sh [build/roofline] [sweep sizes...]
+#
+# VARIANT=gpu runs the same ops on eight chips with NVLink (seven of the
+# catalog and a copy of the B200); VARIANT=mesh adds `mesh tp = 8 over nvlink`
+# and splits them Megatron-style (up column-parallel, down row-parallel with
+# an AllReduce): gpu against mesh is the cost of the network (multichip.md).
 set -euo pipefail
+variant=${VARIANT:-plain}
 roofline=$(realpath "${1:-build/roofline}")
 shift || true
 sizes=("${@:-410 4096 12500}")
@@ -17,14 +23,24 @@ generate() {  # $1 = sweep size
     {
         echo "scenario \"report benchmark\""
         echo "include \"hardware/catalog.roof\""
-        echo "target tpu_v5e, tpu_v5p, tpu_v6e, tpu7x, a100_80gb, h100_sxm, h200, b200"
+        local split=""
+        if [ "$variant" = plain ]; then
+            echo "target tpu_v5e, tpu_v5p, tpu_v6e, tpu7x, a100_80gb, h100_sxm, h200, b200"
+        else
+            echo "hardware b200_copy extends b200 { name = \"B200 (a copy)\" }"
+            echo "target v100_sxm2, a100_80gb, h100_sxm, h200, b200, mi300x, mi325x, b200_copy"
+        fi
+        if [ "$variant" = mesh ]; then
+            echo "mesh tp = 8 over nvlink"
+            split="@tp"
+        fi
         echo "sweep B = 1 .. $1"
         echo "let D = 8192"
         echo "let F = 28672"
         for i in 0 1 2 3 4; do
             echo "layer block$i x 2 {"
-            echo "    matmul up = bf16[B, D] * bf16[D, F] -> bf16[B, F]"
-            echo "    matmul down = bf16[B, F] * int8[F, D] -> bf16[B, D]"
+            echo "    matmul up = bf16[B, D] * bf16[D, F$split] -> bf16[B, F$split]"
+            echo "    matmul down = bf16[B, F$split] * int8[F$split, D] -> bf16[B, D]"
             echo "}"
         done
     }

@@ -2,6 +2,8 @@
 
 #include "point_evaluator.hpp"
 
+#include "roofline/engine/network.hpp"
+
 #include "roofline/model/limits.hpp"
 
 #include <algorithm>
@@ -156,7 +158,7 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
                   std::function<void(Case const&)> const& sink) {
     std::size_t sweeps = grid.sweep_count, matmuls = grid.op_count, targets = grid.target_count;
     PointEvaluator evaluator(scenario);
-    std::vector<double> sizes, mesh_sizes;
+    std::vector<double> sizes, mesh_sizes, volumes;
     bool on_mesh = !scenario.mesh.empty();
     for (std::size_t p = 0; p < grid.point_count; ++p) {
         std::span<double const> values(grid.point_values.data() + p * sweeps, sweeps);
@@ -178,8 +180,14 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
             Counts counts = split ? count_op_on_chip(matmul, sizes, mesh_sizes, scenario.dtypes,
                                                      evaluator.slots())
                                   : count_op(matmul, sizes, scenario.dtypes, evaluator.slots());
-            double net_bytes =
-                split ? op_net_bytes(scenario, matmul, sizes, mesh_sizes, evaluator.slots()) : 0;
+            double net_bytes = 0;
+            if (split && !matmul.collectives.empty()) {
+                op_volumes(scenario, matmul, sizes, mesh_sizes, evaluator.slots(), volumes);
+                for (std::size_t i = 0; i < volumes.size(); ++i) {
+                    auto const& c = matmul.collectives[i];
+                    net_bytes += collective_net_bytes(c.kind, shard_count(c.mesh_axes, mesh_sizes), volumes[i]);
+                }
+            }
             int compute = matmul.compute_dtype_at(evaluator.slots(), scenario.dtypes);
             if (auto error = check_counts(matmul, counts)) {
                 // An op that no sweep changes is wrong at every point: none is named.
@@ -199,9 +207,8 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
                     metrics = roofline_metrics(counts, std::nullopt, hw.hbm_bytes_per_s, net_bytes,
                                                not_available);
                 } else {
-                    double t_net = net_bytes > 0 || !matmul.collectives.empty()
-                                       ? op_net_seconds(scenario, matmul, hw, sizes, mesh_sizes,
-                                                        evaluator.slots())
+                    double t_net = split && !matmul.collectives.empty()
+                                       ? op_net_seconds(scenario, matmul, hw, mesh_sizes, volumes)
                                        : 0;
                     metrics = roofline_metrics(counts, hw.peak_for(compute), hw.hbm_bytes_per_s,
                                                net_bytes, t_net);

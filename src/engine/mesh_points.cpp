@@ -72,6 +72,14 @@ double volume_of(model::Op const& op, model::Collective const& c, std::span<doub
 
 }  // namespace
 
+void op_volumes(model::Scenario const& scenario, model::Op const& op,
+                std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
+                std::span<double const> slots, std::vector<double>& volumes) {
+    volumes.clear();
+    for (auto const& c : op.collectives)
+        volumes.push_back(volume_of(op, c, axis_sizes, mesh_sizes, scenario.dtypes, slots));
+}
+
 double op_net_bytes(model::Scenario const& scenario, model::Op const& op,
                     std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
                     std::span<double const> slots) {
@@ -83,13 +91,21 @@ double op_net_bytes(model::Scenario const& scenario, model::Op const& op,
 }
 
 double op_net_seconds(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
+                      std::span<double const> mesh_sizes, std::span<double const> volumes) {
+    double seconds = 0;
+    for (std::size_t i = 0; i < op.collectives.size(); ++i) {
+        auto const& c = op.collectives[i];
+        seconds += collective_seconds(scenario, hw, c.kind, c.mesh_axes, mesh_sizes, volumes[i]);
+    }
+    return seconds;
+}
+
+double op_net_seconds(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
                       std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
                       std::span<double const> slots) {
-    double seconds = 0;
-    for (auto const& c : op.collectives)
-        seconds += collective_seconds(scenario, hw, c.kind, c.mesh_axes, mesh_sizes,
-                                      volume_of(op, c, axis_sizes, mesh_sizes, scenario.dtypes, slots));
-    return seconds;
+    std::vector<double> volumes;
+    op_volumes(scenario, op, axis_sizes, mesh_sizes, slots, volumes);
+    return op_net_seconds(scenario, op, hw, mesh_sizes, volumes);
 }
 
 bool compute_mesh_points(model::Scenario const& scenario, CaseGrid& grid,

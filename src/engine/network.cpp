@@ -60,12 +60,19 @@ double collective_net_bytes(CollectiveKind kind, double chips, double volume) {
 namespace {
 
 // The axes of one kind of link in a collective, and what one pass over them costs.
+// Without allocation: this runs for every case and target of a mesh.
 struct Stage {
     Link link;
-    std::vector<int> axes;  // of more than one chip
-    double chips = 1;       // the product of their sizes
-    double bandwidth = 0;   // per chip, all the stage's links together (for ordering)
+    std::span<int const> axes;  // the collective's axes: those over `link` of more than one chip count
+    double chips = 1;           // the product of their sizes
+    double bandwidth = 0;       // per chip, all the stage's links together (for ordering)
 };
+
+bool in_stage(model::Scenario const& scenario, Stage const& stage, std::span<double const> mesh_sizes,
+              int m) {
+    return scenario.mesh[static_cast<std::size_t>(m)].link == stage.link &&
+           mesh_sizes[static_cast<std::size_t>(m)] > 1;
+}
 
 // One AllGather (or ReduceScatter, the same traffic reversed) or AllToAll
 // over the axes of one stage, on `volume` bytes.
@@ -85,6 +92,7 @@ double stage_seconds(model::Scenario const& scenario, model::Hardware const& hw,
         // Axis by axis, each an exchange of the whole volume along one ring or line.
         double seconds = 0;
         for (int m : stage.axes) {
+            if (!in_stage(scenario, stage, mesh_sizes, m)) continue;
             double k = mesh_sizes[static_cast<std::size_t>(m)];
             bool ring = is_ring(scenario.mesh[static_cast<std::size_t>(m)], hw, k);
             double pairs = std::floor(k * k / 4);
@@ -98,6 +106,7 @@ double stage_seconds(model::Scenario const& scenario, model::Hardware const& hw,
     // (a ring uses both directions); the hops of each axis add.
     double links = 0, hops = 0;
     for (int m : stage.axes) {
+        if (!in_stage(scenario, stage, mesh_sizes, m)) continue;
         double k = mesh_sizes[static_cast<std::size_t>(m)];
         bool ring = is_ring(scenario.mesh[static_cast<std::size_t>(m)], hw, k);
         links += ring ? 2 * w : w;
@@ -111,31 +120,30 @@ double stage_seconds(model::Scenario const& scenario, model::Hardware const& hw,
 double collective_seconds(model::Scenario const& scenario, model::Hardware const& hw,
                           CollectiveKind kind, std::span<int const> axes,
                           std::span<double const> mesh_sizes, double volume) {
-    std::vector<Stage> stages;
-    for (int m : axes) {
-        double size = mesh_sizes[static_cast<std::size_t>(m)];
-        if (size <= 1) continue;
-        auto const& axis = scenario.mesh[static_cast<std::size_t>(m)];
-        auto it = std::find_if(stages.begin(), stages.end(),
-                               [&](Stage const& s) { return s.link == axis.link; });
-        if (it == stages.end()) {
-            stages.push_back({axis.link, {}, 1, 0});
-            it = stages.end() - 1;
+    Stage stages[3] = {{Link::ici, axes}, {Link::nvlink, axes}, {Link::dcn, axes}};
+    std::size_t used = 0;
+    for (auto& stage : stages) {
+        for (int m : axes) {
+            if (!in_stage(scenario, stage, mesh_sizes, m)) continue;
+            double size = mesh_sizes[static_cast<std::size_t>(m)];
+            stage.chips *= size;
+            if (stage.link == Link::ici)
+                stage.bandwidth += (is_ring(scenario.mesh[static_cast<std::size_t>(m)], hw, size) ? 2 : 1) *
+                                   *hw.ici_bytes_per_s;
+            else
+                stage.bandwidth = stage.link == Link::nvlink ? *hw.nvlink_bytes_per_s : *hw.dcn_bytes_per_s;
         }
-        it->axes.push_back(m);
-        it->chips *= size;
-        if (axis.link == Link::ici) it->bandwidth += (is_ring(axis, hw, size) ? 2 : 1) * *hw.ici_bytes_per_s;
-        else it->bandwidth = axis.link == Link::nvlink ? *hw.nvlink_bytes_per_s : *hw.dcn_bytes_per_s;
+        if (stage.chips > 1) stages[used++] = stage;
     }
     // The slowest kind of link first, on the volume divided by the chips of
     // the faster ones (a hierarchical collective).
-    std::stable_sort(stages.begin(), stages.end(),
+    std::stable_sort(stages, stages + used,
                      [](Stage const& a, Stage const& b) { return a.bandwidth < b.bandwidth; });
     bool all_to_all = kind == CollectiveKind::alltoall;
     double seconds = 0;
-    for (std::size_t s = 0; s < stages.size(); ++s) {
+    for (std::size_t s = 0; s < used; ++s) {
         double faster = 1;
-        for (std::size_t f = s + 1; f < stages.size(); ++f) faster *= stages[f].chips;
+        for (std::size_t f = s + 1; f < used; ++f) faster *= stages[f].chips;
         seconds += stage_seconds(scenario, hw, stages[s], all_to_all, mesh_sizes, volume / faster);
     }
     // An AllReduce is a ReduceScatter and then an AllGather of the same volume.

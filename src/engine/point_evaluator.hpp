@@ -69,6 +69,13 @@ double op_net_bytes(model::Scenario const& scenario, model::Op const& op,
 double op_net_seconds(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
                       std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
                       std::span<double const> slots);
+// The same in two steps, so that the volumes are computed once for all
+// targets: each collective's volume V, then the time on `hw`.
+void op_volumes(model::Scenario const& scenario, model::Op const& op,
+                std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
+                std::span<double const> slots, std::vector<double>& volumes);
+double op_net_seconds(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
+                      std::span<double const> mesh_sizes, std::span<double const> volumes);
 
 // Implemented in mesh_points.cpp: fills grid.chips and grid.mesh_unsupported,
 // with one warning per target that cannot build the mesh; false (with an
