@@ -73,7 +73,8 @@ struct OperandResolver {
         if (slot < 0) {
             checker.diagnostics.error(
                 span, checker.is_mesh_name(scope, id.name)
-                          ? "'" + id.name + "' is a mesh axis, not a value; a dimension is split over it with '@', e.g. 'D@" + id.name + "'"
+                          ? "'" + id.name + "' is a mesh axis, not a value; a dimension is "
+                                            "split over it with '@', e.g. 'D@" + id.name + "'"
                           : "unknown axis '" + id.name + "'" +
                                 did_you_mean(id.name, checker.visible_values(scope)));
             ok = false;
