@@ -445,3 +445,228 @@ TEST_CASE("sharding.md Question 3: a latency-bound AllGather on a ring of 4", "[
     // 256 bytes: nothing on the wire to speak of; ceil(4/2) = 2 hops of 1 us (the book: "2us").
     CHECK_THAT(r.find("gather", "v4p").metrics.t_net, WithinRel(2e-6, 1e-15));
 }
+
+namespace {
+
+// The case of op `op` in layer `layer` (ops of one template share names).
+engine::Case const& in_layer(Run const& r, std::string const& layer, std::string const& op) {
+    auto const& s = r.checked->scenario;
+    for (auto const& c : r.evaluation.cases)
+        if (s.ops[c.op].name == op && s.ops[c.op].layer == layer) return c;
+    FAIL("no case " << layer << "/" << op);
+    throw;
+}
+
+std::string const& network_of(Run const& r, std::string const& layer, std::string const& op) {
+    return r.checked->scenario.ops[in_layer(r, layer, op).op].network;
+}
+
+// Two NVLink axes of 2 and 4 chips (8 in all, one switch) at 100 GB/s per GPU.
+constexpr char const* two_axes = R"(
+hardware g { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  nvlink_bandwidth = 100 GB/s  nvlink_domain = 8 }
+target g
+mesh a = 2 over nvlink, b = 4 over nvlink
+let B = 1024
+let D = 1024
+let F = 4096
+)";
+
+}  // namespace
+
+TEST_CASE("a template's mesh-axis parameter: one template split over an axis of 2 and of 4",
+          "[multichip][layers]") {
+    auto r = run(std::string(two_axes) + R"(
+        template col(N, D, F, ax) {
+            matmul up = bf16[N, D] * weight bf16[D, F@ax] -> bf16[N, F@ax]
+        }
+        template row(N, D, F, ax) {
+            matmul down = bf16[N, F@ax] * weight bf16[F@ax, D] -> bf16[N, D]
+        }
+        use col(N = B, D = D, F = F, ax = a) as col_a
+        use col(N = B, D = D, F = F, ax = b) as col_b
+        use row(N = B, D = D, F = F, ax = a) as row_a
+        use row(N = B, D = D, F = F, ax = b) as row_b)");
+    double const B = 1024, D = 1024, F = 4096;
+    // Column-parallel: each chip multiplies by its F / N columns of the
+    // weight (replicated over the other axis), no collective.
+    auto const& col_a = in_layer(r, "col_a", "up").metrics;
+    CHECK(col_a.counts.flops == 2 * B * D * F / 2);  // 4,294,967,296
+    CHECK(col_a.counts.bytes_read == 2 * (B * D + D * F / 2));
+    CHECK(col_a.counts.bytes_written == 2 * B * F / 2);
+    CHECK(col_a.net_bytes == 0);
+    auto const& col_b = in_layer(r, "col_b", "up").metrics;
+    CHECK(col_b.counts.flops == 2 * B * D * F / 4);  // 2,147,483,648
+    CHECK(col_b.counts.bytes_read == 2 * (B * D + D * F / 4));
+    CHECK(col_b.counts.bytes_written == 2 * B * F / 4);
+    CHECK(network_of(r, "col_a", "up").empty());
+    // Row-parallel: partial sums of the whole B x D output (V = 2 MiB in
+    // bf16), an AllReduce over the parameter's axis: each chip receives
+    // 2 (N-1)/N V; the time is 2 x (N-1)/N V / W, over the N-1 steps' floor.
+    double const V = 2 * B * D;
+    auto const& row_a = in_layer(r, "row_a", "down").metrics;
+    CHECK(row_a.counts.flops == 2 * B * (F / 2) * D);
+    CHECK(network_of(r, "row_a", "down") == "allreduce(a)");
+    CHECK(row_a.net_bytes == 2 * 0.5 * V);
+    CHECK_THAT(row_a.t_net, WithinRel(2 * 0.5 * V / 100e9, 1e-15));  // 20.97 us
+    auto const& row_b = in_layer(r, "row_b", "down").metrics;
+    CHECK(row_b.counts.flops == 2 * B * (F / 4) * D);
+    CHECK(network_of(r, "row_b", "down") == "allreduce(b)");
+    CHECK(row_b.net_bytes == 2 * 0.75 * V);
+    CHECK_THAT(row_b.t_net, WithinRel(2 * 0.75 * V / 100e9, 1e-15));  // 31.46 us
+    CHECK(r.evaluation.chips_at(0) == 8);
+}
+
+TEST_CASE("a mesh-axis parameter passed on to nested templates, and a default naming its own axis",
+          "[multichip][layers]") {
+    auto r = run(std::string(two_axes) + R"(
+        template col(N, D, F, ax) {
+            matmul up = bf16[N, D] * weight bf16[D, F@ax] -> bf16[N, F@ax]
+        }
+        # `tp = tp`: the default names the mesh axis `tp` seen at the use.
+        template mlp(N, D, F, tp = tp) {
+            use col(N = N, D = D, F = F, ax = tp) as up
+            matmul down = bf16[N, F@tp] * weight bf16[F@tp, D] -> bf16[N, D]
+            collective gather = allgather(tp) bf16[N, F@tp] -> bf16[N, F]
+        }
+        template block(N, D, F, x) {
+            use mlp(N = N, D = D, F = F, tp = x) as mlp
+        }
+        use mlp(N = B, D = D, F = F, tp = a) as given
+        use block(N = B, D = D, F = F, x = b) as nested
+        layer inner {
+            use block(N = B, D = D, F = F, x = a) as nested
+        })");
+    double const B = 1024, D = 1024, F = 4096;
+    CHECK(in_layer(r, "given/up", "up").metrics.counts.flops == 2 * B * D * F / 2);
+    CHECK(network_of(r, "given", "down") == "allreduce(a)");
+    // block's x = b, passed to mlp's tp, passed to col's ax: split over 4.
+    CHECK(in_layer(r, "nested/mlp/up", "up").metrics.counts.flops == 2 * B * D * F / 4);
+    CHECK(in_layer(r, "nested/mlp", "down").metrics.counts.flops == 2 * B * (F / 4) * D);
+    CHECK(network_of(r, "nested/mlp", "down") == "allreduce(b)");
+    CHECK(network_of(r, "nested/mlp", "gather") == "allgather(b)");
+    // An AllGather of the B x F output over 4 chips: (N-1)/N V with V = 2 B F.
+    CHECK(in_layer(r, "nested/mlp", "gather").metrics.net_bytes == 0.75 * 2 * B * F);
+    CHECK(in_layer(r, "inner/nested/mlp/up", "up").metrics.counts.flops == 2 * B * D * F / 2);
+
+    // The default `tp = tp` with a mesh axis named tp.
+    auto d = run(R"(
+        hardware g { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  nvlink_bandwidth = 100 GB/s  nvlink_domain = 8 }
+        target g
+        mesh dp = 2 over nvlink, tp = 4 over nvlink
+        template mlp(N, D, F, tp = tp) {
+            matmul up = bf16[N, D] * weight bf16[D, F@tp] -> bf16[N, F@tp]
+            matmul down = bf16[N, F@tp] * weight bf16[F@tp, D] -> bf16[N, D]
+        }
+        use mlp(N = 1024, D = 1024, F = 4096))");
+    CHECK(in_layer(d, "mlp", "up").metrics.counts.flops == 2 * B * D * F / 4);
+    CHECK(network_of(d, "mlp", "down") == "allreduce(tp)");
+}
+
+TEST_CASE("the tensor-parallel layer templates split over the mesh axis they are given",
+          "[multichip][layers]") {
+    // dense_tp_decode over an axis named `model`, given as `tp = model`,
+    // gives the cases of the same layer over an axis named `tp`, by default.
+    auto evaluate = [](std::string const& mesh, std::string const& argument) {
+        auto checked = test::check_with_catalog(R"(
+            include "layers/dense_tp.roof"
+            hardware g { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  nvlink_bandwidth = 100 GB/s  nvlink_domain = 8 }
+            target g
+            )" + mesh + R"(
+            use dense_tp_decode(B = 4, S = 64, D = 64, H = 8, KV = 2, Hd = 8, F = 128)" + argument + R"() as decoder
+            use lm_head_tp(N = 4, D = 64, V = 256)" + argument + ")");
+        INFO(checked->errors());
+        REQUIRE_FALSE(checked->diagnostics.has_errors());
+        auto evaluation = engine::evaluate(checked->scenario, checked->diagnostics);
+        REQUIRE(evaluation);
+        return std::make_pair(std::move(checked), std::move(*evaluation));
+    };
+    auto [named, named_cases] = evaluate("mesh model = 2 over nvlink", ", tp = model");
+    auto [by_default, default_cases] = evaluate("mesh tp = 2 over nvlink", "");
+    REQUIRE(named_cases.cases.size() == default_cases.cases.size());
+    REQUIRE(named_cases.cases.size() == 19);  // 17 decoder ops and the LM head's 2
+    for (std::size_t i = 0; i < named_cases.cases.size(); ++i) {
+        auto const& x = named_cases.cases[i];
+        auto const& y = default_cases.cases[i];
+        INFO(named->scenario.ops[x.op].layer << "/" << named->scenario.ops[x.op].name);
+        CHECK(x.metrics.counts.flops == y.metrics.counts.flops);
+        CHECK(x.metrics.counts.bytes_read == y.metrics.counts.bytes_read);
+        CHECK(x.metrics.counts.bytes_written == y.metrics.counts.bytes_written);
+        CHECK(x.metrics.net_bytes == y.metrics.net_bytes);
+        CHECK(x.metrics.t_lower == y.metrics.t_lower);
+        auto network = by_default->scenario.ops[y.op].network;
+        if (auto at = network.find("(tp)"); at != std::string::npos) network.replace(at, 4, "(model)");
+        CHECK(named->scenario.ops[x.op].network == network);
+    }
+    // Two AllReduces per layer, over the axis given.
+    std::vector<std::string> reduced;
+    for (auto const& op : named->scenario.ops)
+        if (!op.network.empty()) reduced.push_back(op.layer + "/" + op.name + ": " + op.network);
+    CHECK(reduced == std::vector<std::string>{"decoder/attention/o_proj: allreduce(model)",
+                                              "decoder/mlp/down: allreduce(model)"});
+}
+
+TEST_CASE("misused mesh-axis parameters are errors at their place", "[multichip][layers]") {
+    std::string head = std::string(two_axes) + R"(template col(N, D, F, ax = a) {
+    matmul up = bf16[N, D] * weight bf16[D, F@ax] -> bf16[N, F@ax]
+}
+)";  // the template's lines 8 to 10; a use is line 11
+    auto use = [&](std::string const& arguments) {
+        return errors_of(head + "use col(N = B, D = D, F = F" + arguments + ")");
+    };
+    CHECK(use("") == "");
+    CHECK(use(", ax = b") == "");
+    CHECK(test::contains(use(", ax = 2"),
+                         "test.roof:11:35: error: parameter 'ax' of template 'col' takes a mesh axis, not a number\n"));
+    CHECK(test::contains(use(", ax = 2"), "test.roof:8:23: note: parameter 'ax' of template 'col' is declared here"));
+    CHECK(test::contains(use(", ax = a * b"),
+                         "test.roof:11:35: error: parameter 'ax' of template 'col' takes a mesh axis, not an expression"));
+    CHECK(test::contains(use(", ax = D"),
+                         "test.roof:11:35: error: parameter 'ax' of template 'col' takes a mesh axis, but 'D' is a value"));
+    CHECK(test::contains(use(", ax = bf16"), "takes a mesh axis, but 'bf16' is a dtype"));
+    CHECK(test::contains(use(", ax = c"), "test.roof:11:35: error: unknown mesh axis 'c'"));
+    CHECK(test::contains(use(", ax = bb"), "error: unknown mesh axis 'bb'; did you mean 'b'?"));
+    // One error for a wrong argument, however many places use the parameter.
+    auto wrong = test::check_text(head + "use col(N = B, D = D, F = F, ax = 2)");
+    CHECK(wrong->diagnostics.error_count() == 1);
+    // The other way round: a mesh axis where a value or a dtype goes.
+    CHECK(test::contains(errors_of(head + "use col(N = a, D = D, F = F)"),
+                         "test.roof:11:13: error: parameter 'N' of template 'col' takes a value, but 'a' is a mesh axis"));
+    CHECK(test::contains(errors_of(head + "let n = a"), "test.roof:11:9: error: 'a' is a mesh axis, not a value"));
+    CHECK(test::contains(errors_of(head + "matmul m = bf16[B, a] * bf16[a, D] -> bf16[B, D]"),
+                         "test.roof:11:20: error: 'a' is a mesh axis, not a value; a dimension is split "
+                         "over it with '@', e.g. 'D@a'"));
+    // A missing argument, and a template without a mesh.
+    CHECK(test::contains(errors_of(std::string(two_axes) +
+                                   "template ar(N, D, ax) {\n"
+                                   "    collective s = allreduce(ax) bf16[N, D] -> bf16[N, D]\n}\n"
+                                   "use ar(N = B, D = D)"),
+                         "test.roof:11:5: error: missing argument 'ax' for template 'ar'"));
+    CHECK(test::contains(errors_of("let B = 8\ntemplate t(N, ax) {\n"
+                                   "    matmul m = bf16[N, N] * bf16[N, N@ax] -> bf16[N, N@ax]\n}\n"
+                                   "use t(N = B, ax = tp)"),
+                         "test.roof:5:19: error: 'tp' is not a mesh axis: the scenario has no mesh"));
+    // Used both as a mesh axis and as a value or a dtype: once, at the template.
+    auto both = test::check_text(std::string(two_axes) +
+                                 "template t(N, ax) {\n"
+                                 "    let n = 2 * ax\n"
+                                 "    matmul m = ax[N, N] * bf16[N, N@ax] -> bf16[N, N@ax]\n}\n"
+                                 "use t(N = B, ax = a) as x\nuse t(N = B, ax = b) as y");
+    auto text = both->errors();
+    INFO(text);
+    CHECK(both->diagnostics.error_count() == 2);
+    CHECK(test::contains(text, "test.roof:9:17: error: parameter 'ax' of template 't' is used here as a value and "
+                               "elsewhere as a mesh axis; a parameter is one or the other"));
+    CHECK(test::contains(text, "test.roof:10:16: error: parameter 'ax' of template 't' is used here as a dtype"));
+    CHECK(test::contains(text, "test.roof:10:37: note: used as a mesh axis here"));
+    // Through a nested use: a value of one template, a mesh axis of another.
+    CHECK(test::contains(errors_of(head + "template outer(N, x) {\n"
+                                          "    use col(N = N, D = D, F = F, ax = x)\n"
+                                          "    matmul m = bf16[N, x] * bf16[x, D] -> bf16[N, D]\n}\n"
+                                          "use outer(N = B, x = a)"),
+                         "test.roof:13:24: error: parameter 'x' of template 'outer' is used here as a value"));
+    // An error inside an instance names the mesh axis each parameter got.
+    CHECK(test::contains(errors_of(head + "template bad(N, ax) {\n"
+                                          "    matmul m = bf16[N, N] * bf16[N, D@ax] -> bf16[N, D@ax]\n}\n"
+                                          "use bad(N = B, ax = b)"),
+                         "note: 'bad' (layer 'bad') got N = 1024, ax = b"));
+}

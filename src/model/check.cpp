@@ -365,6 +365,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     checker.scenario.template_count = checker.templates.size();
     checker.classify_dtype_names();
     checker.check_value_arguments();
+    checker.check_mesh_arguments();
     checker.check_lets();
     checker.check_mesh();
     checker.check_dtypes();

@@ -69,6 +69,8 @@ struct Compiler {
         if (slot < 0) {
             if (checker.is_dtype_name(id.name) || checker.is_dtype_parameter(scope, id.name))
                 checker.diagnostics.error(span, "'" + id.name + "' is a dtype, not a value");
+            else if (checker.is_mesh_name(scope, id.name))
+                checker.diagnostics.error(span, "'" + id.name + "' is a mesh axis, not a value");
             else
                 checker.diagnostics.error(span, "unknown name '" + id.name + "'" +
                                                     did_you_mean(id.name, known_names()));

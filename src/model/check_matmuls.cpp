@@ -40,7 +40,7 @@ struct OperandResolver {
         out.span = file.span_of(t);
         out.dtype = dtype(t.dtype);
         if (t.role) out.role = *t.role == "weight" ? Role::weight : Role::cache;
-        if (!checker.resolve_shards(file, t, out)) ok = false;
+        if (!checker.resolve_shards(file, scope, t, out)) ok = false;
         for (std::size_t i = 0; i < t.axes.size(); ++i) {
             auto const& id = t.axes[i].axis;
             Span span = file.span_of(id);
@@ -71,8 +71,12 @@ struct OperandResolver {
     Axis axis(ast::Identifier const& id, Span span) {
         int slot = checker.lookup_value(scope, id.name);
         if (slot < 0) {
-            checker.diagnostics.error(span, "unknown axis '" + id.name + "'" +
-                                                did_you_mean(id.name, checker.visible_values(scope)));
+            checker.diagnostics.error(
+                span, checker.is_mesh_name(scope, id.name)
+                          ? "'" + id.name + "' is a mesh axis, not a value; a dimension is "
+                                            "split over it with '@', e.g. 'D@" + id.name + "'"
+                          : "unknown axis '" + id.name + "'" +
+                                did_you_mean(id.name, checker.visible_values(scope)));
             ok = false;
             // Still an axis of the op, so that the output does not repeat the
             // error as "appears in neither input".
@@ -227,7 +231,7 @@ void Checker::check_collective(PendingOp const& pending, ast::CollectiveStmt con
     resolve.tensor(stmt.in, op.inputs[0]);
     resolve.no_role(stmt.out);
     resolve.tensor(stmt.out, op.out, "output axis '{}' is not an axis of the input");
-    if (resolve.ok && plan_collective(op, stmt, file)) scenario.ops.push_back(std::move(op));
+    if (resolve.ok && plan_collective(op, stmt, file, pending.scope)) scenario.ops.push_back(std::move(op));
 }
 
 void Checker::check_residents() {

@@ -159,7 +159,54 @@ void Checker::check_slo() {
     scenario.slo_step_s = seconds;
 }
 
-bool Checker::resolve_shards(ParsedFile const& file, ast::Tensor const& t, Tensor& out) {
+Checker::MeshLookup Checker::lookup_mesh(int scope, std::string const& name) const {
+    // A default like `X = Y, Y = X` would chase itself; no real chain is this deep.
+    std::string current = name;
+    for (int depth = 0; depth < 10'000; ++depth) {
+        bool found = false;
+        for (int s = scope; s >= 0 && !found; s = scopes[static_cast<std::size_t>(s)].parent) {
+            auto const& aliases = scopes[static_cast<std::size_t>(s)].mesh_aliases;
+            auto it = aliases.find(current);
+            if (it == aliases.end()) continue;
+            if (!it->second.ok) return {MeshLookup::Status::wrong_argument, -1};
+            scope = it->second.scope;
+            current = it->second.name;
+            found = true;
+        }
+        if (found) continue;
+        auto it = mesh_index.find(current);
+        if (it == mesh_index.end()) return {};
+        return {MeshLookup::Status::found, it->second};
+    }
+    return {MeshLookup::Status::cycle, -1};
+}
+
+bool Checker::is_mesh_name(int scope, std::string const& name) const {
+    if (mesh_index.count(name)) return true;
+    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent)
+        if (scopes[static_cast<std::size_t>(s)].mesh_aliases.count(name)) return true;
+    return false;
+}
+
+std::vector<std::string_view> Checker::mesh_names(int scope) const {
+    std::vector<std::string_view> names;
+    for (auto const& m : scenario.mesh) names.push_back(m.name);
+    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent)
+        for (auto const& [name, alias] : scopes[static_cast<std::size_t>(s)].mesh_aliases)
+            names.push_back(name);
+    return names;
+}
+
+std::string Checker::unknown_mesh_axis(int scope, std::string const& name) const {
+    if (!mesh_statement.node)
+        return std::string("'").append(name).append(
+            "' is not a mesh axis: the scenario has no mesh (declare one, e.g. 'mesh " + name +
+            " = 8 over nvlink')");
+    return std::string("unknown mesh axis '").append(name).append("'") +
+           did_you_mean(name, mesh_names(scope));
+}
+
+bool Checker::resolve_shards(ParsedFile const& file, int scope, ast::Tensor const& t, Tensor& out) {
     bool any = std::any_of(t.axes.begin(), t.axes.end(),
                            [](ast::Dim const& d) { return !d.shards.empty(); });
     if (!any) return true;
@@ -171,37 +218,32 @@ bool Checker::resolve_shards(ParsedFile const& file, ast::Tensor const& t, Tenso
         out.dim_spans.push_back(file.span_of(dim));
         for (auto const& id : dim.shards) {
             Span span = file.span_of(id);
-            auto it = mesh_index.find(id.name);
-            if (it == mesh_index.end()) {
-                if (!mesh_statement.node) {
-                    diagnostics.error(span, "'" + id.name +
-                                                "' is not a mesh axis: the scenario has no mesh "
-                                                "(declare one, e.g. 'mesh " + id.name +
-                                                " = 8 over nvlink')");
-                } else {
-                    std::vector<std::string_view> names;
-                    for (auto const& m : scenario.mesh) names.push_back(m.name);
-                    diagnostics.error(span, "unknown mesh axis '" + id.name + "'" +
-                                                did_you_mean(id.name, names));
-                }
+            auto found = lookup_mesh(scope, id.name);
+            if (found.status != MeshLookup::Status::found) {
+                // A mesh-axis argument reported as wrong: quiet here.
+                if (found.status == MeshLookup::Status::unknown)
+                    diagnostics.error(span, unknown_mesh_axis(scope, id.name));
                 ok = false;
                 continue;
             }
+            int const axis = found.axis;
+            // The axis's own name: `F@ax` of a template may split over `tp`.
+            auto const& name = scenario.mesh[static_cast<std::size_t>(axis)].name;
             auto previous = std::find_if(used.begin(), used.end(),
-                                         [&](auto const& u) { return u.first == it->second; });
+                                         [&](auto const& u) { return u.first == axis; });
             if (previous != used.end()) {
                 diagnostics.error(span, *previous->second == dim.axis.name
-                                            ? "mesh axis '" + id.name + "' appears twice in '" +
+                                            ? "mesh axis '" + name + "' appears twice in '" +
                                                   dim.axis.name + "'"
-                                            : "mesh axis '" + id.name + "' splits both '" +
+                                            : "mesh axis '" + name + "' splits both '" +
                                                   *previous->second + "' and '" + dim.axis.name +
                                                   "'; a mesh axis splits at most one dimension of "
                                                   "an operand");
                 ok = false;
                 continue;
             }
-            used.emplace_back(it->second, &dim.axis.name);
-            out.shards[i].push_back(it->second);
+            used.emplace_back(axis, &dim.axis.name);
+            out.shards[i].push_back(axis);
         }
     }
     return ok;
@@ -370,7 +412,8 @@ bool Checker::plan_elementwise(Op& op) {
     return true;
 }
 
-bool Checker::plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFile const& file) {
+bool Checker::plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFile const& file,
+                              int scope) {
     static constexpr std::pair<std::string_view, CollectiveKind> kinds[] = {
         {"allgather", CollectiveKind::allgather},
         {"reducescatter", CollectiveKind::reducescatter},
@@ -392,19 +435,19 @@ bool Checker::plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFil
     }
     Shards over;
     for (auto const& id : stmt.axes) {
-        auto it = mesh_index.find(id.name);
-        if (it == mesh_index.end()) {
-            std::vector<std::string_view> names;
-            for (auto const& m : scenario.mesh) names.push_back(m.name);
-            diagnostics.error(file.span_of(id), "unknown mesh axis '" + id.name + "'" +
-                                                    did_you_mean(id.name, names));
+        auto found = lookup_mesh(scope, id.name);
+        if (found.status != MeshLookup::Status::found) {
+            if (found.status == MeshLookup::Status::unknown)
+                diagnostics.error(file.span_of(id), unknown_mesh_axis(scope, id.name));
             return false;
         }
-        if (has(over, it->second)) {
-            diagnostics.error(file.span_of(id), "mesh axis '" + id.name + "' is listed twice");
+        if (has(over, found.axis)) {
+            diagnostics.error(file.span_of(id),
+                              "mesh axis '" + scenario.mesh[static_cast<std::size_t>(found.axis)].name +
+                                  "' is listed twice");
             return false;
         }
-        over.push_back(it->second);
+        over.push_back(found.axis);
     }
     auto& in = op.inputs[0];
     auto& out = op.out;

@@ -1,7 +1,7 @@
 // Templates and their uses. A `use` expands the template's body in a new
 // scope, the instance, whose parent is the scope of the use: parameters are
-// bound in the instance (values as lets, dtypes as aliases), and every other
-// name the body mentions resolves at the use site. The instance is a layer
+// bound in the instance (values as lets, dtypes and mesh axes as aliases), and
+// every other name the body mentions resolves at the use site. The instance is a layer
 // named by `as` (default: the template's name) with the use's repeat count.
 #include "checker.hpp"
 
@@ -87,6 +87,13 @@ std::string Checker::instance_values(int scope) const {
     if (templ == templates.end()) return "";
     std::string values;
     for (auto const& param : templ->second.node->parameters) {
+        if (sc.mesh_aliases.count(param.name.name)) {
+            auto found = lookup_mesh(scope, param.name.name);
+            if (found.status == MeshLookup::Status::found)
+                values += (values.empty() ? "" : ", ") + param.name.name + " = " +
+                          scenario.mesh[static_cast<std::size_t>(found.axis)].name;
+            continue;
+        }
         auto it = sc.values.find(param.name.name);
         if (it == sc.values.end()) continue;  // a dtype parameter
         auto slot = static_cast<std::size_t>(it->second);
@@ -111,39 +118,91 @@ Diagnostic Checker::note_at_parameter(Template const& templ, std::size_t paramet
                                  templ.node->name.name + "' is declared here");
 }
 
-// A parameter is a dtype parameter when the body writes it where a dtype goes
-// (an operand's dtype, `compute`, a dtype argument of a nested use) or when
-// its default is a dtype name; otherwise it is a value parameter. The kinds of
-// the templates a body uses come first: a depth-first walk over the uses with
-// an explicit stack, so that a chain of thousands of templates needs no deep
-// recursion.
+namespace {
+
+// Each name in `e` (a value use), in the order written.
+template <typename F>
+void for_each_name(ast::Expression const& e, F const& f) {
+    struct Walker {
+        F const& f;
+        void operator()(ast::Number const&) const {}
+        void operator()(ast::Identifier const& id) const { f(id); }
+        void operator()(x3::forward_ast<ast::Call> const& c) const {
+            for (auto const& a : c.get().arguments) (*this)(a);
+        }
+        void operator()(x3::forward_ast<ast::Unary> const& u) const {
+            boost::apply_visitor(*this, u.get().operand.get());
+        }
+        void operator()(x3::forward_ast<ast::Expression> const& e) const { (*this)(e.get()); }
+        void operator()(ast::Expression const& e) const {
+            boost::apply_visitor(*this, e.first.get());
+            for (auto const& op : e.rest) boost::apply_visitor(*this, op.operand.get());
+        }
+    };
+    Walker{f}(e);
+}
+
+}  // namespace
+
+// A parameter is a mesh-axis parameter when the body writes it where a mesh
+// axis goes (a shard, `F@ax`, `B@(ax, dp)`; a collective's axis list; a
+// mesh-axis argument of a nested use); a dtype parameter when the body writes
+// it where a dtype goes (an operand's dtype, `compute`, a dtype argument of a
+// nested use) or when its default is a dtype name; otherwise it is a value
+// parameter. A parameter used both as a mesh axis and as a value or dtype is
+// an error, reported here once per template. The kinds of the templates a
+// body uses come first: a depth-first walk over the uses with an explicit
+// stack, so that a chain of thousands of templates needs no deep recursion.
 std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& root) {
     if (root.kinds_state != KindsState::not_inferred)
         return root.kinds;  // inferred, or a cycle (reported on use)
 
+    // The first place the body uses a parameter as each kind.
+    struct Uses {
+        Span as_mesh_axis, as_dtype, as_value;
+    };
     // A template being inferred: the uses in its body (layers included), and
     // how many of them are done.
     struct Frame {
         Template* templ;
         std::vector<ast::UseStmt const*> uses;
         std::size_t next = 0;
+        std::vector<Uses> params;
     };
-    auto mark = [](Template& templ, std::string const& name) {
-        auto const& params = templ.node->parameters;
-        for (std::size_t i = 0; i < params.size(); ++i)
-            if (params[i].name.name == name) templ.kinds[i] = ParamKind::dtype;
+    auto mark = [](Frame& frame, ast::Identifier const& id, ParamKind kind) {
+        auto const& params = frame.templ->node->parameters;
+        for (std::size_t i = 0; i < params.size(); ++i) {
+            if (params[i].name.name != id.name) continue;
+            auto& uses = frame.params[i];
+            Span& first = kind == ParamKind::mesh_axis ? uses.as_mesh_axis
+                          : kind == ParamKind::dtype   ? uses.as_dtype
+                                                       : uses.as_value;
+            if (!first.file) first = frame.templ->file->span_of(id);
+            auto& k = frame.templ->kinds[i];
+            if (kind == ParamKind::mesh_axis || (kind == ParamKind::dtype && k == ParamKind::value))
+                k = kind;
+        }
     };
     // Marks what the body itself says, and lists its uses.
     auto start = [&](Template& templ) {
         templ.kinds_state = KindsState::being_inferred;
         auto const& params = templ.node->parameters;
         templ.kinds.assign(params.size(), ParamKind::value);
-        for (auto const& p : params)
-            if (p.default_value)
-                if (auto const* id = bare_identifier(*p.default_value); id && is_dtype_name(id->name))
-                    mark(templ, p.name.name);
-        Frame frame{&templ, {}, 0};
-        auto tensor = [&](ast::Tensor const& t) { mark(templ, t.dtype.name); };
+        Frame frame{&templ, {}, 0, std::vector<Uses>(params.size())};
+        for (std::size_t i = 0; i < params.size(); ++i)
+            if (params[i].default_value)
+                if (auto const* id = bare_identifier(*params[i].default_value); id && is_dtype_name(id->name))
+                    templ.kinds[i] = ParamKind::dtype;
+        auto value = [&](ast::Expression const& e) {
+            for_each_name(e, [&](ast::Identifier const& id) { mark(frame, id, ParamKind::value); });
+        };
+        auto tensor = [&](ast::Tensor const& t) {
+            mark(frame, t.dtype, ParamKind::dtype);
+            for (auto const& dim : t.axes) {
+                mark(frame, dim.axis, ParamKind::value);
+                for (auto const& shard : dim.shards) mark(frame, shard, ParamKind::mesh_axis);
+            }
+        };
         // Layers nest as deep as brackets do (max_nesting); a stack all the same.
         std::vector<std::vector<ast::Statement> const*> bodies{&templ.node->body};
         while (!bodies.empty()) {
@@ -153,31 +212,60 @@ std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& root) 
                 auto const& node = statement.get();
                 if (auto const* m = boost::get<ast::MatmulStmt>(&node)) {
                     for (auto const* t : {&m->lhs, &m->rhs, &m->out}) tensor(*t);
-                    if (m->compute) mark(templ, m->compute->name);
+                    if (m->compute) mark(frame, *m->compute, ParamKind::dtype);
                 } else if (auto const* e = boost::get<ast::ElementwiseStmt>(&node)) {
                     for (auto const& t : e->inputs) tensor(t);
                     tensor(e->out);
-                    if (e->compute) mark(templ, e->compute->name);
+                    if (e->flops) value(*e->flops);
+                    if (e->compute) mark(frame, *e->compute, ParamKind::dtype);
                 } else if (auto const* c = boost::get<ast::CollectiveStmt>(&node)) {
+                    for (auto const& axis : c->axes) mark(frame, axis, ParamKind::mesh_axis);
                     tensor(c->in);
                     tensor(c->out);
                 } else if (auto const* r = boost::get<ast::ResidentStmt>(&node)) {
                     tensor(r->tensor);
+                } else if (auto const* let = boost::get<ast::LetStmt>(&node)) {
+                    value(let->value);
                 } else if (auto const* l = boost::get<x3::forward_ast<ast::LayerStmt>>(&node)) {
+                    if (l->get().count) value(*l->get().count);
                     bodies.push_back(&l->get().body);
                 } else if (auto const* u = boost::get<ast::UseStmt>(&node)) {
+                    if (u->count) value(*u->count);
                     frame.uses.push_back(u);
                 }
             }
         }
         return frame;
     };
+    // Once a body is done: a parameter that is a mesh axis in one place and
+    // a value or dtype in another is an error at the other place.
+    auto finish = [&](Frame const& frame) {
+        auto& templ = *frame.templ;
+        templ.kinds_state = KindsState::inferred;
+        auto const& params = templ.node->parameters;
+        for (std::size_t i = 0; i < params.size(); ++i) {
+            auto const& uses = frame.params[i];
+            if (!uses.as_mesh_axis.file) continue;
+            for (auto const& [other, what] :
+                 {std::pair<Span const*, char const*>{&uses.as_value, "a value"},
+                  std::pair<Span const*, char const*>{&uses.as_dtype, "a dtype"}}) {
+                if (!other->file) continue;
+                auto& error = diagnostics.error(
+                    *other, "parameter '" + params[i].name.name + "' of template '" +
+                                templ.node->name.name + "' is used here as " + what +
+                                " and elsewhere as a mesh axis; a parameter is one or the other");
+                error.notes.push_back(Diagnostics::note(uses.as_mesh_axis, "used as a mesh axis here"));
+                error.notes.push_back(note_at_parameter(templ, i));
+                templ.kinds_conflict = true;
+            }
+        }
+    };
 
     std::vector<Frame> stack{start(root)};
     while (!stack.empty()) {
         auto& frame = stack.back();
         if (frame.next == frame.uses.size()) {
-            frame.templ->kinds_state = KindsState::inferred;
+            finish(frame);
             stack.pop_back();
             continue;
         }
@@ -192,15 +280,20 @@ std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& root) 
             stack.push_back(start(used));  // this use again once its kinds are known
             continue;
         }
-        // A dtype parameter of the callee given one of ours: ours is a dtype
-        // too. (In a cycle, the callee's kinds are as far as they got.)
+        // A parameter of the callee given one of ours: ours is used as the
+        // callee's kind. (In a cycle, the callee's kinds are as far as they got.)
         auto const& callee_params = used.node->parameters;
         for (auto const& arg : use.arguments) {
             auto const* id = bare_identifier(arg.value);
-            if (!id) continue;
-            for (std::size_t i = 0; i < callee_params.size() && i < used.kinds.size(); ++i)
-                if (callee_params[i].name.name == arg.name.name && used.kinds[i] == ParamKind::dtype)
-                    mark(*frame.templ, id->name);
+            for (std::size_t i = 0; i < callee_params.size() && i < used.kinds.size(); ++i) {
+                if (callee_params[i].name.name != arg.name.name) continue;
+                if (used.kinds[i] == ParamKind::value)
+                    for_each_name(arg.value, [&](ast::Identifier const& name) {
+                        mark(frame, name, ParamKind::value);
+                    });
+                else if (id)
+                    mark(frame, *id, used.kinds[i]);
+            }
         }
         ++frame.next;
     }
@@ -270,7 +363,9 @@ void Checker::instantiate(ParsedFile const& file, ast::UseStmt const& use, int s
             .notes.push_back(note_at_parameter(templ, i));
         ok = false;
     }
-    if (!ok) return;  // an instance with unknown arguments would only repeat errors
+    // An instance with unknown arguments, or of a template whose parameters
+    // have no one kind, would only repeat errors.
+    if (!ok || templ.kinds_conflict) return;
 
     ast::Identifier const& layer_name = use.alias ? *use.alias : use.name;
     define(scopes[static_cast<std::size_t>(scope)].layers, layer_name, file.span_of(layer_name),
@@ -292,6 +387,15 @@ void Checker::instantiate(ParsedFile const& file, ast::UseStmt const& use, int s
         ast::Expression const& value = given[i] ? given[i]->value : *param.default_value;
         int where = given[i] ? scope : instance;  // defaults may use earlier parameters
         auto const* id = bare_identifier(value);
+        if (kinds[i] == ParamKind::mesh_axis) {
+            // A default that names its own parameter (`tp = tp`) cannot mean
+            // itself: it names the mesh axis seen where the template is used.
+            if (!given[i] && id && id->name == param.name.name) where = scope;
+            scopes[static_cast<std::size_t>(instance)].mesh_aliases[param.name.name] =
+                MeshAlias{id ? id->name : std::string(), where, id != nullptr};
+            mesh_arguments.push_back({source, &value, where, &templ, i, instance});
+            continue;
+        }
         if (kinds[i] == ParamKind::dtype) {
             scopes[static_cast<std::size_t>(instance)].dtype_aliases[param.name.name] =
                 DtypeAlias{id ? id->name : std::string(), where, id != nullptr};
@@ -311,18 +415,21 @@ void Checker::instantiate(ParsedFile const& file, ast::UseStmt const& use, int s
     instantiating.pop_back();
 }
 
-// Run once every name is collected: a value argument that names a dtype
-// (and no value) is the wrong kind of argument, not an unknown name.
+// Run once every name is collected: a value argument that names a dtype or
+// a mesh axis (and no value) is the wrong kind of argument, not an unknown name.
 void Checker::check_value_arguments() {
     for (auto const& arg : value_arguments) {
         auto const& name = arg.id->name;
         if (lookup_value(arg.scope, name) >= 0) continue;
-        if (!is_dtype_name(name) && !is_dtype_parameter(arg.scope, name)) continue;
+        char const* kind = is_dtype_name(name) || is_dtype_parameter(arg.scope, name) ? "a dtype"
+                           : is_mesh_name(arg.scope, name)                            ? "a mesh axis"
+                                                                                      : nullptr;
+        if (!kind) continue;
         auto const& param = arg.templ->node->parameters[arg.parameter];
         diagnostics.error(arg.file->span_of(*arg.id),
                           "parameter '" + param.name.name + "' of template '" +
                               arg.templ->node->name.name + "' takes a value, but '" + name +
-                              "' is a dtype")
+                              "' is " + kind)
             .notes.push_back(note_at_parameter(*arg.templ, arg.parameter));
         bad_arguments.push_back(arg.slot);
     }
@@ -353,11 +460,54 @@ void Checker::check_dtype_arguments() {
             continue;
         }
         std::string message = slot >= 0 ? what + ", but '" + id->name + "' is a value"
-                                        : "unknown dtype '" + id->name + "'" +
-                                              did_you_mean(id->name, dtype_names());
+                              : is_mesh_name(arg.scope, id->name)
+                                  ? what + ", but '" + id->name + "' is a mesh axis"
+                                  : "unknown dtype '" + id->name + "'" +
+                                        did_you_mean(id->name, dtype_names());
         diagnostics.error(arg.file->span_of(*id), message)
             .notes.push_back(note_at_parameter(*arg.templ, arg.parameter));
         alias.ok = false;
+    }
+}
+
+// Run once the mesh is known: each mesh-axis argument (or default) names a
+// mesh axis of the scenario or a mesh-axis parameter of an enclosing instance.
+void Checker::check_mesh_arguments() {
+    for (auto const& arg : mesh_arguments) {
+        auto const& param = arg.templ->node->parameters[arg.parameter];
+        auto& alias =
+            scopes[static_cast<std::size_t>(arg.instance_scope)].mesh_aliases.at(param.name.name);
+        auto const* id = bare_identifier(*arg.value);
+        auto what = "parameter '" + param.name.name + "' of template '" +
+                    arg.templ->node->name.name + "' takes a mesh axis";
+        if (!id) {
+            alias.ok = false;
+            bool number = arg.value->rest.empty() &&
+                          boost::get<ast::Number>(&arg.value->first.get()) != nullptr;
+            diagnostics.error(arg.file->span_of(*arg.value),
+                              what + (number ? ", not a number" : ", not an expression"))
+                .notes.push_back(note_at_parameter(*arg.templ, arg.parameter));
+            continue;
+        }
+        auto found = lookup_mesh(arg.scope, id->name);
+        alias.ok = found.status == MeshLookup::Status::found;
+        // Quiet when the name is a mesh-axis parameter whose own argument is
+        // wrong: that argument is reported.
+        if (found.status == MeshLookup::Status::found ||
+            found.status == MeshLookup::Status::wrong_argument ||
+            (found.status == MeshLookup::Status::unknown && is_mesh_name(arg.scope, id->name)))
+            continue;
+        std::string message;
+        if (found.status == MeshLookup::Status::cycle)  // `X = Y, Y = X`
+            message = what + ", but '" + id->name + "' is a parameter whose default names it back";
+        else if (lookup_value(arg.scope, id->name) >= 0)
+            message = what + ", but '" + id->name + "' is a value";
+        else if (is_dtype_name(id->name) || is_dtype_parameter(arg.scope, id->name))
+            message = what + ", but '" + id->name + "' is a dtype";
+        else
+            message = unknown_mesh_axis(arg.scope, id->name);
+        diagnostics.error(arg.file->span_of(*id), message)
+            .notes.push_back(note_at_parameter(*arg.templ, arg.parameter));
     }
 }
 

@@ -40,6 +40,15 @@ struct Checker {
         bool settled = false;
     };
 
+    // A mesh-axis parameter of a template instance: the mesh axis named by
+    // `name` in `scope`, where the argument (or default) was written. `ok` is
+    // false once the argument has been reported as not a mesh axis.
+    struct MeshAlias {
+        std::string name;
+        int scope;
+        bool ok = true;
+    };
+
     // A name scope: the top level, a layer body or a template instance.
     struct Scope {
         int parent = -1;
@@ -48,6 +57,7 @@ struct Checker {
         double count = 1;  // product of the repeat counts down to here
         std::unordered_map<std::string, int> values;  // let/sweep/parameter name -> slot
         std::unordered_map<std::string, DtypeAlias> dtype_aliases;  // dtype parameters
+        std::unordered_map<std::string, MeshAlias> mesh_aliases;  // mesh-axis parameters
         std::map<std::string, Span> ops, layers;  // ops (matmul, elementwise, resident)
         Span use;  // of a template instance: the `use` that made it
         std::string template_name;
@@ -118,7 +128,7 @@ struct Checker {
 
     // Templates by name, collected before anything else so that a use may
     // come before its template. Parameter kinds are inferred on first use.
-    enum class ParamKind : char { value, dtype };
+    enum class ParamKind : char { value, dtype, mesh_axis };
     // Where the inference of a template's parameter kinds stands; a template
     // met again while its kinds are being inferred is used in a cycle.
     enum class KindsState : char { not_inferred, being_inferred, inferred };
@@ -127,22 +137,27 @@ struct Checker {
         ast::TemplateStmt const* node;
         std::vector<ParamKind> kinds;
         KindsState kinds_state = KindsState::not_inferred;
+        // A parameter the body uses both as a mesh axis and as a value or
+        // dtype (reported once, when the kinds are inferred): not expanded.
+        bool kinds_conflict = false;
     };
     std::map<std::string, Template> templates;
     std::vector<std::string> instantiating;  // the uses being expanded, outermost first
     std::size_t instance_count = 0;
     static constexpr std::size_t max_instances = 100'000;
 
-    // A dtype argument (or default), validated once the dtypes are known.
-    struct DtypeArgument {
+    // A dtype or mesh-axis argument (or default), validated once the dtypes
+    // (the mesh axes) are known.
+    struct AliasArgument {
         ParsedFile const* file;  // of the argument or default
         ast::Expression const* value;
-        int scope;               // where the dtype name is resolved
+        int scope;               // where the name is resolved
         Template const* templ;
         std::size_t parameter;
-        int instance_scope;      // whose dtype_aliases hold the parameter
+        int instance_scope;      // whose dtype_aliases (mesh_aliases) hold the parameter
     };
-    std::vector<DtypeArgument> dtype_arguments;
+    std::vector<AliasArgument> dtype_arguments;
+    std::vector<AliasArgument> mesh_arguments;
     std::set<std::string> declared_dtypes;  // names of every `dtype` statement
     // A value argument that is a single name, checked for being a dtype.
     struct ValueArgument {
@@ -180,9 +195,12 @@ struct Checker {
     std::vector<ParamKind> const& parameter_kinds(Template& templ);
     void check_value_arguments();
     void check_dtype_arguments();
+    void check_mesh_arguments();
     Diagnostic note_at_parameter(Template const& templ, std::size_t parameter) const;
     bool is_dtype_name(std::string const& name) const;  // built in or declared, before check_dtypes
     bool is_dtype_parameter(int scope, std::string const& name) const;
+    // A mesh axis of the scenario, or a mesh-axis parameter seen from `scope`.
+    bool is_mesh_name(int scope, std::string const& name) const;
 
     // check_expressions.cpp
     bool compile(ParsedFile const& file, ast::Expression const& expr, int scope, Expr& out);
@@ -234,14 +252,31 @@ struct Checker {
     // check_mesh.cpp
     void check_mesh();
     void check_slo();
-    // `D@X`, `B@(X, Y)`: the mesh axes of each dimension of `t` into `out`
-    // (shards, dim_spans); false after an error.
-    bool resolve_shards(ParsedFile const& file, ast::Tensor const& t, Tensor& out);
+    // A mesh axis named in `scope`: through the mesh-axis parameters of
+    // enclosing instances to an axis of the mesh.
+    struct MeshLookup {
+        enum class Status : char {
+            found,
+            unknown,         // no mesh axis of that name
+            wrong_argument,  // a mesh-axis parameter whose argument was already reported as wrong
+            cycle,           // defaults that name one another: `X = Y, Y = X`
+        } status = Status::unknown;
+        int axis = -1;  // index into scenario.mesh
+    };
+    MeshLookup lookup_mesh(int scope, std::string const& name) const;
+    // The mesh axes and the mesh-axis parameters seen from `scope` (did you mean).
+    std::vector<std::string_view> mesh_names(int scope) const;
+    // "unknown mesh axis 'tq'; did you mean 'tp'?", or that there is no mesh.
+    std::string unknown_mesh_axis(int scope, std::string const& name) const;
+    // `D@X`, `B@(X, Y)`: the mesh axes of each dimension of `t`, named in
+    // `scope`, into `out` (shards, dim_spans); false after an error.
+    bool resolve_shards(ParsedFile const& file, int scope, ast::Tensor const& t, Tensor& out);
     // The computation's sharding and the implied collectives (multichip.md
     // section 3); false after an error.
     bool plan_matmul(Op& op);
     bool plan_elementwise(Op& op);
-    bool plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFile const& file);
+    bool plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFile const& file,
+                         int scope);
     void check_tokens();
     void warn_unsupported();
 };
