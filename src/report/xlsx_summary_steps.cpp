@@ -5,6 +5,7 @@
 #include "xlsx_state.hpp"
 
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,15 @@ std::vector<std::string> XlsxWriter::State::summary_step_headers() const {
     for (char const* h : {"step t_lower", "step t_upper", "memory-bound share"})
         headers.push_back(h);
     if (step.tokens) headers.push_back("tokens/s");
+    // With a mesh the bytes are each chip's share, and the test is whether
+    // that share fits in the chip's HBM.
+    bool const mesh = !ctx.scenario.mesh.empty();
     if (step.bytes)
-        for (char const* h : {"weights", "cache", "resident"}) headers.push_back(h);
+        for (char const* h : {"weights", "cache", "resident"})
+            headers.push_back(mesh ? std::string(h).append(" per chip") : std::string(h));
     if (step.chips)
-        for (char const* h : {"hbm_capacity", "min chips", "fits on one chip"})
+        for (char const* h : mesh ? std::initializer_list<char const*>{"hbm_capacity", "min chips for a share", "fits on each chip"}
+                                  : std::initializer_list<char const*>{"hbm_capacity", "min chips", "fits on one chip"})
             headers.push_back(h);
     return headers;
 }
@@ -34,7 +40,11 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
     auto const& st = step;
     bool const chips = st.chips;  // hbm_capacity, min chips, fits on one chip
     ++r;
-    str(ws, r++, 0, "Step: sum of count x time over the supported cases, one chip", fmt.section);
+    str(ws, r++, 0,
+        ctx.scenario.mesh.empty()
+            ? "Step: sum of count x time over the supported cases, one chip"
+            : "Step: sum of count x time over the supported cases, per chip of the mesh (all at once)",
+        fmt.section);
     std::string note = "Every sweep point is on the Steps sheet.";
     if (st.bytes)
         note +=
