@@ -99,6 +99,26 @@ struct StatementCollector {
         return false;
     }
 
+    // A statement a scenario has at most once (tokens, mesh, slo): records
+    // it in `seen`, or, after the first, an error at its keyword with a note
+    // at the first one.
+    template <typename Node>
+    bool first_of_its_kind(Checker::Pending<Node>& seen, Node const& s, std::string const& keyword,
+                           std::string const& message) const {
+        auto const length = static_cast<std::uint32_t>(keyword.size());
+        Span span = file.span_of(s);
+        span.length = length;
+        if (seen.node) {
+            Span previous = seen.file->span_of(*seen.node);
+            previous.length = length;
+            checker.diagnostics.error(span, message)
+                .notes.push_back(Diagnostics::note(previous, "previous " + keyword + " statement is here"));
+            return false;
+        }
+        seen = {&file, &s, 0};
+        return true;
+    }
+
     void operator()(ast::LetStmt const& s) const {
         if (!checker.define_value(scope, s.name.name, file.span_of(s.name))) return;
         checker.let_statements.push_back(checker.lets.size());
@@ -125,16 +145,9 @@ struct StatementCollector {
     // slot no expression can name (mesh axes are not values).
     void operator()(ast::MeshStmt const& s) const {
         if (!at_top_level(s)) return;
-        Span span = file.span_of(s);
-        span.length = 4;  // the keyword
-        if (checker.mesh_statement.node) {
-            Span previous = checker.mesh_statement.file->span_of(*checker.mesh_statement.node);
-            previous.length = 4;
-            checker.diagnostics.error(span, "the scenario already has a mesh; list every axis in one mesh statement")
-                .notes.push_back(Diagnostics::note(previous, "previous mesh statement is here"));
+        if (!first_of_its_kind(checker.mesh_statement, s, "mesh",
+                               "the scenario already has a mesh; list every axis in one mesh statement"))
             return;
-        }
-        checker.mesh_statement = {&file, &s, 0};
         auto& scenario = checker.scenario;
         for (auto const& axis : s.axes) {
             Span name_span = file.span_of(axis.name);
@@ -175,17 +188,8 @@ struct StatementCollector {
     }
 
     void operator()(ast::SloStmt const& s) const {
-        if (!at_top_level(s)) return;
-        Span span = file.span_of(s);
-        span.length = 3;  // the keyword
-        if (checker.slo_statement.node) {
-            Span previous = checker.slo_statement.file->span_of(*checker.slo_statement.node);
-            previous.length = 3;
-            checker.diagnostics.error(span, "the scenario already has an slo")
-                .notes.push_back(Diagnostics::note(previous, "previous slo statement is here"));
-            return;
-        }
-        checker.slo_statement = {&file, &s, 0};
+        if (at_top_level(s))
+            first_of_its_kind(checker.slo_statement, s, "slo", "the scenario already has an slo");
     }
 
     void operator()(ast::ResidentStmt const& s) const {
@@ -240,18 +244,11 @@ struct StatementCollector {
 
     void operator()(ast::TokensStmt const& s) const {
         if (!at_top_level(s)) return;
+        if (!first_of_its_kind(checker.tokens, s, "tokens",
+                               "the scenario already says how many tokens a step processes"))
+            return;
         Span span = file.span_of(s);
         span.length = 6;  // the keyword
-        auto& tokens = checker.tokens;
-        if (tokens.node) {
-            Span previous = tokens.file->span_of(*tokens.node);
-            previous.length = 6;
-            checker.diagnostics
-                .error(span, "the scenario already says how many tokens a step processes")
-                .notes.push_back(Diagnostics::note(previous, "previous tokens statement is here"));
-            return;
-        }
-        tokens = {&file, &s, 0};
         auto& scenario = checker.scenario;
         int slot = static_cast<int>(scenario.slots.size());
         // A slot no expression can name: `tokens` is a keyword.
