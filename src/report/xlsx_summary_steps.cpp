@@ -5,7 +5,6 @@
 #include "xlsx_state.hpp"
 
 #include <cmath>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -25,10 +24,11 @@ std::vector<std::string> XlsxWriter::State::summary_step_headers() const {
     if (step.bytes)
         for (char const* h : {"weights", "cache", "resident"})
             headers.push_back(mesh ? std::string(h).append(" per chip") : std::string(h));
-    if (step.chips)
-        for (char const* h : mesh ? std::initializer_list<char const*>{"hbm_capacity", "min chips for a share", "fits on each chip"}
-                                  : std::initializer_list<char const*>{"hbm_capacity", "min chips", "fits on one chip"})
-            headers.push_back(h);
+    if (step.chips) {
+        headers.push_back("hbm_capacity");
+        headers.push_back(mesh ? "min chips for a share" : "min chips");
+        headers.push_back(mesh ? "fits on each chip" : "fits on one chip");
+    }
     return headers;
 }
 
