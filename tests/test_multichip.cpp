@@ -670,3 +670,74 @@ TEST_CASE("misused mesh-axis parameters are errors at their place", "[multichip]
                                           "use bad(N = B, ax = b)"),
                          "note: 'bad' (layer 'bad') got N = 1024, ax = b"));
 }
+
+TEST_CASE("an all-to-all over two ICI axes, and over NVLink and DCN, each on its own chips' share",
+          "[multichip]") {
+    auto r = run(R"(
+        hardware t { hbm_bandwidth = 8.1e11 B/s  peak bf16 = 1.97e14 FLOP/s  ici_bandwidth = 4.5e10 B/s }
+        hardware g { hbm_bandwidth = 3.35e12 B/s  peak bf16 = 9.89e14 FLOP/s  nvlink_bandwidth = 450 GB/s  nvlink_domain = 8  dcn_bandwidth = 50 GB/s }
+        target t
+        mesh X = 8 over ici ring, Y = 4 over ici line
+        let E = 64
+        let C = 256
+        let D = 8192
+        collective a2a = alltoall(X, Y) bf16[E@(X, Y), C, D] -> bf16[E, C@(X, Y), D])");
+    // One chip's shard s = 64/32 x 256 x 8192 x 2 = 8,388,608 B; V = 32 s.
+    double s = 2.0 * 256 * 8192 * 2, V = 32 * s;
+    auto const& m = r.find("a2a", "t").metrics;
+    CHECK(m.net_bytes == 31 * V / (32.0 * 32));
+    // Axis by axis, each on the array over its own chips (k s):
+    // X, a ring of 8: floor(64/4) 8s / (2 x 64 W); Y, a line of 4: 4 x 4s / (16 W).
+    double x = 16 * 8 * s / (2 * 64 * 4.5e10), y = 4 * 4 * s / (16 * 4.5e10);
+    CHECK_THAT(m.t_net, WithinRel(x + y, 1e-15));  // 372.8 us
+
+    auto h = run(R"(
+        hardware g { hbm_bandwidth = 3.35e12 B/s  peak bf16 = 9.89e14 FLOP/s  nvlink_bandwidth = 450 GB/s  nvlink_domain = 8  dcn_bandwidth = 50 GB/s }
+        target g
+        mesh tp = 8 over nvlink, dp = 2 over dcn
+        let E = 16
+        let C = 4096
+        let D = 8192
+        collective a2a = alltoall(tp, dp) bf16[E@(tp, dp), C, D] -> bf16[E, C@(tp, dp), D])");
+    // s = 1 x 4096 x 8192 x 2; DCN first, over its 2 chips' array (2s):
+    // (2-1) 2s / (4 x 50e9); then NVLink over its 8 chips' (8s): 7 x 8s / (64 x 450e9).
+    double s2 = 4096.0 * 8192 * 2;
+    double dcn = 2 * s2 / (4 * 50e9), nvlink = 7 * 8 * s2 / (64 * 450e9);
+    CHECK_THAT(h.find("a2a", "g").metrics.t_net, WithinRel(dcn + nvlink, 1e-15));  // 801.6 us
+}
+
+TEST_CASE("multi-chip misuse found by review: dtypes, the mesh's size, ignored slo, parse messages",
+          "[multichip]") {
+    std::string head = std::string(tpu) + "mesh X = 4 over ici\nlet B = 256\nlet D = 1024\n";
+    CHECK(test::contains(errors_of(head + "collective g = allgather(X) bf16[B@X, D] -> fp32[B, D]"),
+                         "error: a collective's output has the input's dtype: bf16[B, D]"));
+    CHECK(test::contains(errors_of(std::string(tpu) + "mesh A = 2^30 over ici, B = 2^30 over ici\n"
+                                                      "let N = 8\nlet M = 8\nlet K = 8\nmatmul m = bf16[N, M] * bf16[M, K] -> bf16[N, K]"),
+                         "error: the mesh has 1152921504606846976 chips; a mesh has fewer than 2^53"));
+    CHECK(test::contains(errors_of(std::string(tpu) + "slo step <= 5 ms"),
+                         "warning: the slo is read only by the Plan table, which needs a mesh; it changes nothing here"));
+    CHECK(test::contains(errors_of(head + "collective g = allgather() bf16[B@X, D] -> bf16[B, D]"),
+                         "error: expected a mesh axis, found ')'"));
+    CHECK(test::contains(errors_of(std::string(tpu) + "mesh tokens = 4 over ici"),
+                         "error: expected a mesh axis like tp = 8 over nvlink, found 'tokens'"));
+}
+
+TEST_CASE("the Plan says why a chip has no row, with no slo", "[multichip][plan]") {
+    auto r = run(R"(
+        hardware g { hbm_bandwidth = 1e12 B/s  peak fp16 = 1e15 FLOP/s  nvlink_bandwidth = 100 GB/s }
+        target g
+        mesh X = 4 over nvlink
+        let B = 8
+        let D = 64
+        let F = 64
+        tokens = B
+        matmul m = bf16[B, D@X] * bf16[D@X, F] -> bf16[B, F])");
+    report::ReportInfo info;
+    report::ReportContext context{r.checked->scenario, r.evaluation, info};
+    report::SummaryBuilder builder(context);
+    for (auto const& c : r.evaluation.cases) builder.add(c);
+    auto plan = report::make_plan(context, builder.summary());
+    REQUIRE(plan.rows.size() == 1);
+    CHECK_FALSE(plan.rows[0].chosen);
+    CHECK(plan.rows[0].why == "no case is supported on this chip");
+}

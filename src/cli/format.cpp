@@ -172,6 +172,13 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
             for (std::size_t v = 0; v < grid.sweep_count; ++v)
                 row.push_back(sweep_value_text(scenario, grid, p, v));
             if (mesh) row.push_back(format_count(step.chips));
+            if (mesh && grid.mesh_unsupported[p * grid.target_count + t]) {
+                // No step: the chip cannot build this mesh (warned at the mesh).
+                row.push_back("unsupported");
+                while (row.size() < rows.front().size()) row.push_back("-");
+                rows.push_back(std::move(row));
+                continue;
+            }
             row.push_back(output::format_long_seconds(step.t_lower));
             row.push_back(output::format_long_seconds(step.t_upper));
             row.push_back(output::format_share(step.memory_share));
@@ -185,6 +192,9 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
             rows.push_back(std::move(row));
         }
         append_indented(out, render_table(rows, right));
+        if (mesh && points.size() < grid.point_count)
+            out += "  (" + std::to_string(points.size()) + " of " + std::to_string(grid.point_count) +
+                   " sweep points; the Steps sheet has every one, the plan below the best at each mesh size)\n";
     }
     return out;
 }

@@ -127,6 +127,12 @@ bool compute_mesh_points(model::Scenario const& scenario, CaseGrid& grid,
         if (auto error = evaluator.mesh_sizes(sizes)) return fail(*error);
         double chips = 1;
         for (double size : sizes) chips *= size;
+        // Chips are counted like sizes: past 2^53 no longer one by one.
+        if (!(chips < model::axis_size_limit))
+            return fail({scenario.mesh.front().size_span.file ? scenario.mesh.front().size_span
+                                                              : scenario.mesh.front().span,
+                         "the mesh has " + model::format_number(chips) +
+                             " chips; a mesh has fewer than 2^53 (about 9e15)"});
         grid.chips[p] = chips;
         for (std::size_t t = 0; t < grid.target_count; ++t) {
             auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];

@@ -89,14 +89,16 @@ double stage_seconds(model::Scenario const& scenario, model::Hardware const& hw,
     }
     double w = *hw.ici_bytes_per_s;
     if (all_to_all) {
-        // Axis by axis, each an exchange of the whole volume along one ring or line.
+        // Axis by axis, each an exchange along one ring or line of the
+        // array over that axis: its k chips' shards, k x volume / n.
         double seconds = 0;
         for (int m : stage.axes) {
             if (!in_stage(scenario, stage, mesh_sizes, m)) continue;
             double k = mesh_sizes[static_cast<std::size_t>(m)];
             bool ring = is_ring(scenario.mesh[static_cast<std::size_t>(m)], hw, k);
             double pairs = std::floor(k * k / 4);
-            double bandwidth_term = pairs * volume / ((ring ? 2 : 1) * k * k * w);
+            double axis_volume = k * volume / n;
+            double bandwidth_term = pairs * axis_volume / ((ring ? 2 : 1) * k * k * w);
             double hops = ring ? std::floor(k / 2) : k - 1;
             seconds += std::max(bandwidth_term, hops * hw.ici_latency_s);
         }
@@ -140,11 +142,17 @@ double collective_seconds(model::Scenario const& scenario, model::Hardware const
     std::stable_sort(stages, stages + used,
                      [](Stage const& a, Stage const& b) { return a.bandwidth < b.bandwidth; });
     bool all_to_all = kind == CollectiveKind::alltoall;
+    double all_chips = 1;
+    for (std::size_t s = 0; s < used; ++s) all_chips *= stages[s].chips;
     double seconds = 0;
     for (std::size_t s = 0; s < used; ++s) {
+        // A gather or a scatter: the volume less the faster stages' share.
+        // An exchange keeps each chip's shard (volume / all chips): a stage
+        // exchanges the array over its own chips.
         double faster = 1;
         for (std::size_t f = s + 1; f < used; ++f) faster *= stages[f].chips;
-        seconds += stage_seconds(scenario, hw, stages[s], all_to_all, mesh_sizes, volume / faster);
+        double stage_volume = all_to_all ? stages[s].chips * volume / all_chips : volume / faster;
+        seconds += stage_seconds(scenario, hw, stages[s], all_to_all, mesh_sizes, stage_volume);
     }
     // An AllReduce is a ReduceScatter and then an AllGather of the same volume.
     return kind == CollectiveKind::allreduce ? 2 * seconds : seconds;

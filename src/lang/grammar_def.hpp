@@ -152,6 +152,8 @@ struct link_class;
 struct topology_class;
 struct mesh_axis_class : annotate_position {};
 struct mesh_class : annotate_position {};
+struct mesh_axes_class;
+struct axis_names_class;
 struct collective_class : annotate_position {};
 struct slo_class : annotate_position {};
 struct size_unit_class;
@@ -198,6 +200,8 @@ x3::rule<link_class, std::string> const link = "'ici', 'nvlink' or 'dcn'";
 x3::rule<topology_class, std::string> const topology = "'ring' or 'line'";
 x3::rule<mesh_axis_class, ast::MeshAxisDecl> const mesh_axis = "a mesh axis like tp = 8 over nvlink";
 x3::rule<mesh_class, ast::MeshStmt> const mesh_stmt = "a mesh statement";
+x3::rule<mesh_axes_class, std::vector<ast::MeshAxisDecl>> const mesh_axes = "a mesh axis like tp = 8 over nvlink";
+x3::rule<axis_names_class, std::vector<ast::Identifier>> const axis_names = "a mesh axis";
 x3::rule<collective_class, ast::CollectiveStmt> const collective_stmt = "a collective statement";
 x3::rule<slo_class, ast::SloStmt> const slo_stmt = "an slo statement";
 x3::rule<size_unit_class, std::string> const size_unit = "'bits' or 'bytes'";
@@ -272,7 +276,7 @@ auto const field_def = (identifier >> -identifier >> equals) > field_value;
 // dtype that happens to be called `weight` still reads `weight[D, F]`.
 auto const role_def = lexeme[(x3::string("weight") | x3::string("cache")) >> !ident_char >>
                              !(*x3::ascii::space >> '[')];
-auto const shards_def = ((lit('(') > (identifier % ',')) > close_paren) | x3::repeat(1)[identifier];
+auto const shards_def = ((lit('(') > axis_names) > close_paren) | x3::repeat(1)[identifier];
 auto const dim_def = identifier >> -(lit('@') > shards);
 auto const tensor_def = (-role >> identifier) > open_bracket > -(dim % ',') > close_bracket;
 auto const size_unit_def = lexeme[(x3::string("bits") | x3::string("bytes")) >> !ident_char];
@@ -305,10 +309,12 @@ auto const tokens_stmt_def = keyword("tokens") > equals > expression;
 auto const link_def = lexeme[(x3::string("ici") | x3::string("nvlink") | x3::string("dcn")) >> !ident_char];
 auto const topology_def = lexeme[(x3::string("ring") | x3::string("line")) >> !ident_char];
 auto const mesh_axis_def = identifier > equals > expression > over_word > link > -topology;
-auto const mesh_stmt_def = keyword("mesh") > (mesh_axis % ',');
+auto const mesh_axes_def = mesh_axis % ',';
+auto const axis_names_def = identifier % ',';
+auto const mesh_stmt_def = keyword("mesh") > mesh_axes;
 auto const slo_stmt_def = keyword("slo") > step_word > at_most > quantity;
 auto const collective_stmt_def = keyword("collective") > identifier > equals > identifier >
-                                 open_paren > (identifier % ',') > close_paren > tensor > arrow >
+                                 open_paren > axis_names > close_paren > tensor > arrow >
                                  tensor;
 auto const argument_def = identifier > equals > expression;
 auto const use_stmt_def = keyword("use") > identifier >
@@ -330,6 +336,6 @@ BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     target_stmt, let_stmt, sweep_stmt, matmul_stmt, layer_stmt, role,
                     elementwise_stmt, resident_stmt, tokens_stmt, argument, use_stmt, parameter,
                     template_stmt, statement, dim, shards, link, topology, mesh_axis, mesh_stmt,
-                    collective_stmt, slo_stmt)
+                    collective_stmt, slo_stmt, mesh_axes, axis_names)
 
 }  // namespace roofline::grammar

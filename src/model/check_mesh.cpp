@@ -157,6 +157,14 @@ void Checker::check_slo() {
         return;
     }
     scenario.slo_step_s = seconds;
+    // Only the Plan reads it, and there is a Plan only with a mesh and tokens.
+    if (scenario.mesh.empty() || !tokens.node) {
+        Span keyword = file.span_of(*slo_statement.node);
+        keyword.length = 3;
+        diagnostics.warning(keyword, std::string("the slo is read only by the Plan table, which needs ")
+                                         .append(scenario.mesh.empty() ? "a mesh" : "a tokens statement")
+                                         .append("; it changes nothing here"));
+    }
 }
 
 Checker::MeshLookup Checker::lookup_mesh(int scope, std::string const& name) const {
@@ -456,6 +464,12 @@ bool Checker::plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFil
                                                 "same order: ")
                                         .append(tensor_text(scenario, op, in, {}))
                                         .append(" with other splits"));
+        return false;
+    }
+    // A collective moves bytes; converting them is another op's work.
+    if (in.dtype.dtype != out.dtype.dtype || in.dtype.slot != out.dtype.slot) {
+        diagnostics.error(out.span, "a collective's output has the input's dtype: " +
+                                        tensor_text(scenario, op, in, all_shards(out)));
         return false;
     }
     auto in_shards = all_shards(in), out_shards = all_shards(out);

@@ -24,7 +24,7 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         std::map<std::vector<double>, std::size_t> row_of;  // mesh sweep values -> row
         std::size_t const first_row = plan.rows.size();
-        std::vector<bool> any_built, any_fits;
+        std::vector<bool> any_built, any_fits, any_step;
         for (std::size_t p = 0; p < grid.point_count; ++p) {
             std::vector<double> key;
             for (std::size_t v : plan.mesh_sweeps) key.push_back(grid.sweep_value(p, v));
@@ -36,6 +36,7 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
                 plan.rows.push_back(row);
                 any_built.push_back(false);
                 any_fits.push_back(false);
+                any_step.push_back(false);
             }
             std::size_t const r = it->second;
             auto& row = plan.rows[r];
@@ -43,11 +44,12 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
                 continue;
             any_built[r - first_row] = true;
             StepTotals step = step_totals(context, summary, p, t);
+            if (!(step.t_lower > 0) || std::isnan(step.tokens_per_s)) continue;
+            any_step[r - first_row] = true;
             bool const fits = std::isnan(step.capacity) || step.resident_bytes <= step.capacity;
             if (!fits) continue;
             any_fits[r - first_row] = true;
             if (scenario.slo_step_s && !(step.t_lower <= *scenario.slo_step_s)) continue;
-            if (!(step.t_lower > 0) || std::isnan(step.tokens_per_s)) continue;
             double per_chip = step.tokens_per_s / step.chips;
             if (row.chosen && !(per_chip > row.tokens_per_s_per_chip)) continue;
             row.chosen = true;
@@ -60,11 +62,13 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
         for (std::size_t r = first_row; r < plan.rows.size(); ++r) {
             auto& row = plan.rows[r];
             if (!row.chosen) {
-                row.why = !any_built[r - first_row] ? "the chip cannot build this mesh"
-                          : !any_fits[r - first_row]
-                              ? "does not fit in HBM at any point"
-                              : "no point meets slo step <= " +
-                                    model::format_number(*scenario.slo_step_s * 1e3) + " ms";
+                std::size_t const k = r - first_row;
+                row.why = !any_built[k]                ? "the chip cannot build this mesh"
+                          : !any_step[k]               ? "no case is supported on this chip"
+                          : !any_fits[k]               ? "does not fit in HBM at any point"
+                          : scenario.slo_step_s        ? "no point meets slo step <= " +
+                                                      model::format_number(*scenario.slo_step_s * 1e3) + " ms"
+                                                       : "no point has a step";
                 continue;
             }
             if (!best || row.tokens_per_s_per_chip > best->tokens_per_s_per_chip) best = &row;

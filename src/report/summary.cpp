@@ -1,6 +1,7 @@
 #include "roofline/report/report.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 
 namespace roofline::report {
@@ -135,11 +136,19 @@ std::vector<std::size_t> step_points(std::size_t point_count, std::size_t betwee
 
 std::vector<std::size_t> step_points(model::Scenario const& scenario,
                                      engine::CaseGrid const& grid) {
+    if (grid.point_count == 0) return {};
     // The sweeps of numbers are sampled; at each point kept, every dtype of
-    // the dtype sweeps, so that bf16 and fp8 stand side by side.
+    // the dtype sweeps, so that bf16 and fp8 stand side by side, and every
+    // size of the mesh, so that 1, 2, 4 and 8 chips do.
+    std::uint64_t mesh_bits = 0;
+    for (auto const& axis : scenario.mesh)
+        mesh_bits |= scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on;
+    auto whole = [&](std::size_t v) {
+        return scenario.sweeps[v].of_dtypes || (v < 64 && (mesh_bits >> v & 1));
+    };
     std::size_t numeric_points = 1;
     for (std::size_t v = 0; v < grid.sweep_count; ++v)
-        if (!scenario.sweeps[v].of_dtypes) numeric_points *= grid.sweep_sizes[v];
+        if (!whole(v)) numeric_points *= grid.sweep_sizes[v];
     if (numeric_points == grid.point_count) return step_points(grid.point_count);
     std::size_t dtype_points = grid.point_count / std::max<std::size_t>(numeric_points, 1);
     std::vector<std::size_t> points, digits(grid.sweep_count);
@@ -147,7 +156,7 @@ std::vector<std::size_t> step_points(model::Scenario const& scenario,
         for (std::size_t d = 0; d < dtype_points; ++d) {
             std::size_t nq = q, nd = d;
             for (std::size_t v = grid.sweep_count; v-- > 0;) {
-                auto& rest = scenario.sweeps[v].of_dtypes ? nd : nq;
+                auto& rest = whole(v) ? nd : nq;
                 digits[v] = rest % grid.sweep_sizes[v];
                 rest /= grid.sweep_sizes[v];
             }
