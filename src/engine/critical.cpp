@@ -93,10 +93,15 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
     (void)evaluator.set_point(values);
     auto peak = hw.peak_for(matmul.compute_dtype_at(evaluator.slots(), scenario.dtypes));
     if (!peak) return not_available;
-    bool split = !scenario.mesh.empty() &&
-                 (!matmul.compute_shards.empty() || !matmul.collectives.empty() ||
-                  matmul.kind == model::OpKind::collective);
-    if (split) return solve_critical_on_mesh(scenario, evaluator, matmul, hw, *peak, sweep, values);
+    if (!scenario.mesh.empty()) {
+        // A chip that cannot build the mesh here has no critical value, as
+        // its cases have no times.
+        std::vector<double> mesh_sizes;
+        if (evaluator.mesh_sizes(mesh_sizes) || !mesh_problem(scenario, hw, mesh_sizes).message.empty())
+            return not_available;
+        if (matmul.split())
+            return solve_critical_on_mesh(scenario, evaluator, matmul, hw, *peak, sweep, values);
+    }
     double bandwidth = hw.hbm_bytes_per_s;
     int v_slot = scenario.sweeps[sweep].slot;
     std::uint64_t v_bit = std::uint64_t{1} << sweep;
@@ -196,8 +201,7 @@ CaseGrid::VCounts counts_in_v(model::Scenario const& scenario, PointEvaluator& e
     auto const& op = scenario.ops[op_index];
     if (scenario.sweeps[sweep].of_dtypes) return {};  // not a size
     // Split over a mesh, V also sets the network time: no closed form here.
-    if (!op.compute_shards.empty() || !op.collectives.empty() || op.kind == model::OpKind::collective)
-        return {};
+    if (op.split()) return {};
     int v_slot = scenario.sweeps[sweep].slot;
     std::uint64_t v_bit = std::uint64_t{1} << sweep;
     std::size_t v_axes = 0;

@@ -173,8 +173,7 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
         for (std::size_t m = 0; m < matmuls; ++m) {
             auto const& matmul = scenario.ops[m];
             if (auto error = evaluator.axis_sizes(matmul, sizes)) return fail(*error);
-            bool split = on_mesh && (!matmul.compute_shards.empty() || !matmul.collectives.empty() ||
-                                     matmul.kind == model::OpKind::collective);
+            bool split = on_mesh && matmul.split();
             if (split)
                 if (auto error = check_divisible(scenario, matmul, sizes, mesh_sizes)) return fail(*error);
             Counts counts = split ? count_op_on_chip(matmul, sizes, mesh_sizes, scenario.dtypes,

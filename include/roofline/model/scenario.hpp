@@ -167,6 +167,10 @@ struct Op {
     std::vector<Shards> compute_shards;
     std::vector<Collective> collectives;
     std::string network;  // the collectives as the `collective` column writes them: "allreduce(tp)"
+    // Split over the mesh or communicating: counted per chip, with a network time.
+    bool split() const {
+        return !compute_shards.empty() || !collectives.empty() || kind == OpKind::collective;
+    }
 
     // The dtype whose peak applies at a point with slot values `slots`.
     int compute_dtype_at(std::span<double const> slots, std::span<Dtype const> dtypes) const;
