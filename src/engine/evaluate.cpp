@@ -2,8 +2,6 @@
 
 #include "point_evaluator.hpp"
 
-#include "roofline/engine/network.hpp"
-
 #include "roofline/model/limits.hpp"
 
 #include <algorithm>
@@ -182,10 +180,7 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
             double net_bytes = 0;
             if (split && !matmul.collectives.empty()) {
                 op_volumes(scenario, matmul, sizes, mesh_sizes, evaluator.slots(), volumes);
-                for (std::size_t i = 0; i < volumes.size(); ++i) {
-                    auto const& c = matmul.collectives[i];
-                    net_bytes += collective_net_bytes(c.kind, shard_count(c.mesh_axes, mesh_sizes), volumes[i]);
-                }
+                net_bytes = op_net_bytes(matmul, mesh_sizes, volumes);
             }
             int compute = matmul.compute_dtype_at(evaluator.slots(), scenario.dtypes);
             if (auto error = check_counts(matmul, counts)) {

@@ -80,13 +80,13 @@ void op_volumes(model::Scenario const& scenario, model::Op const& op,
         volumes.push_back(volume_of(op, c, axis_sizes, mesh_sizes, scenario.dtypes, slots));
 }
 
-double op_net_bytes(model::Scenario const& scenario, model::Op const& op,
-                    std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
-                    std::span<double const> slots) {
+double op_net_bytes(model::Op const& op, std::span<double const> mesh_sizes,
+                    std::span<double const> volumes) {
     double bytes = 0;
-    for (auto const& c : op.collectives)
-        bytes += collective_net_bytes(c.kind, shard_count(c.mesh_axes, mesh_sizes),
-                                      volume_of(op, c, axis_sizes, mesh_sizes, scenario.dtypes, slots));
+    for (std::size_t i = 0; i < op.collectives.size(); ++i) {
+        auto const& c = op.collectives[i];
+        bytes += collective_net_bytes(c.kind, shard_count(c.mesh_axes, mesh_sizes), volumes[i]);
+    }
     return bytes;
 }
 

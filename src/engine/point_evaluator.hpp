@@ -61,21 +61,20 @@ std::optional<model::EvalError> check_divisible(model::Scenario const& scenario,
                                                 std::span<double const> axis_sizes,
                                                 std::span<double const> mesh_sizes);
 
-// The network side of one op at a point (the collectives' volumes are the
-// same on every target): what each chip receives, and the time on `hw`.
-double op_net_bytes(model::Scenario const& scenario, model::Op const& op,
-                    std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
-                    std::span<double const> slots);
-double op_net_seconds(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
-                      std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
-                      std::span<double const> slots);
-// The same in two steps, so that the volumes are computed once for all
-// targets: each collective's volume V, then the time on `hw`.
+// The network side of one op at a point. The collectives' volumes are the
+// same on every target: op_volumes computes them once, then op_net_bytes
+// gives what each chip receives and op_net_seconds the time on each `hw`.
 void op_volumes(model::Scenario const& scenario, model::Op const& op,
                 std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
                 std::span<double const> slots, std::vector<double>& volumes);
+double op_net_bytes(model::Op const& op, std::span<double const> mesh_sizes,
+                    std::span<double const> volumes);
 double op_net_seconds(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
                       std::span<double const> mesh_sizes, std::span<double const> volumes);
+// Both steps at once, for one target (the critical-value search).
+double op_net_seconds(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
+                      std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
+                      std::span<double const> slots);
 
 // Implemented in mesh_points.cpp: fills grid.chips and grid.mesh_unsupported,
 // with one warning per target that cannot build the mesh; false (with an
