@@ -44,12 +44,12 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
         }
         for (std::size_t v : plan.other_sweeps) sweep_cell(ws, r, c++, row.point, v);
         num(ws, r, c++, row.step.t_lower, fmt.time);
-        num(ws, r, c++, row.step.tokens_per_s, fmt.sci);
-        num(ws, r, c++, row.tokens_per_s_per_chip, fmt.sci);
+        num(ws, r, c++, row.step.tokens_per_s, fmt.rate);  // as the Step section writes them
+        num(ws, r, c++, row.tokens_per_s_per_chip, fmt.rate);
         num(ws, r, c++, row.compute_share, fmt.fraction);
         num(ws, r, c++, row.step.memory_share, fmt.fraction);
         num(ws, r, c++, row.step.network_share, fmt.fraction);
-        num(ws, r, c++, row.step.resident_bytes, fmt.sci);
+        num(ws, r, c++, row.step.resident_bytes, fmt.bytes);
         ++r;
     }
     return r;
