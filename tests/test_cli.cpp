@@ -115,15 +115,19 @@ TEST_CASE("cli: hardware lists the catalog and shows one chip", "[cli]") {
     // tpu.roof's numbers with SI prefixes: 8.2e11 B/s, 16 GiB = 17,179,869,184 B,
     // 4.5e10 B/s, 1.97e14 FLOP/s; the interconnect the chip has (the default
     // latencies with their links; DCN 3.125e9 B/s to three digits, half to
-    // even), none it lacks. The first column is as wide as ici_wraparound.
-    CHECK(contains(one.out, "hbm_bandwidth   820 GB/s\n"));
-    CHECK(contains(one.out, "hbm_capacity    16 GiB (17,179,869,184 B)\n"));
-    CHECK(contains(one.out, "ici_bandwidth   45 GB/s\n"
-                            "ici_wraparound  16\n"
-                            "ici_latency     1 µs\n"
-                            "dcn_bandwidth   3.12 GB/s\n"
-                            "dcn_latency     10 µs\n"
-                            "peak bf16       197 TFLOP/s, ridge 240.2 FLOP/byte\n"));
+    // even), none it lacks; VMEM 128 MiB at 22 x 8.1e11 = 1.782e13 B/s, which
+    // is 21.73 x this chip's 8.2e11. The first column is as wide as
+    // onchip_bandwidth.
+    CHECK(contains(one.out, "hbm_bandwidth     820 GB/s\n"));
+    CHECK(contains(one.out, "hbm_capacity      16 GiB (17,179,869,184 B)\n"));
+    CHECK(contains(one.out, "ici_bandwidth     45 GB/s\n"
+                            "ici_wraparound    16\n"
+                            "ici_latency       1 µs\n"
+                            "dcn_bandwidth     3.12 GB/s\n"
+                            "dcn_latency       10 µs\n"
+                            "onchip_capacity   128 MiB (134,217,728 B)\n"
+                            "onchip_bandwidth  17.8 TB/s, 21.73 x HBM\n"
+                            "peak bf16         197 TFLOP/s, ridge 240.2 FLOP/byte\n"));
     CHECK_FALSE(contains(one.out, "nvlink"));
     // A GPU: NVLink (450 GB/s one-way, 8 GPUs) and a 400 Gb/s NIC, no ICI.
     auto gpu = cli("hardware h100_sxm");

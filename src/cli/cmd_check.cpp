@@ -35,28 +35,35 @@ int cmd_check(std::vector<std::string> const& args) {
         }
         auto const& s = checked.scenario;
         std::size_t cases = s.point_count() * s.ops.size() * s.targets.size();
-        if (s.ops.empty() && s.template_count > 0) {
+        if (s.ops.empty() && s.requests.empty() && s.template_count > 0) {
             // A file of templates: their bodies are checked where a scenario uses them.
             std::cout << path << ": ok: " << s.template_count << " template"
                       << (s.template_count == 1 ? "" : "s")
                       << ", no ops (a template is checked where a scenario uses it)\n";
             continue;
         }
-        std::size_t elementwise = 0, collectives = 0;
+        std::size_t elementwise = 0, collectives = 0, kernels = 0;
         for (auto const& op : s.ops) {
             elementwise += op.kind == model::OpKind::elementwise;
             collectives += op.kind == model::OpKind::collective;
+            kernels += op.kind == model::OpKind::kernel;
         }
-        std::size_t matmuls = s.ops.size() - elementwise - collectives;
+        std::size_t matmuls = s.ops.size() - elementwise - collectives - kernels;
         std::cout << path << ": ok: " << matmuls << " matmul" << (matmuls == 1 ? "" : "s");
         if (elementwise)
             std::cout << " + " << elementwise << " elementwise op" << (elementwise == 1 ? "" : "s");
         if (collectives)
             std::cout << " + " << collectives << " collective" << (collectives == 1 ? "" : "s");
+        if (kernels) std::cout << " + " << kernels << " kernel" << (kernels == 1 ? "" : "s");
         std::cout << " x " << s.targets.size() << " target"
                   << (s.targets.size() == 1 ? "" : "s") << " x " << s.point_count()
                   << " sweep point" << (s.point_count() == 1 ? "" : "s") << " = " << cases
-                  << " case" << (cases == 1 ? "" : "s") << "\n";
+                  << " case" << (cases == 1 ? "" : "s");
+        for (auto const& r : s.requests)
+            std::cout << "; request " << r.name << ": prefill " << r.prefill.size() << " case"
+                      << (r.prefill.size() == 1 ? "" : "s") << ", decode " << r.decode.size()
+                      << " case" << (r.decode.size() == 1 ? "" : "s") << " per step";
+        std::cout << "\n";
     }
     return status;
 }

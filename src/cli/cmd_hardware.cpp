@@ -1,4 +1,5 @@
 // `roofline hardware [NAME]`: the shipped catalog, or one chip in full.
+#include <cmath>
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -18,6 +19,14 @@ std::string peaks_text(model::Scenario const& s, model::Hardware const& hw) {
             .append("=")
             .append(output::format_si_count(p.flops_per_s, ""));
     return text;
+}
+
+// On-chip memories come in KiB and MiB: "128 MiB", "30096 KiB".
+std::string format_binary_bytes(double value) {
+    for (auto [unit, name] : {std::pair{1024.0 * 1024 * 1024, "GiB"}, std::pair{1024.0 * 1024, "MiB"},
+                              std::pair{1024.0, "KiB"}})
+        if (value >= unit && std::fmod(value, unit) == 0) return format_count(value / unit) + " " + name;
+    return format_bytes(value);
 }
 
 void print_one(model::Scenario const& s, model::Hardware const& hw) {
@@ -44,6 +53,15 @@ void print_one(model::Scenario const& s, model::Hardware const& hw) {
         rows.push_back({"dcn_bandwidth", output::format_si(*hw.dcn_bytes_per_s, "B/s")});
         rows.push_back({"dcn_latency", format_seconds(hw.dcn_latency_s)});
     }
+    if (hw.onchip_capacity_bytes)
+        rows.push_back({"onchip_capacity", format_binary_bytes(*hw.onchip_capacity_bytes) + " (" +
+                                               output::format_thousands(*hw.onchip_capacity_bytes) +
+                                               " B)"});
+    if (hw.onchip_bytes_per_s)
+        rows.push_back({"onchip_bandwidth",
+                        output::format_si(*hw.onchip_bytes_per_s, "B/s") + ", " +
+                            format_general(*hw.onchip_bytes_per_s / hw.hbm_bytes_per_s) +
+                            " x HBM"});
     if (!hw.base.empty()) rows.push_back({"extends", hw.base});
     for (auto const& p : hw.peaks) {
         auto const& dtype = s.dtypes[static_cast<std::size_t>(p.dtype)].name;

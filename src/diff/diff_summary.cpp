@@ -134,8 +134,8 @@ DiffSummary DiffSummaryBuilder::finish() {
 }
 
 std::string GroupSummary::flips_text(bool counted) const {
-    // Towards compute first, then towards memory, then towards the network.
-    static constexpr Bound order[] = {Bound::compute, Bound::memory, Bound::network};
+    // Towards compute first, then memory, on chip, the network.
+    static constexpr Bound order[] = {Bound::compute, Bound::memory, Bound::onchip, Bound::network};
     std::string out;
     for (Bound to : order) {
         for (Bound from : order) {

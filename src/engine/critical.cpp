@@ -8,7 +8,8 @@
 // - Linear case (V is itself an axis, and no other axis depends on V):
 //   t_math - t_comms = a*V - b, solved in closed form, then confirmed and
 //   nudged by at most a few steps to absorb rounding.
-// - Otherwise V reaches axes through lets: search. Intensity never decreases
+// - Otherwise (V reaches axes through lets; a kernel, an on-chip operand, a
+//   read factor or swept FLOPs; a split op on a mesh): search. Intensity never decreases
 //   when an axis grows (bytes/flops is a sum of terms 1/prod(axes not in an
 //   operand)), so when the axes grow with V, compute-boundness is monotone in
 //   V and doubling then bisection finds the smallest V. Points where the lets
@@ -47,35 +48,48 @@ double search(auto const& compute_bound) {
     return high;
 }
 
-// A split op on a mesh: compute-bound against memory and the network at
-// once, counting only values of V at which every split dimension divides
-// evenly (V steps by the least common multiple of the chips that split
-// an axis V is). Found by search; the predicate is the `bound` column's.
-double solve_critical_on_mesh(model::Scenario const& scenario, PointEvaluator& evaluator,
-                              model::Op const& op, model::Hardware const& hw, double peak,
-                              std::size_t sweep, std::vector<double> values) {
+// By search, with the `bound` column's predicate on count_case: a kernel, an
+// op with an on-chip operand, a read factor or swept FLOPs per element, or a
+// split op on a mesh (compute-bound against memory, the on-chip level and
+// the network at once). On a mesh only the values of V at which every split
+// dimension divides evenly count (V steps by the least common multiple of
+// the chips that split an axis V is).
+double solve_by_search(model::Scenario const& scenario, PointEvaluator& evaluator,
+                       model::Op const& op, model::Hardware const& hw, double peak,
+                       std::size_t sweep, std::vector<double> values) {
     int v_slot = scenario.sweeps[sweep].slot;
-    std::vector<double> sizes, mesh_sizes;
-    if (evaluator.mesh_sizes(mesh_sizes)) return not_available;
+    bool on_mesh = !scenario.mesh.empty();
+    std::vector<double> mesh_sizes;
+    if (on_mesh && evaluator.mesh_sizes(mesh_sizes)) return not_available;
     double step = 1;
-    auto add_step = [&](model::Tensor const& t) {
-        for (std::size_t i = 0; i < t.shards.size(); ++i)
-            if (op.axes[static_cast<std::size_t>(t.axes[i])].slot == v_slot)
-                step = std::lcm(static_cast<long long>(step),
-                                static_cast<long long>(shard_count(t.shards[i], mesh_sizes)));
+    auto add_steps = [&](model::Op const& o) {
+        auto add_step = [&](model::Tensor const& t) {
+            for (std::size_t i = 0; i < t.shards.size(); ++i)
+                if (o.axes[static_cast<std::size_t>(t.axes[i])].slot == v_slot)
+                    step = std::lcm(static_cast<long long>(step),
+                                    static_cast<long long>(shard_count(t.shards[i], mesh_sizes)));
+        };
+        for (auto const& input : o.inputs) add_step(input);
+        add_step(o.out);
     };
-    for (auto const& input : op.inputs) add_step(input);
-    add_step(op.out);
+    if (on_mesh) {
+        add_steps(op);
+        for (auto const& m : op.members) add_steps(m);
+    }
+    CaseScratch scratch;
+    CaseCounts counts;
     auto compute_bound = [&](double k) {
         values[sweep] = k * step;
-        if (evaluator.set_point(values) || evaluator.axis_sizes(op, sizes) ||
-            evaluator.mesh_sizes(mesh_sizes) || check_divisible(scenario, op, sizes, mesh_sizes) ||
-            !mesh_problem(scenario, hw, mesh_sizes).message.empty())
+        if (evaluator.set_point(values)) return false;
+        if (on_mesh && (evaluator.mesh_sizes(mesh_sizes) ||
+                        !mesh_problem(scenario, hw, mesh_sizes).message.empty()))
             return false;
-        Counts c = count_op_on_chip(op, sizes, mesh_sizes, scenario.dtypes, evaluator.slots());
-        double t_net = op_net_seconds(scenario, op, hw, sizes, mesh_sizes, evaluator.slots());
+        if (count_case(scenario, op, evaluator, mesh_sizes, scratch, counts)) return false;
+        Counts const& c = counts.counts;
+        double t_net = case_net_seconds(scenario, op, hw, mesh_sizes, scratch);
         return std::isfinite(c.flops) && std::isfinite(c.bytes_read) &&
-               std::isfinite(c.bytes_written) && is_compute_bound(c, peak, hw.hbm_bytes_per_s, t_net);
+               std::isfinite(c.bytes_written) && std::isfinite(c.bytes_onchip) &&
+               is_compute_bound(c, peak, hw.hbm_bytes_per_s, t_net, hw.onchip_bytes_per_s);
     };
     double k = search(compute_bound);
     return std::isnan(k) ? k : k * step;
@@ -99,9 +113,9 @@ double solve_critical(model::Scenario const& scenario, PointEvaluator& evaluator
         std::vector<double> mesh_sizes;
         if (evaluator.mesh_sizes(mesh_sizes) || !mesh_problem(scenario, hw, mesh_sizes).message.empty())
             return not_available;
-        if (matmul.split())
-            return solve_critical_on_mesh(scenario, evaluator, matmul, hw, *peak, sweep, values);
+        if (matmul.split()) return solve_by_search(scenario, evaluator, matmul, hw, *peak, sweep, values);
     }
+    if (!matmul.plain()) return solve_by_search(scenario, evaluator, matmul, hw, *peak, sweep, values);
     double bandwidth = hw.hbm_bytes_per_s;
     int v_slot = scenario.sweeps[sweep].slot;
     std::uint64_t v_bit = std::uint64_t{1} << sweep;
@@ -200,8 +214,9 @@ CaseGrid::VCounts counts_in_v(model::Scenario const& scenario, PointEvaluator& e
     using VCounts = CaseGrid::VCounts;
     auto const& op = scenario.ops[op_index];
     if (scenario.sweeps[sweep].of_dtypes) return {};  // not a size
-    // Split over a mesh, V also sets the network time: no closed form here.
-    if (op.split()) return {};
+    // Split over a mesh, V also sets the network time; a kernel, an on-chip
+    // operand, a read factor: no closed form here.
+    if (op.split() || !op.plain()) return {};
     int v_slot = scenario.sweeps[sweep].slot;
     std::uint64_t v_bit = std::uint64_t{1} << sweep;
     std::size_t v_axes = 0;

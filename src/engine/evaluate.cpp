@@ -80,6 +80,8 @@ std::optional<model::EvalError> check_counts(model::Op const& op, Counts const& 
     std::string name = "'" + op.name + "' ";
     if (auto error = check_count(op.span, name + "computes ", counts.flops, " FLOPs")) return error;
     if (auto error = check_count(op.span, name + "reads ", counts.bytes_read, " bytes")) return error;
+    if (auto error = check_count(op.span, name + "moves ", counts.bytes_onchip, " bytes on chip"))
+        return error;
     return check_count(op.span, name + "writes ", counts.bytes_written, " bytes");
 }
 
@@ -149,14 +151,17 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
         }
     }
     if (!compute_point_facts(scenario, grid, evaluator, diagnostics)) return std::nullopt;
+    warn_onchip(scenario, grid, diagnostics);
     return grid;
 }
 
 bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnostics& diagnostics,
                   std::function<void(Case const&)> const& sink) {
-    std::size_t sweeps = grid.sweep_count, matmuls = grid.op_count, targets = grid.target_count;
+    std::size_t sweeps = grid.sweep_count, ops = grid.op_count, targets = grid.target_count;
     PointEvaluator evaluator(scenario);
-    std::vector<double> sizes, mesh_sizes, volumes;
+    std::vector<double> mesh_sizes;
+    CaseScratch scratch;
+    CaseCounts counts;
     bool on_mesh = !scenario.mesh.empty();
     for (std::size_t p = 0; p < grid.point_count; ++p) {
         std::span<double const> values(grid.point_values.data() + p * sweeps, sweeps);
@@ -168,24 +173,14 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
         if (auto error = evaluator.set_point(values)) return fail(*error);
         if (on_mesh)
             if (auto error = evaluator.mesh_sizes(mesh_sizes)) return fail(*error);
-        for (std::size_t m = 0; m < matmuls; ++m) {
-            auto const& matmul = scenario.ops[m];
-            if (auto error = evaluator.axis_sizes(matmul, sizes)) return fail(*error);
-            bool split = on_mesh && matmul.split();
-            if (split)
-                if (auto error = check_divisible(scenario, matmul, sizes, mesh_sizes)) return fail(*error);
-            Counts counts = split ? count_op_on_chip(matmul, sizes, mesh_sizes, scenario.dtypes,
-                                                     evaluator.slots())
-                                  : count_op(matmul, sizes, scenario.dtypes, evaluator.slots());
-            double net_bytes = 0;
-            if (split && !matmul.collectives.empty()) {
-                op_volumes(scenario, matmul, sizes, mesh_sizes, evaluator.slots(), volumes);
-                net_bytes = op_net_bytes(matmul, mesh_sizes, volumes);
-            }
-            int compute = matmul.compute_dtype_at(evaluator.slots(), scenario.dtypes);
-            if (auto error = check_counts(matmul, counts)) {
+        for (std::size_t m = 0; m < ops; ++m) {
+            auto const& op = scenario.ops[m];
+            if (auto error = count_case(scenario, op, evaluator, mesh_sizes, scratch, counts))
+                return fail(*error);
+            int compute = op.compute_dtype_at(evaluator.slots(), scenario.dtypes);
+            if (auto error = check_counts(op, counts.counts)) {
                 // An op that no sweep changes is wrong at every point: none is named.
-                bool varies = std::any_of(matmul.axes.begin(), matmul.axes.end(), [&](auto const& a) {
+                bool varies = std::any_of(op.axes.begin(), op.axes.end(), [&](auto const& a) {
                     return scenario.slots[static_cast<std::size_t>(a.slot)].depends_on != 0;
                 });
                 if (varies) return fail(*error);
@@ -194,22 +189,11 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
             }
             for (std::size_t t = 0; t < targets; ++t) {
                 auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
-                Metrics metrics;
-                if (!on_mesh) {
-                    metrics = roofline_metrics(counts, hw.peak_for(compute), hw.hbm_bytes_per_s);
-                } else if (grid.mesh_unsupported[p * targets + t]) {
-                    metrics = roofline_metrics(counts, std::nullopt, hw.hbm_bytes_per_s, net_bytes,
-                                               not_available);
-                } else {
-                    double t_net = split && !matmul.collectives.empty()
-                                       ? op_net_seconds(scenario, matmul, hw, mesh_sizes, volumes)
-                                       : 0;
-                    metrics = roofline_metrics(counts, hw.peak_for(compute), hw.hbm_bytes_per_s,
-                                               net_bytes, t_net);
-                }
+                bool unsupported = on_mesh && grid.mesh_unsupported[p * targets + t];
                 sink(Case{static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(m),
                           static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(compute),
-                          metrics});
+                          case_metrics(scenario, op, hw, compute, counts, mesh_sizes, scratch,
+                                       unsupported)});
             }
         }
     }

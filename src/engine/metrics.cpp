@@ -6,8 +6,8 @@ namespace roofline::engine {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> bound_names = {"memory", "compute", "unsupported",
-                                                         "network"};
+constexpr std::array<std::string_view, 5> bound_names = {"memory", "compute", "unsupported",
+                                                         "network", "onchip"};
 
 }  // namespace
 
@@ -35,14 +35,33 @@ long double tensor_bytes(model::Tensor const& tensor, std::span<double const> ax
     return elements(tensor, axis_sizes) * static_cast<long double>(dtypes[dtype].bytes);
 }
 
+namespace {
+
+// An operand's bytes times its read factor (`x EXPR`), into HBM or on-chip traffic.
+void add_operand(long double bytes, model::Tensor const& t, std::span<double const> slots,
+                 long double& hbm, long double& onchip) {
+    if (t.reads_slot >= 0) bytes *= static_cast<long double>(slots[static_cast<std::size_t>(t.reads_slot)]);
+    (t.onchip ? onchip : hbm) += bytes;
+}
+
+long double flops_per_point(model::Op const& op, std::span<double const> slots) {
+    long double k = op.flops_per_point;
+    if (op.flops_slot >= 0) k *= static_cast<long double>(slots[static_cast<std::size_t>(op.flops_slot)]);
+    return k;
+}
+
+}  // namespace
+
 Counts count_op(model::Op const& matmul, std::span<double const> axis_sizes,
                 std::span<model::Dtype const> dtypes, std::span<double const> slots) {
-    long double all = matmul.flops_per_point;
+    long double all = flops_per_point(matmul, slots);
     for (double size : axis_sizes) all *= static_cast<long double>(size);
-    long double read = 0;
-    for (auto const& input : matmul.inputs) read += tensor_bytes(input, axis_sizes, dtypes, slots);
-    return Counts{static_cast<double>(all), static_cast<double>(read),
-                  static_cast<double>(tensor_bytes(matmul.out, axis_sizes, dtypes, slots))};
+    long double read = 0, written = 0, onchip = 0;
+    for (auto const& input : matmul.inputs)
+        add_operand(tensor_bytes(input, axis_sizes, dtypes, slots), input, slots, read, onchip);
+    add_operand(tensor_bytes(matmul.out, axis_sizes, dtypes, slots), matmul.out, slots, written, onchip);
+    return Counts{static_cast<double>(all), static_cast<double>(read), static_cast<double>(written),
+                  static_cast<double>(onchip)};
 }
 
 }  // namespace roofline::engine
@@ -71,18 +90,20 @@ long double tensor_bytes(model::Tensor const& tensor, std::vector<model::Shards>
 Counts count_op_on_chip(model::Op const& op, std::span<double const> axis_sizes,
                         std::span<double const> mesh_sizes, std::span<model::Dtype const> dtypes,
                         std::span<double const> slots) {
-    long double all = op.flops_per_point;
+    long double all = flops_per_point(op, slots);
     for (std::size_t a = 0; a < axis_sizes.size(); ++a) {
         double size = axis_sizes[a];
         if (a < op.compute_shards.size()) size /= shard_count(op.compute_shards[a], mesh_sizes);
         all *= static_cast<long double>(size);
     }
-    long double read = 0;
+    long double read = 0, written = 0, onchip = 0;
     for (auto const& input : op.inputs)
-        read += tensor_bytes(input, input.local, axis_sizes, mesh_sizes, dtypes, slots);
-    return Counts{static_cast<double>(all), static_cast<double>(read),
-                  static_cast<double>(
-                      tensor_bytes(op.out, op.out.local, axis_sizes, mesh_sizes, dtypes, slots))};
+        add_operand(tensor_bytes(input, input.local, axis_sizes, mesh_sizes, dtypes, slots), input,
+                    slots, read, onchip);
+    add_operand(tensor_bytes(op.out, op.out.local, axis_sizes, mesh_sizes, dtypes, slots), op.out,
+                slots, written, onchip);
+    return Counts{static_cast<double>(all), static_cast<double>(read), static_cast<double>(written),
+                  static_cast<double>(onchip)};
 }
 
 }  // namespace roofline::engine

@@ -30,6 +30,8 @@ public:
     }
 
     std::span<double const> slots() const { return values_; }
+    // A value no let computes (a request's step `i`), kept by set_point.
+    void set_slot(int slot, double value) { values_[static_cast<std::size_t>(slot)] = value; }
 
     // The size of each mesh axis at the current point; an error when one is
     // not a positive integer.
@@ -76,11 +78,65 @@ double op_net_seconds(model::Scenario const& scenario, model::Op const& op, mode
                       std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
                       std::span<double const> slots);
 
+// An op itself, or a kernel's members: the ops whose operands are tensors.
+inline std::vector<model::Op const*> leaf_ops(model::Op const& op) {
+    std::vector<model::Op const*> leaves;
+    if (op.kind != model::OpKind::kernel) leaves.push_back(&op);
+    for (auto const& m : op.members) leaves.push_back(&m);
+    return leaves;
+}
+
+// Implemented in case_counts.cpp: a warning once per target that has no
+// onchip_bandwidth (its on-chip traffic is free) when some case has on-chip
+// operands, and once per target whose onchip_capacity the resident on-chip
+// operands of a point exceed (with both sizes and the point).
+void warn_onchip(model::Scenario const& scenario, CaseGrid const& grid, Diagnostics& diagnostics);
+
+// The counts of one case (an op, or a kernel: its members' sums) at the
+// evaluator's current point, per chip on a mesh (case_counts.cpp). The
+// scratch keeps its vectors between calls, so that a case costs no
+// allocation; `volumes` then holds the collectives' volumes, member after
+// member, for case_net_seconds.
+struct CaseScratch {
+    std::vector<double> sizes, member_sizes, volumes, member_volumes;
+};
+struct CaseCounts {
+    Counts counts;
+    double net_bytes = 0;
+};
+// `mesh_sizes` empty: no mesh. An error when an axis is not a positive
+// integer, a read factor or a FLOPs expression is not valid, or a split does
+// not divide.
+std::optional<model::EvalError> count_case(model::Scenario const& scenario, model::Op const& op,
+                                           PointEvaluator const& evaluator,
+                                           std::span<double const> mesh_sizes, CaseScratch& scratch,
+                                           CaseCounts& out);
+// The network time of the case on `hw`, from the volumes count_case left.
+double case_net_seconds(model::Scenario const& scenario, model::Op const& op,
+                        model::Hardware const& hw, std::span<double const> mesh_sizes,
+                        CaseScratch const& scratch);
+// The case's metrics on `hw` at compute dtype `compute` (unsupported: no
+// times). Without a mesh, `mesh_sizes` is empty.
+Metrics case_metrics(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
+                     int compute, CaseCounts const& counts, std::span<double const> mesh_sizes,
+                     CaseScratch const& scratch, bool unsupported);
+
 // Implemented in mesh_points.cpp: fills grid.chips and grid.mesh_unsupported,
 // with one warning per target that cannot build the mesh; false (with an
 // error naming the point) when a mesh axis size is not a positive integer.
 bool compute_mesh_points(model::Scenario const& scenario, CaseGrid& grid,
                          PointEvaluator& evaluator, Diagnostics& diagnostics);
+
+// The resident bytes (weights, caches) of `ops` and `residents` at the
+// evaluator's point, per chip on a mesh, each times its layer count (point_facts.cpp).
+struct ResidentBytes {
+    long double weight = 0, cache = 0, onchip = 0;
+};
+std::optional<model::EvalError> resident_bytes(model::Scenario const& scenario,
+                                               std::span<model::Op const> ops,
+                                               std::span<model::Resident const> residents,
+                                               PointEvaluator const& evaluator,
+                                               std::span<double const> mesh_sizes, ResidentBytes& out);
 
 // Implemented in point_facts.cpp: fills grid.point_facts; false (with an
 // error naming the point) when a resident axis or the tokens value fails.

@@ -6,20 +6,70 @@
 
 namespace roofline::engine {
 
+namespace {
+
+bool resident(model::Tensor const& t) { return t.role != model::Role::activation; }
+
+bool has_resident_operand(model::Op const& op) {
+    for (auto const* o : leaf_ops(op))
+        if (std::any_of(o->inputs.begin(), o->inputs.end(), resident)) return true;
+    return false;
+}
+
+}  // namespace
+
+std::optional<model::EvalError> resident_bytes(model::Scenario const& scenario,
+                                               std::span<model::Op const> ops,
+                                               std::span<model::Resident const> residents,
+                                               PointEvaluator const& evaluator,
+                                               std::span<double const> mesh_sizes, ResidentBytes& out) {
+    // Summed in long double, like the counts, and rounded once; each sum
+    // is a count, published, so it must stay exact.
+    out = {};
+    std::vector<double> sizes;
+    auto add = [&](model::Tensor const& t, double count) {
+        // Per chip: a sharded weight or cache holds its own shard.
+        long double bytes =
+            count * (t.shards.empty()
+                         ? tensor_bytes(t, sizes, scenario.dtypes, evaluator.slots())
+                         : tensor_bytes(t, t.shards, sizes, mesh_sizes, scenario.dtypes,
+                                        evaluator.slots()));
+        if (t.onchip) out.onchip += bytes;
+        bool is_weight = t.role == model::Role::weight;
+        auto& sum = is_weight ? out.weight : out.cache;
+        sum += bytes;
+        return check_count(t.span, is_weight ? "the weights of a step reach "
+                                             : "the caches of a step reach ",
+                           static_cast<double>(sum), " bytes with this operand");
+    };
+    for (auto const& op : ops) {
+        if (!has_resident_operand(op)) continue;
+        for (auto const* o : leaf_ops(op)) {
+            if (auto error = evaluator.axis_sizes(*o, sizes)) return error;
+            for (auto const& input : o->inputs)
+                if (resident(input))
+                    if (auto error = add(input, o->count)) return error;
+        }
+    }
+    for (auto const& r : residents) {
+        if (auto error = evaluator.axis_sizes(r.axes, sizes)) return error;
+        // An op's splits are checked with its case; a resident has none.
+        if (auto error = check_divisible(scenario, r.axes, r.tensor, sizes, mesh_sizes)) return error;
+        if (auto error = add(r.tensor, r.count)) return error;
+    }
+    return std::nullopt;
+}
+
 bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
                          PointEvaluator& evaluator, Diagnostics& diagnostics) {
-    auto resident = [](model::Tensor const& t) { return t.role != model::Role::activation; };
-    std::vector<std::size_t> ops;  // the ops with a resident operand
-    for (std::size_t m = 0; m < scenario.ops.size(); ++m) {
-        auto const& inputs = scenario.ops[m].inputs;
-        if (std::any_of(inputs.begin(), inputs.end(), resident)) ops.push_back(m);
-    }
     grid.has_tokens = scenario.tokens_slot >= 0;
-    grid.has_resident = !ops.empty() || !scenario.residents.empty();
+    grid.has_resident = !scenario.residents.empty() ||
+                        std::any_of(scenario.ops.begin(), scenario.ops.end(), has_resident_operand);
     grid.point_facts.assign(grid.point_count, PointFacts{});
     if (!grid.has_tokens && !grid.has_resident) return true;
 
-    std::vector<double> sizes, mesh_sizes;
+    std::vector<double> mesh_sizes;
+    ResidentBytes bytes;
     for (std::size_t p = 0; p < grid.point_count; ++p) {
         std::span<double const> values(grid.point_values.data() + p * grid.sweep_count,
                                        grid.sweep_count);
@@ -30,40 +80,13 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
         };
         if (auto error = evaluator.set_point(values)) return fail(*error);
         if (auto error = evaluator.mesh_sizes(mesh_sizes)) return fail(*error);
+        if (auto error = resident_bytes(scenario, scenario.ops, scenario.residents, evaluator,
+                                        mesh_sizes, bytes))
+            return fail(*error);
         auto& facts = grid.point_facts[p];
-        // Summed in long double, like the counts, and rounded once; each sum
-        // is a count, published, so it must stay exact.
-        long double weight = 0, cache = 0;
-        auto add = [&](model::Tensor const& t, double count) {
-            // Per chip: a sharded weight or cache holds its own shard.
-            long double bytes =
-                count * (t.shards.empty()
-                             ? tensor_bytes(t, sizes, scenario.dtypes, evaluator.slots())
-                             : tensor_bytes(t, t.shards, sizes, mesh_sizes, scenario.dtypes,
-                                            evaluator.slots()));
-            bool is_weight = t.role == model::Role::weight;
-            auto& sum = is_weight ? weight : cache;
-            sum += bytes;
-            return check_count(t.span, is_weight ? "the weights of a step reach "
-                                                 : "the caches of a step reach ",
-                               static_cast<double>(sum), " bytes with this operand");
-        };
-        for (std::size_t m : ops) {
-            auto const& op = scenario.ops[m];
-            if (auto error = evaluator.axis_sizes(op, sizes)) return fail(*error);
-            for (auto const& input : op.inputs)
-                if (resident(input))
-                    if (auto error = add(input, op.count)) return fail(*error);
-        }
-        for (auto const& r : scenario.residents) {
-            if (auto error = evaluator.axis_sizes(r.axes, sizes)) return fail(*error);
-            // An op's splits are checked with its case; a resident has none.
-            if (auto error = check_divisible(scenario, r.axes, r.tensor, sizes, mesh_sizes))
-                return fail(*error);
-            if (auto error = add(r.tensor, r.count)) return fail(*error);
-        }
-        facts.weight_bytes = static_cast<double>(weight);
-        facts.cache_bytes = static_cast<double>(cache);
+        facts.weight_bytes = static_cast<double>(bytes.weight);
+        facts.cache_bytes = static_cast<double>(bytes.cache);
+        facts.onchip_resident_bytes = static_cast<double>(bytes.onchip);
         if (grid.has_tokens) {
             auto const& slot = scenario.slots[static_cast<std::size_t>(scenario.tokens_slot)];
             facts.tokens = evaluator.slots()[static_cast<std::size_t>(scenario.tokens_slot)];

@@ -15,7 +15,8 @@ std::vector<std::string_view> const& keywords() {
     static std::vector<std::string_view> const words = {
         "scenario", "include", "dtype",       "hardware", "extends", "target",
         "let",      "sweep",   "matmul",      "compute",  "layer",   "template",
-        "use",      "elementwise", "resident", "tokens",   "mesh",    "collective", "slo"};
+        "use",      "elementwise", "resident", "tokens",   "mesh",    "collective", "slo",
+        "kernel",   "request"};
     return words;
 }
 

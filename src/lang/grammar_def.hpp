@@ -130,6 +130,11 @@ ROOFLINE_TOKEN(escaped_char, "'\"' or '\\' after '\\'", x3::standard::char_("\"\
 ROOFLINE_TOKEN(layer_end, "a statement or '}'", lit('}'))
 ROOFLINE_TOKEN(template_end, "a statement or '}'", lit('}'))
 ROOFLINE_TOKEN(hardware_end, "a hardware field or '}'", lit('}'))
+ROOFLINE_TOKEN(kernel_end, "a matmul, an elementwise op or '}'", lit('}'))
+ROOFLINE_TOKEN(request_end, "a statement or '}'", lit('}'))
+ROOFLINE_TOKEN(colon, "':'", lit(':'))
+ROOFLINE_TOKEN(prefill_word, "'prefill:'", keyword("prefill"))
+ROOFLINE_TOKEN(decode_word, "a statement or 'decode:'", keyword("decode"))
 #undef ROOFLINE_TOKEN
 
 struct identifier_class : annotate_position {};
@@ -179,6 +184,9 @@ struct argument_class : annotate_position {};
 struct use_class : annotate_position {};
 struct parameter_class : annotate_position {};
 struct template_class : annotate_position {};
+struct kernel_class : annotate_position {};
+struct request_class : annotate_position {};
+struct reads_class : annotate_position {};
 
 x3::rule<identifier_class, ast::Identifier> const identifier = "a name";
 x3::rule<number_class, ast::Number> const number = "a number";
@@ -227,6 +235,9 @@ x3::rule<argument_class, ast::Argument> const argument = "an argument like D = 4
 x3::rule<use_class, ast::UseStmt> const use_stmt = "a use statement";
 x3::rule<parameter_class, ast::Parameter> const parameter = "a parameter name";
 x3::rule<template_class, ast::TemplateStmt> const template_stmt = "a template statement";
+x3::rule<kernel_class, ast::KernelStmt> const kernel_stmt = "a kernel statement";
+x3::rule<request_class, ast::RequestStmt> const request_stmt = "a request statement";
+x3::rule<reads_class, ast::Expression> const reads = "a number, a name or a parenthesized expression";
 statement_type const statement = "a statement";
 
 // --- tokens -----------------------------------------------------------------
@@ -278,7 +289,15 @@ auto const role_def = lexeme[(x3::string("weight") | x3::string("cache")) >> !id
                              !(*x3::ascii::space >> '[')];
 auto const shards_def = ((lit('(') > axis_names) > close_paren) | x3::repeat(1)[identifier];
 auto const dim_def = identifier >> -(lit('@') > shards);
-auto const tensor_def = (-role >> identifier) > open_bracket > -(dim % ',') > close_bracket;
+// `onchip`, like a role, is one only before a dtype name.
+auto const onchip_word = lexeme[lit("onchip") >> !ident_char >> !(*x3::ascii::space >> '[')];
+// `x EXPR` after an operand: one operand of an expression (a number, a name,
+// a call or a parenthesized expression), so that the `->` or `*` after it
+// stays the statement's.
+auto const reads_def = unary >> x3::attr(std::vector<ast::Operation>{});
+auto const tensor_def = ((-role >> x3::matches[onchip_word] >> identifier) > open_bracket >
+                         -(dim % ',') > close_bracket) >>
+                        -(keyword("x") > reads);
 auto const size_unit_def = lexeme[(x3::string("bits") | x3::string("bytes")) >> !ident_char];
 auto const step_kind_def = lexeme[(x3::string("step") | x3::string("times")) >> !ident_char];
 auto const sweep_step_def = step_kind > expression;
@@ -324,10 +343,17 @@ auto const parameter_def = identifier >> -(lit('=') > expression);
 auto const template_stmt_def = keyword("template") > identifier > open_paren >
                                -(parameter % ',') > close_paren > open_brace > *statement >
                                template_end;
+auto const kernel_stmt_def = keyword("kernel") > identifier > -(keyword("x") > expression) >
+                             open_brace > *statement > kernel_end;
+auto const request_stmt_def = keyword("request") > identifier > open_paren >
+                              -(argument % ',') > close_paren > open_brace > prefill_word >
+                              colon > *statement > decode_word > colon > *statement >
+                              request_end;
 auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_stmt |
                            target_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt |
                            elementwise_stmt | resident_stmt | tokens_stmt | use_stmt |
-                           template_stmt | mesh_stmt | collective_stmt | slo_stmt;
+                           template_stmt | mesh_stmt | collective_stmt | slo_stmt | kernel_stmt |
+                           request_stmt;
 
 BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     negation, unary, operation, unit, quantity, field_value, field,
@@ -336,6 +362,7 @@ BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     target_stmt, let_stmt, sweep_stmt, matmul_stmt, layer_stmt, role,
                     elementwise_stmt, resident_stmt, tokens_stmt, argument, use_stmt, parameter,
                     template_stmt, statement, dim, shards, link, topology, mesh_axis, mesh_stmt,
-                    collective_stmt, slo_stmt, mesh_axes, axis_names)
+                    collective_stmt, slo_stmt, mesh_axes, axis_names, kernel_stmt, request_stmt,
+                    reads)
 
 }  // namespace roofline::grammar

@@ -55,6 +55,8 @@ char const* statement_keyword(ast::Statement const& statement) {
         char const* operator()(ast::MeshStmt const&) const { return "mesh"; }
         char const* operator()(ast::CollectiveStmt const&) const { return "collective"; }
         char const* operator()(ast::SloStmt const&) const { return "slo"; }
+        char const* operator()(ast::KernelStmt const&) const { return "kernel"; }
+        char const* operator()(ast::RequestStmt const&) const { return "request"; }
     };
     return boost::apply_visitor(Visitor{}, statement.get());
 }
@@ -126,18 +128,30 @@ struct StatementCollector {
         checker.let_slots.push_back(current().values.at(s.name.name));
     }
 
+    // The read factors of an op's operands, as hidden values.
+    void read_factors(ast::Tensor const& t) const {
+        if (t.reads) checker.expression_slots[{&t, scope}] = checker.hidden_slot(file, *t.reads, scope, "x");
+    }
+
     void operator()(ast::MatmulStmt const& s) const {
         checker.define(current().ops, s.name, file.span_of(s.name), "matmul");
+        for (auto const* t : {&s.lhs, &s.rhs, &s.out}) read_factors(*t);
         checker.ops.push_back({&file, &s, scope});
     }
 
     void operator()(ast::ElementwiseStmt const& s) const {
         checker.define(current().ops, s.name, file.span_of(s.name), "elementwise op");
+        for (auto const& t : s.inputs) read_factors(t);
+        read_factors(s.out);
+        if (s.flops)
+            checker.expression_slots[{&s, scope}] = checker.hidden_slot(file, *s.flops, scope, "flops");
         checker.ops.push_back({&file, &s, scope});
     }
 
     void operator()(ast::CollectiveStmt const& s) const {
         checker.define(current().ops, s.name, file.span_of(s.name), "collective");
+        read_factors(s.in);
+        read_factors(s.out);
         checker.ops.push_back({&file, &s, scope});
     }
 
@@ -192,7 +206,106 @@ struct StatementCollector {
             first_of_its_kind(checker.slo_statement, s, "slo", "the scenario already has an slo");
     }
 
+    // A kernel holds ops and the values they use: a resident, a layer or
+    // another kernel inside one is an error at its keyword.
+    bool outside_kernel(boost::spirit::x3::position_tagged const& node) const {
+        if (current().kernel < 0) return true;
+        auto span = file.span_of(node);
+        std::string_view keyword = statement_keyword(statement);
+        span.length = static_cast<std::uint32_t>(keyword.size());
+        checker.diagnostics.error(span, std::string("'").append(keyword).append(
+                                            "' is not allowed inside a kernel; a kernel holds "
+                                            "matmuls, elementwise ops, collectives, lets and uses"));
+        return false;
+    }
+
+    // A scope inside the current one: a layer, a kernel or a request phase.
+    int open_scope(std::string path) const {
+        Checker::Scope inner;
+        inner.parent = scope;
+        inner.depth = current().depth + 1;
+        inner.path = std::move(path);
+        inner.kernel = current().kernel;
+        inner.request = current().request;
+        inner.phase = current().phase;
+        checker.scopes.push_back(std::move(inner));
+        return static_cast<int>(checker.scopes.size() - 1);
+    }
+
+    void operator()(ast::KernelStmt const& k) const {
+        if (!outside_kernel(k)) return;
+        checker.define(current().ops, k.name, file.span_of(k.name), "kernel");
+        if (!checker.nesting_allowed(scope, file.span_of(k.name), "kernel '" + k.name.name + "'"))
+            return;
+        // The members keep the kernel's layer path: the kernel is the case.
+        int inner_scope = open_scope(current().path);
+        checker.scopes[static_cast<std::size_t>(inner_scope)].kernel =
+            static_cast<int>(checker.kernels.size());
+        checker.kernels.push_back({&file, &k, scope, inner_scope});
+        checker.layers.push_back({&file, k.count ? &*k.count : nullptr, scope, inner_scope});
+        checker.collect_in_layer(file, k.body, inner_scope);
+    }
+
+    // `request NAME(prompt = P, output = G[, batch = N]) { prefill: ... decode: ... }`:
+    // its arguments are values of its scope, `i` a value of the decode's
+    // whose every dependent is evaluated again at each step.
+    void operator()(ast::RequestStmt const& r) const {
+        if (!at_top_level(r)) return;
+        auto& scenario = checker.scenario;
+        Span name_span = file.span_of(r.name);
+        for (auto const& other : scenario.requests)
+            if (other.name == r.name.name) {
+                checker.diagnostics.error(name_span, "redefinition of request '" + r.name.name + "'")
+                    .notes.push_back(Diagnostics::note(other.span, "previous definition is here"));
+                return;
+            }
+        int index = static_cast<int>(scenario.requests.size());
+        Request request;
+        request.name = r.name.name;
+        request.span = name_span;
+        int request_scope = open_scope(r.name.name);
+        checker.scopes[static_cast<std::size_t>(request_scope)].request = index;
+        static constexpr std::string_view names[] = {"prompt", "output", "batch"};
+        for (auto const& argument : r.arguments) {
+            auto const& name = argument.name.name;
+            auto known = std::find(std::begin(names), std::end(names), name);
+            if (known == std::end(names)) {
+                checker.diagnostics.error(file.span_of(argument.name),
+                                          "a request has no argument '" + name + "'" +
+                                              did_you_mean(name, {names[0], names[1], names[2]}) +
+                                              "; it takes prompt, output and batch");
+                continue;
+            }
+            if (!checker.define_value(request_scope, name, file.span_of(argument.name))) continue;
+            int slot = checker.scopes[static_cast<std::size_t>(request_scope)].values.at(name);
+            checker.lets.push_back({&file, &argument.value, 0});
+            checker.let_slots.push_back(slot);
+            (known == std::begin(names) ? request.prompt_slot
+             : known == std::begin(names) + 1 ? request.output_slot
+                                               : request.batch_slot) = slot;
+        }
+        for (auto [slot, name] : {std::pair{request.prompt_slot, "prompt"}, std::pair{request.output_slot, "output"}})
+            if (slot < 0)
+                checker.diagnostics.error(name_span, "request '" + r.name.name + "' needs '" + name +
+                                                         "': write request " + r.name.name +
+                                                         "(prompt = P, output = G)");
+        int prefill = open_scope(r.name.name + "/prefill");
+        checker.scopes[static_cast<std::size_t>(prefill)].phase = 0;
+        int decode = open_scope(r.name.name + "/decode");
+        checker.scopes[static_cast<std::size_t>(decode)].phase = 1;
+        // `i`, the decode step: a value no let computes, set by the engine.
+        if (checker.define_value(decode, "i", name_span)) {
+            request.step_slot = checker.scopes[static_cast<std::size_t>(decode)].values.at("i");
+            scenario.slots[static_cast<std::size_t>(request.step_slot)].depends_on = step_bit;
+        }
+        scenario.requests.push_back(std::move(request));
+        checker.requests.push_back({&file, &r, scope});
+        checker.collect_in_layer(file, r.prefill, prefill);
+        checker.collect_in_layer(file, r.decode, decode);
+    }
+
     void operator()(ast::ResidentStmt const& s) const {
+        if (!outside_kernel(s)) return;
         checker.define(current().ops, s.name, file.span_of(s.name), "resident");
         checker.residents.push_back({&file, &s, scope});
     }
@@ -204,16 +317,13 @@ struct StatementCollector {
     }
 
     void operator()(ast::LayerStmt const& layer) const {
+        if (!outside_kernel(layer)) return;
         checker.define(current().layers, layer.name, file.span_of(layer.name), "layer");
         if (!checker.nesting_allowed(scope, file.span_of(layer.name), "layer '" + layer.name.name + "'"))
             return;
-        Checker::Scope inner;
-        inner.parent = scope;
-        inner.depth = current().depth + 1;
         auto const& outer_path = current().path;
-        inner.path = outer_path.empty() ? layer.name.name : outer_path + "/" + layer.name.name;
-        checker.scopes.push_back(std::move(inner));
-        int inner_scope = static_cast<int>(checker.scopes.size() - 1);
+        int inner_scope =
+            open_scope(outer_path.empty() ? layer.name.name : outer_path + "/" + layer.name.name);
         checker.layers.push_back(
             {&file, layer.count ? &*layer.count : nullptr, scope, inner_scope});
         checker.collect_in_layer(file, layer.body, inner_scope);
@@ -233,8 +343,16 @@ struct StatementCollector {
 
     void operator()(ast::SweepStmt const& s) const {
         if (!at_top_level(s)) return;
-        if (!checker.define_value(0, s.name.name, file.span_of(s.name))) return;
         int sweep_index = static_cast<int>(checker.sweeps.size());
+        // Each sweep has its bit in Slot::depends_on; bit 63 is a request's step.
+        if (checker.sweeps.size() >= max_sweeps) {
+            if (!checker.too_many_sweeps)
+                checker.diagnostics.error(file.span_of(s.name),
+                                          "more than " + std::to_string(max_sweeps) + " sweeps");
+            checker.too_many_sweeps = true;  // one error is enough
+            return;
+        }
+        if (!checker.define_value(0, s.name.name, file.span_of(s.name))) return;
         auto& slot = checker.scenario.slots.back();
         slot.sweep = sweep_index;
         if (sweep_index < 64) slot.depends_on = std::uint64_t{1} << sweep_index;
@@ -309,6 +427,15 @@ bool Checker::nesting_allowed(int scope, Span span, std::string const& what) {
     return false;
 }
 
+int Checker::hidden_slot(ParsedFile const& file, ast::Expression const& expr, int scope,
+                         std::string name) {
+    int slot = static_cast<int>(scenario.slots.size());
+    scenario.slots.push_back(Slot{std::move(name), file.span_of(expr), -1, {}, 0, 0});
+    lets.push_back({&file, &expr, scope});
+    let_slots.push_back(slot);
+    return slot;
+}
+
 bool Checker::define_value(int scope, std::string const& name, Span span) {
     auto& values = scopes[static_cast<std::size_t>(scope)].values;
     if (auto it = values.find(name); it != values.end()) {
@@ -373,6 +500,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     checker.check_targets();
     checker.check_ops();
     checker.check_residents();
+    checker.check_requests();
     checker.check_tokens();
     checker.check_slo();
     if (!diagnostics.has_errors()) checker.warn_unsupported();

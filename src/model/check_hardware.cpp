@@ -85,6 +85,8 @@ constexpr FieldSpec field_specs[] = {
     {"nvlink_latency", FieldKind::quantity, UnitFamily::seconds},
     {"dcn_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
     {"dcn_latency", FieldKind::quantity, UnitFamily::seconds},
+    {"onchip_capacity", FieldKind::quantity, UnitFamily::bytes},
+    {"onchip_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
 };
 
 }  // namespace
@@ -255,6 +257,8 @@ void Checker::check_hardware() {
             else if (spec->name == "nvlink_latency") hw.nvlink_latency_s = base_value;
             else if (spec->name == "dcn_bandwidth") hw.dcn_bytes_per_s = base_value;
             else if (spec->name == "dcn_latency") hw.dcn_latency_s = base_value;
+            else if (spec->name == "onchip_capacity") hw.onchip_capacity_bytes = base_value;
+            else if (spec->name == "onchip_bandwidth") hw.onchip_bytes_per_s = base_value;
             else {
                 auto existing = std::find_if(hw.peaks.begin(), hw.peaks.end(),
                                              [&](Peak const& p) { return p.dtype == dtype; });

@@ -40,6 +40,9 @@ struct OperandResolver {
         out.span = file.span_of(t);
         out.dtype = dtype(t.dtype);
         if (t.role) out.role = *t.role == "weight" ? Role::weight : Role::cache;
+        out.onchip = t.onchip;
+        if (t.reads) out.reads_slot = checker.expression_slot(&t, scope);
+        onchip_rules(t, out);
         if (!checker.resolve_shards(file, scope, t, out)) ok = false;
         for (std::size_t i = 0; i < t.axes.size(); ++i) {
             auto const& id = t.axes[i].axis;
@@ -130,8 +133,40 @@ struct OperandResolver {
             d.notes.push_back(Diagnostics::note(value.span, "'" + value.name + "' is set by --set"));
     }
 
+    // An on-chip activation lives inside a kernel, passed from one member to
+    // the next; a weight or a cache may live on chip anywhere (prefetched
+    // into VMEM). A read factor is a constant or a value, counted once.
+    void onchip_rules(ast::Tensor const& t, Tensor const& out) {
+        if (t.onchip && !t.role && checker.scopes[static_cast<std::size_t>(scope)].kernel < 0) {
+            Span span = file.span_of(t);
+            span.length = 6;  // `onchip`
+            checker.diagnostics.error(span, "an activation is on chip only inside a kernel, where one "
+                                            "member writes it and a later one reads it; put this op in a "
+                                            "kernel block with the op at the other end, or drop 'onchip'");
+            ok = false;
+        }
+        if (out.reads_slot < 0) return;
+        auto slot = static_cast<std::size_t>(out.reads_slot);
+        auto const& value = checker.scenario.slots[slot];
+        if (checker.bad_slot[slot] || value.depends_on != 0) return;
+        if (auto problem = whole_number_problem(value.constant)) {
+            checker.diagnostics.error(value.span, "a read factor must be " + *problem + ", not " +
+                                                      format_number(value.constant));
+            ok = false;
+        }
+    }
+
+    // An output is written once, to HBM or on chip: no read factor.
+    void written_once(ast::Tensor const& t) {
+        if (!t.reads) return;
+        checker.diagnostics.error(file.span_of(*t.reads),
+                                  "an output is written once; a read factor ('x ...') goes after an input");
+        ok = false;
+    }
+
     // Weights and caches are read, never produced by an op of the step.
     void no_role(ast::Tensor const& t) {
+        written_once(t);
         if (!t.role) return;
         Span span = file.span_of(t);
         span.length = static_cast<std::uint32_t>(t.role->size());
@@ -165,11 +200,16 @@ void Checker::check_ops() {
             checker.check_collective(pending, *stmt);
         }
     };
+    std::vector<int> scope_of;  // of each op built, parallel to scenario.ops
     for (auto const& pending : ops) {
         diagnostics.set_context(context_of(pending.scope));
         std::visit(Dispatch{*this, pending}, pending.node);
+        scope_of.resize(scenario.ops.size(), pending.scope);
     }
     diagnostics.set_context(nullptr);
+    std::vector<Op> built = std::move(scenario.ops);
+    scenario.ops.clear();
+    assemble_ops(built, scope_of);
 }
 
 void Checker::check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt) {
@@ -201,20 +241,26 @@ void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt c
                        "axis '{}' is not an axis of the output; an elementwise op reads "
                        "its inputs element by element");
     if (stmt.flops) {
-        auto k = constant(file, *stmt.flops, pending.scope, "the FLOPs per element");
-        if (k && !(*k >= 0)) {
-            diagnostics.error(file.span_of(*stmt.flops),
-                              "the FLOPs per element must be 0 or more, not " + format_number(*k));
+        // A constant, checked here; or a value of the sweeps, checked by the
+        // engine at each point.
+        int slot = expression_slot(&stmt, pending.scope);
+        auto const& value = scenario.slots[static_cast<std::size_t>(slot)];
+        double k = value.constant;
+        if (slot < 0 || bad_slot[static_cast<std::size_t>(slot)]) {
             resolve.ok = false;
-        } else if (k && *k > max_flops_per_element) {
+        } else if (value.depends_on != 0) {
+            op.flops_slot = slot;
+        } else if (!(k >= 0)) {
+            diagnostics.error(file.span_of(*stmt.flops),
+                              "the FLOPs per element must be 0 or more, not " + format_number(k));
+            resolve.ok = false;
+        } else if (k > max_flops_per_element) {
             diagnostics.error(file.span_of(*stmt.flops),
                               "the FLOPs per element must be at most 1048576 (2^20), not " +
-                                  format_number(*k));
+                                  format_number(k));
             resolve.ok = false;
-        } else if (k) {
-            op.flops_per_point = *k;
         } else {
-            resolve.ok = false;
+            op.flops_per_point = k;
         }
     }
     if (stmt.compute) op.compute_written = resolve.dtype(*stmt.compute);
@@ -231,6 +277,12 @@ void Checker::check_collective(PendingOp const& pending, ast::CollectiveStmt con
     resolve.tensor(stmt.in, op.inputs[0]);
     resolve.no_role(stmt.out);
     resolve.tensor(stmt.out, op.out, "output axis '{}' is not an axis of the input");
+    for (auto const* t : {&stmt.in, &stmt.out})
+        if (t->onchip || t->reads) {
+            diagnostics.error(file.span_of(*t), "a collective moves its operands over the network "
+                                                "from and to HBM, once; they cannot be 'onchip' or have a read factor");
+            resolve.ok = false;
+        }
     if (resolve.ok && plan_collective(op, stmt, file, pending.scope)) scenario.ops.push_back(std::move(op));
 }
 
@@ -251,7 +303,14 @@ void Checker::check_residents() {
         }
         resolve.tensor(stmt.tensor, r.tensor);
         r.tensor.local = r.tensor.shards;  // held at its own sharding
-        if (resolve.ok) scenario.residents.push_back(std::move(r));
+        resolve.written_once(stmt.tensor);
+        if (!resolve.ok) continue;
+        if (scope.request >= 0) {
+            auto& request = scenario.requests[static_cast<std::size_t>(scope.request)];
+            (scope.phase == 0 ? request.prefill_residents : request.decode_residents).push_back(std::move(r));
+        } else {
+            scenario.residents.push_back(std::move(r));
+        }
     }
     diagnostics.set_context(nullptr);
 }

@@ -202,6 +202,7 @@ std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& root) 
                 mark(frame, dim.axis, ParamKind::value);
                 for (auto const& shard : dim.shards) mark(frame, shard, ParamKind::mesh_axis);
             }
+            if (t.reads) value(*t.reads);
         };
         // Layers nest as deep as brackets do (max_nesting); a stack all the same.
         std::vector<std::vector<ast::Statement> const*> bodies{&templ.node->body};
@@ -232,6 +233,9 @@ std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& root) 
                 } else if (auto const* u = boost::get<ast::UseStmt>(&node)) {
                     if (u->count) value(*u->count);
                     frame.uses.push_back(u);
+                } else if (auto const* k = boost::get<x3::forward_ast<ast::KernelStmt>>(&node)) {
+                    if (k->get().count) value(*k->get().count);
+                    bodies.push_back(&k->get().body);
                 }
             }
         }
@@ -377,6 +381,9 @@ void Checker::instantiate(ParsedFile const& file, ast::UseStmt const& use, int s
     inner.path = outer_path.empty() ? layer_name.name : outer_path + "/" + layer_name.name;
     inner.use = use_span;
     inner.template_name = name;
+    inner.kernel = scopes[static_cast<std::size_t>(scope)].kernel;
+    inner.request = scopes[static_cast<std::size_t>(scope)].request;
+    inner.phase = scopes[static_cast<std::size_t>(scope)].phase;
     scopes.push_back(std::move(inner));
     int instance = static_cast<int>(scopes.size() - 1);
     layers.push_back({&file, use.count ? &*use.count : nullptr, scope, instance});

@@ -61,6 +61,10 @@ struct Checker {
         std::map<std::string, Span> ops, layers;  // ops (matmul, elementwise, resident)
         Span use;  // of a template instance: the `use` that made it
         std::string template_name;
+        // Inherited by the scopes inside: the kernel (index into kernels)
+        // and the request and phase (0 prefill, 1 decode) they are in.
+        int kernel = -1;
+        int request = -1, phase = -1;
     };
     // The template instance(s) enclosing `scope`, for Diagnostics::set_context:
     // errors inside them are reported at the outermost `use`; nullopt outside
@@ -99,6 +103,7 @@ struct Checker {
     std::vector<int> dtype_let_slots;  // lets that name a dtype: slots left uncompiled
     std::vector<Pending<ast::SweepStmt>> sweeps;
     std::vector<bool> sweep_of_dtypes;  // parallel to sweeps
+    bool too_many_sweeps = false;       // past max_sweeps: reported once, the rest dropped
     std::vector<Pending<ast::DtypeStmt>> dtypes;
     std::vector<Pending<ast::HardwareStmt>> hardware;
     std::vector<Pending<ast::TargetStmt>> targets;
@@ -112,6 +117,26 @@ struct Checker {
     };
     std::vector<PendingOp> ops;
     std::vector<Pending<ast::ResidentStmt>> residents;
+    // `kernel` blocks in the order written: the scope that holds the block
+    // and the scope of its body.
+    struct PendingKernel {
+        ParsedFile const* file;
+        ast::KernelStmt const* node;
+        int outer_scope, inner_scope;
+    };
+    std::vector<PendingKernel> kernels;
+    // `request` statements, parallel to scenario.requests.
+    std::vector<Pending<ast::RequestStmt>> requests;
+    // The hidden slots of `x EXPR` read factors and `flops EXPR`: by the AST
+    // node and the scope it is checked in (a template's body is checked once
+    // per instance).
+    std::map<std::pair<void const*, int>, int> expression_slots;
+    // A slot no name can reach, whose value is EXPR compiled in `scope` like a let's.
+    int hidden_slot(ParsedFile const& file, ast::Expression const& expr, int scope, std::string name);
+    int expression_slot(void const* node, int scope) const {
+        auto it = expression_slots.find({node, scope});
+        return it == expression_slots.end() ? -1 : it->second;
+    }
     Pending<ast::TokensStmt> tokens{nullptr, nullptr, 0};
     Pending<ast::MeshStmt> mesh_statement{nullptr, nullptr, 0};
     Pending<ast::SloStmt> slo_statement{nullptr, nullptr, 0};
@@ -248,6 +273,11 @@ struct Checker {
     void check_elementwise(PendingOp const& pending, ast::ElementwiseStmt const& stmt);
     void check_collective(PendingOp const& pending, ast::CollectiveStmt const& stmt);
     void check_residents();
+    // check_kernels.cpp: the ops built by check_ops, with the scope of each,
+    // grouped into kernels and routed to the cases or a request's phases.
+    void assemble_ops(std::vector<Op>& built, std::vector<int> const& scope_of);
+    void check_kernel(Op& kernel, PendingKernel const& pending);
+    void check_requests();
 
     // check_mesh.cpp
     void check_mesh();

@@ -6,7 +6,20 @@
 
 namespace roofline::model {
 
+namespace {
+
+// The member whose compute dtype a kernel runs at: its first matmul, else
+// its first member (docs/fusion.md).
+Op const& lead_member(Op const& kernel) {
+    for (auto const& m : kernel.members)
+        if (m.kind == OpKind::matmul) return m;
+    return kernel.members.front();
+}
+
+}  // namespace
+
 int Op::compute_dtype_at(std::span<double const> slots, std::span<Dtype const> dtypes) const {
+    if (kind == OpKind::kernel) return lead_member(*this).compute_dtype_at(slots, dtypes);
     if (compute_written) return compute_written->at(slots);
     if (kind != OpKind::matmul) return out.dtype.at(slots);
     // The wider input; on a tie, the left one.
@@ -17,9 +30,32 @@ int Op::compute_dtype_at(std::span<double const> slots, std::span<Dtype const> d
 }
 
 bool Op::compute_dtype_fixed() const {
+    if (kind == OpKind::kernel) return lead_member(*this).compute_dtype_fixed();
     if (compute_written) return !compute_written->swept();
     if (kind != OpKind::matmul) return !out.dtype.swept();
     return !inputs[0].dtype.swept() && !inputs[1].dtype.swept();
+}
+
+bool Op::has_onchip() const {
+    if (out.onchip) return true;
+    for (auto const& t : inputs)
+        if (t.onchip) return true;
+    for (auto const& m : members)
+        if (m.has_onchip()) return true;
+    return false;
+}
+
+bool Op::plain() const {
+    if (kind == OpKind::kernel || flops_slot >= 0 || has_onchip()) return false;
+    for (auto const& t : inputs)
+        if (t.reads_slot >= 0) return false;
+    return true;
+}
+
+bool Scenario::has_onchip() const {
+    for (auto const& op : ops)
+        if (op.has_onchip()) return true;
+    return false;
 }
 
 std::vector<int> Scenario::compute_dtypes_of(Op const& op) const {

@@ -23,6 +23,7 @@ constexpr CaseColumnSpec specs[] = {
     {F::flops,         "flops",         "FLOP",   false, false, C::sci,     T::si,      false, 13, "",                                                   false},
     {F::bytes_read,    "bytes_read",    "B",      false, false, C::sci,     T::si,      false, 13, "",                                                   false},
     {F::bytes_written, "bytes_written", "B",      false, false, C::sci,     T::si,      false, 13, "",                                                   false},
+    {F::bytes_onchip,  "bytes_onchip",  "B",      false, false, C::sci,     T::si,      false, 13, "",                                                   false, false, true},
     {F::net_bytes,     "net_bytes",     "B",      false, false, C::sci,     T::si,      false, 13, "",                                                   false, true},
     {F::collective,    "collective",    "",       true,  false, C::plain,   T::text,    false, 0,  "",                                                   false, true},
     {F::intensity,     "intensity",     "FLOP/B", false, false, C::ratio,   T::general, false, 11, "{flops}/({bytes_read}+{bytes_written})",             false},
@@ -30,13 +31,12 @@ constexpr CaseColumnSpec specs[] = {
     {F::ridge,         "ridge",         "FLOP/B", false, false, C::ratio,   T::general, false, 11, "{peak}/{hw.bandwidth}",                              true},
     {F::t_math,        "t_math",        "s",      false, false, C::time,    T::seconds, false, 12, "{flops}/{peak}",                                     true},
     {F::t_comms,       "t_comms",       "s",      false, false, C::time,    T::seconds, false, 12, "({bytes_read}+{bytes_written})/{hw.bandwidth}",      false},
+    {F::t_onchip,      "t_onchip",      "s",      false, false, C::time,    T::seconds, false, 12, "{bytes_onchip}/{hw.onchip_bandwidth}",               false, false, true},
     {F::t_net,         "t_net",         "s",      false, false, C::time,    T::seconds, false, 12, "",                                                   false, true},
-    {F::t_lower,       "t_lower",       "s",      false, false, C::time,    T::seconds, false, 12, "MAX({t_math},{t_comms})",                            true, false,
-                       "MAX({t_math},{t_comms},{t_net})"},
-    {F::t_upper,       "t_upper",       "s",      false, false, C::time,    T::seconds, false, 12, "{t_math}+{t_comms}",                                 true, false,
-                       "{t_math}+{t_comms}+{t_net}"},
-    {F::bound,         "bound",         "",       true,  false, C::center,  T::text,    false, 13, "IF({t_math}>={t_comms},\"compute\",\"memory\")",     true, false,
-                       "IF({t_math}>=MAX({t_comms},{t_net}),\"compute\",IF({t_comms}>={t_net},\"memory\",\"network\"))"},
+    // t_lower, t_upper and bound: built by level_formula from the levels of the report.
+    {F::t_lower,       "t_lower",       "s",      false, false, C::time,    T::seconds, false, 12, "MAX",                                                true},
+    {F::t_upper,       "t_upper",       "s",      false, false, C::time,    T::seconds, false, 12, "SUM",                                                true},
+    {F::bound,         "bound",         "",       true,  false, C::center,  T::text,    false, 13, "IF",                                                 true},
     {F::attained,      "attained",      "FLOP/s", false, false, C::sci,     T::si,      false, 10, "{flops}/{t_lower}",                                  true},
     {F::peak_fraction, "peak_fraction", "",       false, false, C::fraction, T::general, false, 0, "{attained}/{peak}",                                  true},
     {F::critical,      "critical_",     "",       false, true,  C::plain,   T::count,   false, 11, "",                                                   false},
@@ -53,11 +53,54 @@ CaseColumnSpec const& case_column_spec(CaseField field) {
     throw std::logic_error("no case column spec for a field");
 }
 
-std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps, bool mesh) {
+namespace {
+
+// The formulas over the levels a report has: t_comms always, then t_onchip
+// and t_net when it has them. Ties go to compute, then memory, on chip, the
+// network, as in engine::roofline_metrics.
+std::string level_formula(CaseField field, bool mesh, bool onchip) {
+    std::vector<std::string> levels = {"{t_comms}"};
+    if (onchip) levels.push_back("{t_onchip}");
+    if (mesh) levels.push_back("{t_net}");
+    auto joined = [](auto first, auto last, char const* sep) {
+        std::string text;
+        for (auto it = first; it != last; ++it) text.append(it == first ? "" : sep).append(*it);
+        return text;
+    };
+    auto max_of = [&](std::size_t from) {
+        return levels.size() - from == 1 ? levels[from]
+                                         : "MAX(" + joined(levels.begin() + static_cast<long>(from), levels.end(), ",") + ")";
+    };
+    switch (field) {
+        case F::t_lower: return "MAX({t_math}," + joined(levels.begin(), levels.end(), ",") + ")";
+        case F::t_upper: return "{t_math}+" + joined(levels.begin(), levels.end(), "+");
+        case F::bound: {
+            static constexpr std::string_view names[] = {"memory", "onchip", "network"};
+            std::vector<std::string_view> named = {names[0]};
+            if (onchip) named.push_back(names[1]);
+            if (mesh) named.push_back(names[2]);
+            // IF(a>=MAX(rest),"a",IF(b>=MAX(rest),"b","c")), from the last level back.
+            std::string text = "\"" + std::string(named.back()) + "\"";
+            for (std::size_t k = levels.size() - 1; k-- > 0;)
+                text = "IF(" + levels[k] + ">=" + max_of(k + 1) + ",\"" + std::string(named[k]) +
+                       "\"," + text + ")";
+            return "IF({t_math}>=" + max_of(0) + ",\"compute\"," + text + ")";
+        }
+        default: break;
+    }
+    throw std::logic_error("level_formula of another column");
+}
+
+}  // namespace
+
+std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps, bool mesh, bool onchip) {
     std::vector<CaseColumn> columns;
     for (auto const& spec : specs) {
         if (spec.mesh_only && !mesh) continue;
-        auto formula = mesh && !spec.mesh_formula.empty() ? spec.mesh_formula : spec.formula;
+        if (spec.onchip_only && !onchip) continue;
+        std::string formula = spec.field == F::t_lower || spec.field == F::t_upper || spec.field == F::bound
+                                  ? level_formula(spec.field, mesh, onchip)
+                                  : std::string(spec.formula);
         if (!spec.per_sweep) {
             columns.push_back({&spec, 0, std::string(spec.name), spec.text, formula});
             continue;
@@ -85,6 +128,8 @@ double case_number(CaseColumn const& column, model::Scenario const& scenario,
         case F::flops: return m.counts.flops;
         case F::bytes_read: return m.counts.bytes_read;
         case F::bytes_written: return m.counts.bytes_written;
+        case F::bytes_onchip: return m.counts.bytes_onchip;
+        case F::t_onchip: return m.t_onchip;
         case F::intensity: return m.intensity;
         case F::peak: return m.peak;
         case F::ridge: return m.ridge;

@@ -82,6 +82,7 @@ void XlsxWriter::State::layout_cases() {
             auto name = text.substr(open + 1, close - open - 1);
             if (name == "hw.bandwidth") pieces.push_back({Piece::bandwidth, {}, 0});
             else if (name == "hw.peak") pieces.push_back({Piece::peak, {}, 0});
+            else if (name == "hw.onchip_bandwidth") pieces.push_back({Piece::onchip_bandwidth, {}, 0});
             else {
                 std::size_t i = 0;
                 while (i < columns.size() && columns[i].header != name) ++i;
@@ -223,7 +224,9 @@ void XlsxWriter::State::add(engine::Case const& cs) {
         auto const& column = columns[i];
         auto const& spec = *column.spec;
         auto const& style = *column_style[i];
-        bool const formula = !formulas[i].empty() && (supported || !spec.needs_peak);
+        // t_onchip on a chip without an onchip_bandwidth: 0, a value.
+        bool const formula = !formulas[i].empty() && (supported || !spec.needs_peak) &&
+                             (spec.field != CaseField::t_onchip || !onchip_ref[cs.target].empty());
         if (spec.field == CaseField::critical && supported) {
             critical_formula(cs, column.sweep, i);
             continue;
@@ -255,12 +258,14 @@ void XlsxWriter::State::add(engine::Case const& cs) {
                 case Piece::cell: f << letters[piece.column] << rows->row_digits(); break;
                 case Piece::bandwidth: f << bw_ref[cs.target]; break;
                 case Piece::peak: f << peak_ref[cs.target * dtypes.size() + slot_of[cs.compute_dtype]]; break;
+                case Piece::onchip_bandwidth: f << onchip_ref[cs.target]; break;
             }
         }
         if (spec.field == CaseField::bound)
             rows->formula_text(i, f.view(),
                                cs.metrics.bound == engine::Bound::compute  ? compute_text
                                : cs.metrics.bound == engine::Bound::memory ? memory_text
+                               : cs.metrics.bound == engine::Bound::onchip ? onchip_text
                                                                            : network_text,
                                style);
         else

@@ -20,6 +20,8 @@ void XlsxWriter::State::write_hardware() {
         "nvlink_bandwidth (B/s)", "nvlink_domain", "dcn_bandwidth (B/s)"};
     for (auto const& d : dtype_names) headers.push_back("peak " + d + " (FLOP/s)");
     for (auto const& d : dtype_names) headers.push_back("ridge " + d + " (FLOP/B)");
+    headers.push_back("onchip_capacity (B)");
+    headers.push_back("onchip_bandwidth (B/s)");
     headers.push_back("extends");
     headers.push_back("source");
     std::vector<double> widths(headers.size());
@@ -49,6 +51,8 @@ void XlsxWriter::State::write_hardware() {
             std::string ridge = std::string("=").append(cell_name(r, hw_peak0 + k)) + "/" + bw;
             formula(ws, r, hw_ridge0 + k, ridge.c_str(), *peak / hw.hbm_bytes_per_s, fmt.ratio);
         }
+        if (hw.onchip_capacity_bytes) num(ws, r, hw_onchip0, *hw.onchip_capacity_bytes, fmt.sci);
+        if (hw.onchip_bytes_per_s) num(ws, r, hw_onchip0 + 1, *hw.onchip_bytes_per_s, fmt.sci);
         if (!hw.base.empty()) str(ws, r, hw_extends, hw.base, fmt.indent);
         if (!hw.source.empty()) str(ws, r, hw_source, hw.source, fmt.indent);
         widths[0] = std::max(widths[0], text_width(hw.id) + 2);
@@ -58,7 +62,8 @@ void XlsxWriter::State::write_hardware() {
     }
     str(ws, targets + 2, 0,
         "These cells are the inputs of the formulas in the Cases sheets: edit a bandwidth or a "
-        "peak and every case of that target recalculates.",
+        "peak and every case of that target recalculates. A chip without an onchip_bandwidth "
+        "counts on-chip traffic as free.",
         fmt.note);
     for (std::size_t i = 0; i < widths.size(); ++i) width(ws, i, std::min(widths[i], 80.0));
     worksheet_freeze_panes(ws, 1, 1);

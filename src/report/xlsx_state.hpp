@@ -84,13 +84,14 @@ struct XlsxWriter::State {
     // A derived column's formula, split once: literal text, this row's cell
     // of a column, or the target's Hardware cell.
     struct Piece {
-        enum Kind : std::uint8_t { literal, cell, bandwidth, peak } kind;
+        enum Kind : std::uint8_t { literal, cell, bandwidth, peak, onchip_bandwidth } kind;
         std::string text;        // literal
         std::size_t column = 0;  // cell: the column
     };
     std::vector<std::vector<Piece>> formulas;          // per Cases column; empty: a value
     std::vector<output::Style const*> column_style;    // per Cases column
     std::vector<std::string> bw_ref;    // per target: Hardware!$C$2
+    std::vector<std::string> onchip_ref;  // per target: its onchip_bandwidth cell, "" if none
     std::vector<std::string> peak_ref;  // [target * slots + slot]: Hardware!$J$2, "" if none
     std::vector<output::Text> op_text, layer_text, hw_text;
     std::vector<output::Text> dtype_text;  // per scenario dtype (compute dtypes, dtype sweeps)
@@ -100,7 +101,7 @@ struct XlsxWriter::State {
     // range R holds sweep v's value at `point` (a formula's factor).
     std::string sweep_test(std::string const& range, std::size_t point, std::size_t v) const;
     output::Text compute_text{"compute"}, memory_text{"memory"}, unsupported_text{"unsupported"},
-        network_text{"network"};
+        network_text{"network"}, onchip_text{"onchip"};
     output::Text never_text{"never"};
     // A critical_V that is a value evaluated at the scenario's hardware (V
     // reaches the axes through lets): italic, and the Summary says why.
@@ -111,7 +112,7 @@ struct XlsxWriter::State {
     void critical_formula(engine::Case const& c, std::size_t sweep, std::size_t column);
 
     // Hardware sheet columns.
-    std::size_t hw_peak0 = 9, hw_ridge0 = 0, hw_extends = 0, hw_source = 0;
+    std::size_t hw_peak0 = 9, hw_ridge0 = 0, hw_onchip0 = 0, hw_extends = 0, hw_source = 0;
     std::vector<std::string> capacity_ref;  // per target: Hardware!$D$2, "" without hbm_capacity
 
     // The Steps sheet (xlsx_steps_sheet.cpp): a note, a header, then one row

@@ -58,18 +58,21 @@ void XlsxWriter::State::write_summary_head() {
         }
         pair(("sweep " + sw.name).c_str(), values);
     }
-    std::size_t elementwise = 0, collectives = 0;
+    std::size_t elementwise = 0, collectives = 0, kernels = 0;
     for (auto const& op : s.ops) {
         elementwise += op.kind == model::OpKind::elementwise;
         collectives += op.kind == model::OpKind::collective;
+        kernels += op.kind == model::OpKind::kernel;
     }
-    std::string ops = elementwise + collectives == 0
+    std::string ops = elementwise + collectives + kernels == 0
                           ? std::to_string(matmuls) + " matmuls"
                           : std::to_string(matmuls) + " ops (" +
-                                std::to_string(matmuls - elementwise - collectives) + " matmuls, " +
+                                std::to_string(matmuls - elementwise - collectives - kernels) + " matmuls, " +
                                 std::to_string(elementwise) + " elementwise" +
                                 (collectives ? std::string(", ").append(std::to_string(collectives)).append(" collectives")
                                              : std::string()) +
+                                (kernels ? std::string(", ").append(std::to_string(kernels)).append(" kernels")
+                                         : std::string()) +
                                 ")";
     pair("cases", ops + " x " + std::to_string(targets) +
                       " targets x " + std::to_string(points) + " sweep points = " +

@@ -23,7 +23,7 @@ struct GroupSummary {
     double min_speedup = std::numeric_limits<double>::infinity();
     double max_speedup = -std::numeric_limits<double>::infinity();
     // Flipped cases by bound in A and bound in B ([from][to], Bound's order).
-    std::size_t flip_counts[4][4] = {};
+    std::size_t flip_counts[5][5] = {};
     // The bounds at the first and last matched case (the ends of the sweep).
     Bound a_first = Bound::unsupported, a_last = Bound::unsupported;
     Bound b_first = Bound::unsupported, b_last = Bound::unsupported;

@@ -35,6 +35,7 @@ struct Case {
 struct PointFacts {
     double weight_bytes = 0;
     double cache_bytes = 0;
+    double onchip_resident_bytes = 0;  // of them, `weight onchip` and `cache onchip` operands
     double tokens = std::numeric_limits<double>::quiet_NaN();  // NaN: no tokens statement
     double resident_bytes() const { return weight_bytes + cache_bytes; }
 };
@@ -120,6 +121,29 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
 // Both at once, every case in a vector.
 std::optional<Evaluation> evaluate(model::Scenario const& scenario, Diagnostics& diagnostics,
                                    EvaluateOptions const& options = {});
+
+// One request (docs/fusion.md) at one sweep point on one target, per chip:
+// the prefill's step, then the decode's step at each i = 1 .. output (the
+// context prompt + i), summed exactly. Steps sum count x t_lower over the
+// phase's cases, as the step table does. NaN times where the target has no
+// peak for some op (or cannot build the mesh).
+struct RequestResult {
+    std::uint32_t request, point, target;
+    double prompt, output, batch;
+    double ttft;                                   // time to first token: the prefill's step
+    double tpot_first, tpot_mean, tpot_last;       // decode steps i = 1, mean, i = output
+    double decode_total;                           // the sum of the output decode steps
+    double e2e;                                    // ttft + decode_total
+    double tokens_per_s;                           // batch x output / e2e
+    double weight_bytes, cache_bytes;              // the decode's resident bytes at i = output
+    std::vector<double> per_token;                 // the decode step at i = 1 .. output
+};
+
+// Every request at every point and target, in that order (the target
+// fastest); nullopt after an error, which names the point and the step.
+std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario const& scenario,
+                                                            CaseGrid const& grid,
+                                                            Diagnostics& diagnostics);
 
 // The critical value of sweep `sweep` for one matmul on one target, with the
 // other sweep variables at `values` (one per sweep). Exposed for tests.

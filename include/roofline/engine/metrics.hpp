@@ -13,15 +13,20 @@
 
 namespace roofline::engine {
 
-// `network` last, so that the order of the others stays what it was.
-enum class Bound : std::uint8_t { memory, compute, unsupported, network };
+// Appended in the order they came (network, then onchip), so that the order
+// of the others stays what it was.
+enum class Bound : std::uint8_t { memory, compute, unsupported, network, onchip };
 std::string_view bound_name(Bound bound);
 std::optional<Bound> parse_bound(std::string_view name);  // bound_name's inverse
 
+// HBM traffic in bytes_read and bytes_written; an `onchip` operand's bytes
+// in bytes_onchip instead (docs/fusion.md). Each operand counts its bytes
+// times its read factor (`x EXPR`).
 struct Counts {
     double flops;          // flops_per_point (2 for a matmul) x product of all distinct axis sizes
-    double bytes_read;     // sum over inputs of size(input) * bytes(input dtype)
-    double bytes_written;  // size(out) * bytes(out)
+    double bytes_read;     // sum over inputs in HBM of size(input) * bytes(input dtype)
+    double bytes_written;  // size(out) * bytes(out), when the output goes to HBM
+    double bytes_onchip = 0;  // read from and written to on-chip memory
 };
 
 // `axis_sizes[i]` is the size of matmul.axes[i]; `slots` the values of the
@@ -60,10 +65,11 @@ struct Metrics {
     double ridge;          // peak / hbm_bandwidth, FLOP/byte
     double t_math;         // flops / peak
     double t_comms;        // (bytes_read + bytes_written) / hbm_bandwidth
+    double t_onchip;       // bytes_onchip / onchip_bandwidth; 0 when the chip has none
     double net_bytes;      // bytes each chip receives over the network (0 on one chip)
     double t_net;          // the collectives' time (network.hpp); 0 on one chip
-    double t_lower;        // max(t_math, t_comms, t_net)
-    double t_upper;        // t_math + t_comms + t_net
+    double t_lower;        // max(t_math, t_comms, t_onchip, t_net)
+    double t_upper;        // t_math + t_comms + t_onchip + t_net
     double attained;       // flops / t_lower
     double peak_fraction;  // attained / peak
     Bound bound;
@@ -71,13 +77,20 @@ struct Metrics {
 
 inline constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
 
+// The time of on-chip traffic: free on a chip without an onchip_bandwidth.
+inline double onchip_seconds(double bytes_onchip, std::optional<double> onchip_bytes_per_s) {
+    return onchip_bytes_per_s && bytes_onchip > 0 ? bytes_onchip / *onchip_bytes_per_s : 0;
+}
+
 inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
-                                double hbm_bytes_per_s, double net_bytes = 0, double t_net = 0) {
+                                double hbm_bytes_per_s, double net_bytes = 0, double t_net = 0,
+                                std::optional<double> onchip_bytes_per_s = std::nullopt) {
     Metrics m;
     m.counts = c;
     double bytes = c.bytes_read + c.bytes_written;
     m.intensity = c.flops / bytes;
     m.t_comms = bytes / hbm_bytes_per_s;
+    m.t_onchip = onchip_seconds(c.bytes_onchip, onchip_bytes_per_s);
     m.net_bytes = net_bytes;
     m.t_net = t_net;
     if (!peak) {
@@ -89,24 +102,30 @@ inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
     m.peak = *peak;
     m.ridge = *peak / hbm_bytes_per_s;
     m.t_math = c.flops / *peak;
-    // Ties go to compute, then to memory: the rule of one chip, unchanged
-    // where t_net is 0.
-    double memory_or_net = m.t_comms >= t_net ? m.t_comms : t_net;
-    m.t_lower = m.t_math >= memory_or_net ? m.t_math : memory_or_net;
-    m.t_upper = t_net == 0 ? m.t_math + m.t_comms : m.t_math + m.t_comms + t_net;
+    // Ties go to compute, then to memory, then on chip: the rule of one
+    // chip, unchanged where t_onchip and t_net are 0.
+    double onchip_or_net = m.t_onchip >= t_net ? m.t_onchip : t_net;
+    double other = m.t_comms >= onchip_or_net ? m.t_comms : onchip_or_net;
+    m.t_lower = m.t_math >= other ? m.t_math : other;
+    m.t_upper = m.t_math + m.t_comms;
+    if (m.t_onchip != 0) m.t_upper += m.t_onchip;
+    if (t_net != 0) m.t_upper += t_net;
     m.attained = c.flops / m.t_lower;
     m.peak_fraction = m.attained / *peak;
-    m.bound = m.t_math >= memory_or_net ? Bound::compute
-              : m.t_comms >= t_net      ? Bound::memory
-                                        : Bound::network;
+    m.bound = m.t_math >= other             ? Bound::compute
+              : m.t_comms >= onchip_or_net ? Bound::memory
+              : m.t_onchip >= t_net        ? Bound::onchip
+                                           : Bound::network;
     return m;
 }
 
 // The predicate behind `bound`, without the other columns.
 inline bool is_compute_bound(Counts const& c, double peak, double hbm_bytes_per_s,
-                             double t_net = 0) {
+                             double t_net = 0,
+                             std::optional<double> onchip_bytes_per_s = std::nullopt) {
     double t_math = c.flops / peak;
-    return t_math >= (c.bytes_read + c.bytes_written) / hbm_bytes_per_s && t_math >= t_net;
+    return t_math >= (c.bytes_read + c.bytes_written) / hbm_bytes_per_s && t_math >= t_net &&
+           t_math >= onchip_seconds(c.bytes_onchip, onchip_bytes_per_s);
 }
 
 }  // namespace roofline::engine

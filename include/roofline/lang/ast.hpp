@@ -142,11 +142,15 @@ struct Dim : x3::position_tagged {
     std::vector<Identifier> shards;
 };
 
-// `bf16[B, D]`, `weight int8[D, F@tp]`, `cache bf16[B, S, K, H]`
+// `bf16[B, D]`, `weight int8[D, F@tp]`, `cache bf16[B, S, K, H]`,
+// `weight onchip int8[D, F]`, `cache bf16[B, S, KV, H] x ceil(T / 128)`
+// (docs/fusion.md).
 struct Tensor : x3::position_tagged {
     std::optional<std::string> role;  // "weight" or "cache"; none: an activation
+    bool onchip = false;              // `onchip`: in on-chip memory, not HBM
     Identifier dtype;
     std::vector<Dim> axes;
+    std::optional<Expression> reads;  // `x EXPR`: its bytes are read EXPR times
 };
 
 struct MatmulStmt : x3::position_tagged {
@@ -219,11 +223,14 @@ struct UseStmt : x3::position_tagged {
 
 struct LayerStmt;
 struct TemplateStmt;
+struct KernelStmt;
+struct RequestStmt;
 
 struct Statement
     : x3::variant<ScenarioStmt, IncludeStmt, DtypeStmt, HardwareStmt, TargetStmt, LetStmt,
                   SweepStmt, MatmulStmt, ElementwiseStmt, ResidentStmt, TokensStmt, UseStmt,
-                  MeshStmt, CollectiveStmt, SloStmt, x3::forward_ast<LayerStmt>, x3::forward_ast<TemplateStmt>> {
+                  MeshStmt, CollectiveStmt, SloStmt, x3::forward_ast<LayerStmt>, x3::forward_ast<TemplateStmt>,
+                  x3::forward_ast<KernelStmt>, x3::forward_ast<RequestStmt>> {
     using base_type::base_type;
     using base_type::operator=;
 };
@@ -232,6 +239,22 @@ struct LayerStmt : x3::position_tagged {
     Identifier name;
     std::optional<Expression> count;
     std::vector<Statement> body;
+};
+
+// `kernel flash x 32 { matmul ...  elementwise ...  matmul ... }`: one fused
+// kernel, one case (docs/fusion.md).
+struct KernelStmt : x3::position_tagged {
+    Identifier name;
+    std::optional<Expression> count;
+    std::vector<Statement> body;
+};
+
+// `request chat(prompt = 2048, output = 256) { prefill: ...  decode: ... }`
+struct RequestStmt : x3::position_tagged {
+    Identifier name;
+    std::vector<Argument> arguments;
+    std::vector<Statement> prefill;
+    std::vector<Statement> decode;
 };
 
 // `template decoder(D, F, W = bf16) { ... }`: a parameter's default is an

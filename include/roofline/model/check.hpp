@@ -16,7 +16,7 @@ namespace roofline::model {
 // The most cases a scenario may have (sweep points x matmuls x targets).
 inline constexpr std::size_t max_cases = 200'000'000;
 // The most sweeps a scenario may have.
-inline constexpr std::size_t max_sweeps = 64;
+inline constexpr std::size_t max_sweeps = 63;  // bit 63 of Slot::depends_on is a request's step
 
 struct CheckOptions {
     std::vector<std::string> targets;  // --target: replaces the scenario's targets

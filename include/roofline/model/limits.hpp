@@ -38,3 +38,8 @@ inline std::optional<std::string> whole_number_problem(double value) {
 }
 
 }  // namespace roofline::model
+
+namespace roofline::model {
+// The most output tokens (decode steps) a request evaluates one by one.
+inline constexpr double max_request_steps = 1'000'000;
+}  // namespace roofline::model

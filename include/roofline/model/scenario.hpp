@@ -43,6 +43,10 @@ struct Hardware {
     double nvlink_latency_s = 1e-6;
     std::optional<double> dcn_bytes_per_s;
     double dcn_latency_s = 1e-5;
+    // The on-chip level (docs/fusion.md): VMEM on a TPU, shared memory on a
+    // GPU, all cores together. Without a bandwidth, on-chip traffic is free.
+    std::optional<double> onchip_capacity_bytes;
+    std::optional<double> onchip_bytes_per_s;
     std::vector<Peak> peaks;  // in the order written (inherited first)
     Span span;                // the name in its definition
 
@@ -105,6 +109,12 @@ struct Tensor {
     // (gathered or sliced); for a collective, as written. Empty: unsharded.
     std::vector<Shards> local;
     std::vector<Span> dim_spans;  // of each dimension as written (only when sharded)
+    // `onchip`: held in on-chip memory; its bytes are on-chip traffic, not
+    // HBM traffic (docs/fusion.md).
+    bool onchip = false;
+    // `x EXPR`: the slot of EXPR, the number of times its bytes are read; -1: once.
+    int reads_slot = -1;
+    bool resident() const { return role != Role::activation; }
 };
 
 // The interconnect a mesh axis runs over (docs/multichip.md).
@@ -140,7 +150,7 @@ struct Axis {
     Span span;  // first occurrence
 };
 
-enum class OpKind : std::uint8_t { matmul, elementwise, collective };
+enum class OpKind : std::uint8_t { matmul, elementwise, collective, kernel };
 
 // One operation of the scenario: a `matmul` or an `elementwise` op (the name
 // is historical; both are cases of the report alike). FLOPs are
@@ -156,6 +166,9 @@ struct Op {
     std::vector<Tensor> inputs;  // a matmul: lhs and rhs; elementwise: one or more
     Tensor out;
     double flops_per_point = 2;
+    // `flops EXPR` that depends on a sweep: the slot of EXPR, which then
+    // multiplies flops_per_point (1) at each point; -1 when constant.
+    int flops_slot = -1;
     // `compute DTYPE`, when written; else the rule of language.md 8.3 (the
     // wider input of a matmul, the output of an elementwise op), which
     // compute_dtype_at applies at each point.
@@ -167,10 +180,24 @@ struct Op {
     std::vector<Shards> compute_shards;
     std::vector<Collective> collectives;
     std::string network;  // the collectives as the `collective` column writes them: "allreduce(tp)"
+    // A kernel (docs/fusion.md): one case whose counts are its members'
+    // sums. Its axes are every member's axes (the sizes the case needs), its
+    // compute dtype that of its first matmul (else its first member).
+    std::vector<Op> members;
     // Split over the mesh or communicating: counted per chip, with a network time.
     bool split() const {
+        if (kind == OpKind::kernel) {
+            for (auto const& m : members)
+                if (m.split()) return true;
+            return false;
+        }
         return !compute_shards.empty() || !collectives.empty() || kind == OpKind::collective;
     }
+    // Some operand (of a member) is on chip.
+    bool has_onchip() const;
+    // Counted in closed form: no member, no on-chip operand, no read factor,
+    // no swept FLOPs per element (critical.cpp solves the others by search).
+    bool plain() const;
 
     // The dtype whose peak applies at a point with slot values `slots`.
     int compute_dtype_at(std::span<double const> slots, std::span<Dtype const> dtypes) const;
@@ -190,6 +217,18 @@ struct Resident {
     Span span;
 };
 
+// `request NAME(prompt = P, output = G, batch = N) { prefill: ... decode: ... }`
+// (docs/fusion.md): the prefill's ops are evaluated once, the decode's at
+// every step i = 1 .. G, with the step's slot set to i.
+struct Request {
+    std::string name;
+    Span span;
+    int prompt_slot = -1, output_slot = -1, batch_slot = -1;
+    int step_slot = -1;  // `i`: depends_on has model::step_bit
+    std::vector<Op> prefill, decode;
+    std::vector<Resident> prefill_residents, decode_residents;
+};
+
 struct Scenario {
     std::string title;
     std::vector<Dtype> dtypes;  // built-ins first
@@ -202,6 +241,7 @@ struct Scenario {
     std::vector<Resident> residents;
     std::vector<MeshAxis> mesh;  // `mesh`: none for one chip
     std::optional<double> slo_step_s;  // `slo step <= Q`, in seconds
+    std::vector<Request> requests;
     int tokens_slot = -1;  // `tokens = EXPR`: a slot that cannot be named, or -1
     std::size_t template_count = 0;  // defined, used or not (for `roofline check`)
 
@@ -216,6 +256,13 @@ struct Scenario {
         return &dtypes[static_cast<std::size_t>(value)].name;
     }
     int find_hardware(std::string_view id) const;
+    // Some op of the cases has an on-chip operand: the report has the
+    // bytes_onchip and t_onchip columns.
+    bool has_onchip() const;
 };
+
+// The bit of Slot::depends_on that says a value depends on a request's step
+// `i` (sweeps use bits 0 .. max_sweeps - 1).
+inline constexpr std::uint64_t step_bit = std::uint64_t{1} << 63;
 
 }  // namespace roofline::model

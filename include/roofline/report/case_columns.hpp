@@ -20,8 +20,8 @@ namespace roofline::report {
 // What a column holds; `sweep` and `critical` come once per sweep variable.
 enum class CaseField : std::uint8_t {
     op, layer, count, hardware, compute_dtype, sweep, chips,
-    flops, bytes_read, bytes_written, net_bytes, collective, intensity, peak, ridge,
-    t_math, t_comms, t_net, t_lower, t_upper, bound, attained, peak_fraction,
+    flops, bytes_read, bytes_written, bytes_onchip, net_bytes, collective, intensity, peak, ridge,
+    t_math, t_comms, t_onchip, t_net, t_lower, t_upper, bound, attained, peak_fraction,
     critical,
 };
 
@@ -53,8 +53,8 @@ struct CaseColumnSpec {
     bool needs_peak;
     // Only in a report with a mesh (chips, net_bytes, collective, t_net).
     bool mesh_only = false;
-    // With a mesh, the formula instead (t_net joins the times); empty: `formula`.
-    std::string_view mesh_formula = {};
+    // Only in a report whose cases have on-chip operands (bytes_onchip, t_onchip).
+    bool onchip_only = false;
 };
 
 // Every column spec, in the order of the columns.
@@ -67,14 +67,18 @@ struct CaseColumn {
     std::size_t sweep = 0;
     std::string header;  // "flops", "B", "critical_B"
     bool text;           // spec->text, or the value of a dtype sweep (a dtype's name)
-    std::string_view formula;  // the spec's, for this report (with or without a mesh)
+    // The spec's, for this report: t_lower, t_upper and bound take the
+    // levels it has (t_onchip with on-chip operands, t_net with a mesh).
+    std::string formula;
 };
 
 // The columns of a report with these sweeps, in order. A dtype sweep has no
-// critical column; the network's columns come only with a mesh.
-std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps, bool mesh);
+// critical column; the network's columns come only with a mesh, the on-chip
+// level's only with on-chip operands.
+std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps, bool mesh,
+                                     bool onchip = false);
 inline std::vector<CaseColumn> case_columns(model::Scenario const& scenario) {
-    return case_columns(scenario.sweeps, !scenario.mesh.empty());
+    return case_columns(scenario.sweeps, !scenario.mesh.empty(), scenario.has_onchip());
 }
 
 // A case's value in a numeric column (NaN: not available, an empty cell).

@@ -1,0 +1,153 @@
+// The counts of one case at a point: an op, or a kernel whose counts are its
+// members' sums (docs/fusion.md), each with its read factors, its on-chip
+// operands and, on a mesh, per chip with its collectives. One function, so
+// that the cases, the critical values and the requests count alike.
+#include "point_evaluator.hpp"
+
+#include "roofline/model/limits.hpp"
+
+namespace roofline::engine {
+
+namespace {
+
+// A read factor must be a positive integer at every point, so that counts
+// stay exact; FLOPs per element 0 or more and at most 2^20, as when constant.
+std::optional<model::EvalError> check_multiplier(model::Scenario const& scenario, int slot,
+                                                 std::span<double const> slots, Span span,
+                                                 bool is_flops) {
+    if (slot < 0) return std::nullopt;
+    double v = slots[static_cast<std::size_t>(slot)];
+    std::optional<std::string> problem;
+    if (!is_flops) problem = model::whole_number_problem(v);
+    else if (!(v >= 0 && v <= model::max_flops_per_element)) problem = "0 or more and at most 1048576 (2^20)";
+    if (!problem) return std::nullopt;
+    auto const& s = scenario.slots[static_cast<std::size_t>(slot)];
+    return model::EvalError{s.span.file ? s.span : span,
+                            std::string(is_flops ? "the FLOPs per element" : "a read factor") +
+                                " must be " + *problem + ", but it is " + model::format_number(v)};
+}
+
+std::optional<model::EvalError> count_one(model::Scenario const& scenario, model::Op const& op,
+                                          std::span<double const> sizes, std::span<double const> slots,
+                                          std::span<double const> mesh_sizes, CaseScratch& scratch,
+                                          CaseCounts& out) {
+    for (auto const& input : op.inputs)
+        if (auto error = check_multiplier(scenario, input.reads_slot, slots, input.span, false))
+            return error;
+    if (auto error = check_multiplier(scenario, op.flops_slot, slots, op.span, true)) return error;
+    bool split = !mesh_sizes.empty() && op.split();
+    if (split)
+        if (auto error = check_divisible(scenario, op, sizes, mesh_sizes)) return error;
+    out.counts = split ? count_op_on_chip(op, sizes, mesh_sizes, scenario.dtypes, slots)
+                       : count_op(op, sizes, scenario.dtypes, slots);
+    out.net_bytes = 0;
+    scratch.member_volumes.clear();
+    if (split && !op.collectives.empty()) {
+        op_volumes(scenario, op, sizes, mesh_sizes, slots, scratch.member_volumes);
+        out.net_bytes = op_net_bytes(op, mesh_sizes, scratch.member_volumes);
+    }
+    scratch.volumes.insert(scratch.volumes.end(), scratch.member_volumes.begin(),
+                           scratch.member_volumes.end());
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<model::EvalError> count_case(model::Scenario const& scenario, model::Op const& op,
+                                           PointEvaluator const& evaluator,
+                                           std::span<double const> mesh_sizes, CaseScratch& scratch,
+                                           CaseCounts& out) {
+    if (auto error = evaluator.axis_sizes(op, scratch.sizes)) return error;
+    scratch.volumes.clear();
+    auto slots = evaluator.slots();
+    if (op.kind != model::OpKind::kernel)
+        return count_one(scenario, op, scratch.sizes, slots, mesh_sizes, scratch, out);
+    // The kernel's axes are checked; each member's sizes are their slots' values.
+    long double flops = 0, read = 0, written = 0, onchip = 0, net = 0;
+    CaseCounts member;
+    for (auto const& m : op.members) {
+        scratch.member_sizes.clear();
+        for (auto const& axis : m.axes) scratch.member_sizes.push_back(slots[static_cast<std::size_t>(axis.slot)]);
+        if (auto error = count_one(scenario, m, scratch.member_sizes, slots, mesh_sizes, scratch, member))
+            return error;
+        // A member repeated inside the kernel (a `use ... x N` in its body).
+        long double repeat = m.count / op.count;
+        flops += repeat * member.counts.flops;
+        read += repeat * member.counts.bytes_read;
+        written += repeat * member.counts.bytes_written;
+        onchip += repeat * member.counts.bytes_onchip;
+        net += repeat * member.net_bytes;
+    }
+    out.counts = Counts{static_cast<double>(flops), static_cast<double>(read),
+                        static_cast<double>(written), static_cast<double>(onchip)};
+    out.net_bytes = static_cast<double>(net);
+    return std::nullopt;
+}
+
+double case_net_seconds(model::Scenario const& scenario, model::Op const& op,
+                        model::Hardware const& hw, std::span<double const> mesh_sizes,
+                        CaseScratch const& scratch) {
+    if (mesh_sizes.empty() || !op.split()) return 0;
+    if (op.kind != model::OpKind::kernel)
+        return op.collectives.empty() ? 0 : op_net_seconds(scenario, op, hw, mesh_sizes, scratch.volumes);
+    double seconds = 0;
+    std::size_t at = 0;
+    for (auto const& m : op.members) {
+        if (!m.split() || m.collectives.empty()) continue;
+        std::span<double const> volumes(scratch.volumes.data() + at, m.collectives.size());
+        seconds += m.count / op.count * op_net_seconds(scenario, m, hw, mesh_sizes, volumes);
+        at += m.collectives.size();
+    }
+    return seconds;
+}
+
+Metrics case_metrics(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
+                     int compute, CaseCounts const& counts, std::span<double const> mesh_sizes,
+                     CaseScratch const& scratch, bool unsupported) {
+    if (scenario.mesh.empty())
+        return roofline_metrics(counts.counts, hw.peak_for(compute), hw.hbm_bytes_per_s, 0, 0,
+                                hw.onchip_bytes_per_s);
+    if (unsupported)
+        return roofline_metrics(counts.counts, std::nullopt, hw.hbm_bytes_per_s, counts.net_bytes,
+                                not_available, hw.onchip_bytes_per_s);
+    return roofline_metrics(counts.counts, hw.peak_for(compute), hw.hbm_bytes_per_s, counts.net_bytes,
+                            case_net_seconds(scenario, op, hw, mesh_sizes, scratch),
+                            hw.onchip_bytes_per_s);
+}
+
+}  // namespace roofline::engine
+
+namespace roofline::engine {
+
+void warn_onchip(model::Scenario const& scenario, CaseGrid const& grid, Diagnostics& diagnostics) {
+    model::Op const* first = nullptr;
+    for (auto const& op : scenario.ops)
+        if (op.has_onchip()) {
+            first = &op;
+            break;
+        }
+    if (!first) return;
+    for (std::size_t t = 0; t < grid.target_count; ++t) {
+        auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
+        if (!hw.onchip_bytes_per_s)
+            diagnostics.warning(first->span, "hardware '" + hw.id +
+                                                 "' has no onchip_bandwidth: its on-chip traffic "
+                                                 "is counted as free (t_onchip = 0)");
+        if (!hw.onchip_capacity_bytes) continue;
+        for (std::size_t p = 0; p < grid.point_count; ++p) {
+            double bytes = grid.point_facts[p].onchip_resident_bytes;
+            if (!(bytes > *hw.onchip_capacity_bytes)) continue;
+            std::span<double const> values(grid.point_values.data() + p * grid.sweep_count,
+                                           grid.sweep_count);
+            diagnostics.warning(first->span,
+                                "the operands resident on chip take " + model::format_number(bytes) +
+                                    " B" + at_point(scenario, values) + ", more than hardware '" +
+                                    hw.id + "' has (onchip_capacity = " +
+                                    model::format_number(*hw.onchip_capacity_bytes) +
+                                    " B); the cases are evaluated as if they fit");
+            break;
+        }
+    }
+}
+
+}  // namespace roofline::engine
