@@ -1,6 +1,7 @@
 #include "roofline/engine/metrics.hpp"
 
 #include <array>
+#include <cmath>
 
 namespace roofline::engine {
 
@@ -50,12 +51,20 @@ long double flops_per_point(model::Op const& op, std::span<double const> slots) 
     return k;
 }
 
+// FLOPs are whole: a fractional factor per point (a causal mask's
+// (T + 1) / T, rounded once to a double) gives the nearest whole count, which
+// is the exact one while the product is below 2^52.
+long double whole_flops(long double flops, long double per_point) {
+    return per_point == std::floor(per_point) ? flops : std::nearbyint(flops);
+}
+
 }  // namespace
 
 Counts count_op(model::Op const& matmul, std::span<double const> axis_sizes,
                 std::span<model::Dtype const> dtypes, std::span<double const> slots) {
-    long double all = flops_per_point(matmul, slots);
+    long double k = flops_per_point(matmul, slots), all = k;
     for (double size : axis_sizes) all *= static_cast<long double>(size);
+    all = whole_flops(all, k);
     long double read = 0, written = 0, onchip = 0;
     for (auto const& input : matmul.inputs)
         add_operand(tensor_bytes(input, axis_sizes, dtypes, slots), input, slots, read, onchip);
@@ -90,12 +99,13 @@ long double tensor_bytes(model::Tensor const& tensor, std::vector<model::Shards>
 Counts count_op_on_chip(model::Op const& op, std::span<double const> axis_sizes,
                         std::span<double const> mesh_sizes, std::span<model::Dtype const> dtypes,
                         std::span<double const> slots) {
-    long double all = flops_per_point(op, slots);
+    long double k = flops_per_point(op, slots), all = k;
     for (std::size_t a = 0; a < axis_sizes.size(); ++a) {
         double size = axis_sizes[a];
         if (a < op.compute_shards.size()) size /= shard_count(op.compute_shards[a], mesh_sizes);
         all *= static_cast<long double>(size);
     }
+    all = whole_flops(all, k);
     long double read = 0, written = 0, onchip = 0;
     for (auto const& input : op.inputs)
         add_operand(tensor_bytes(input, input.local, axis_sizes, mesh_sizes, dtypes, slots), input,

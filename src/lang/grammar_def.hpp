@@ -316,7 +316,8 @@ auto const target_stmt_def = keyword("target") > (identifier % ',');
 auto const let_stmt_def = keyword("let") > identifier > equals > expression;
 auto const sweep_stmt_def = keyword("sweep") > identifier > equals > sweep_spec;
 auto const matmul_stmt_def = keyword("matmul") > identifier > equals > tensor > times_sign >
-                             tensor > arrow > tensor > -(keyword("compute") > identifier);
+                             tensor > arrow > tensor > -(keyword("flops") > expression) >
+                             -(keyword("compute") > identifier);
 auto const layer_stmt_def = keyword("layer") > identifier > -(keyword("x") > expression) >
                             open_brace > *statement > layer_end;
 auto const elementwise_stmt_def = keyword("elementwise") > identifier > equals >

@@ -136,6 +136,8 @@ struct StatementCollector {
     void operator()(ast::MatmulStmt const& s) const {
         checker.define(current().ops, s.name, file.span_of(s.name), "matmul");
         for (auto const* t : {&s.lhs, &s.rhs, &s.out}) read_factors(*t);
+        if (s.flops)
+            checker.expression_slots[{&s, scope}] = checker.hidden_slot(file, *s.flops, scope, "flops");
         checker.ops.push_back({&file, &s, scope});
     }
 

@@ -212,6 +212,30 @@ void Checker::check_ops() {
     assemble_ops(built, scope_of);
 }
 
+// `flops EXPR`: a constant, checked here; or a value of the sweeps, checked
+// by the engine at each point.
+bool Checker::flops_clause(ParsedFile const& file, void const* stmt, ast::Expression const& expr,
+                           int scope, Op& op) {
+    int slot = expression_slot(stmt, scope);
+    if (slot < 0 || bad_slot[static_cast<std::size_t>(slot)]) return false;
+    auto const& value = scenario.slots[static_cast<std::size_t>(slot)];
+    double k = value.constant;
+    if (value.depends_on != 0) {
+        op.flops_per_point = 1;
+        op.flops_slot = slot;
+    } else if (!(k >= 0)) {
+        diagnostics.error(file.span_of(expr), "the FLOPs per element must be 0 or more, not " + format_number(k));
+        return false;
+    } else if (k > max_flops_per_element) {
+        diagnostics.error(file.span_of(expr), "the FLOPs per element must be at most 1048576 (2^20), not " +
+                                                  format_number(k));
+        return false;
+    } else {
+        op.flops_per_point = k;
+    }
+    return true;
+}
+
 void Checker::check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt) {
     auto const& file = *pending.file;
     Op matmul = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
@@ -221,6 +245,7 @@ void Checker::check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt
     resolve.tensor(stmt.rhs, matmul.inputs[1]);
     resolve.no_role(stmt.out);
     resolve.tensor(stmt.out, matmul.out, "output axis '{}' appears in neither input");
+    if (stmt.flops && !flops_clause(file, &stmt, *stmt.flops, pending.scope, matmul)) resolve.ok = false;
     if (stmt.compute) matmul.compute_written = resolve.dtype(*stmt.compute);
     if (resolve.ok && plan_matmul(matmul)) scenario.ops.push_back(std::move(matmul));
 }
@@ -240,29 +265,7 @@ void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt c
         resolve.tensor(stmt.inputs[i], op.inputs[i],
                        "axis '{}' is not an axis of the output; an elementwise op reads "
                        "its inputs element by element");
-    if (stmt.flops) {
-        // A constant, checked here; or a value of the sweeps, checked by the
-        // engine at each point.
-        int slot = expression_slot(&stmt, pending.scope);
-        auto const& value = scenario.slots[static_cast<std::size_t>(slot)];
-        double k = value.constant;
-        if (slot < 0 || bad_slot[static_cast<std::size_t>(slot)]) {
-            resolve.ok = false;
-        } else if (value.depends_on != 0) {
-            op.flops_slot = slot;
-        } else if (!(k >= 0)) {
-            diagnostics.error(file.span_of(*stmt.flops),
-                              "the FLOPs per element must be 0 or more, not " + format_number(k));
-            resolve.ok = false;
-        } else if (k > max_flops_per_element) {
-            diagnostics.error(file.span_of(*stmt.flops),
-                              "the FLOPs per element must be at most 1048576 (2^20), not " +
-                                  format_number(k));
-            resolve.ok = false;
-        } else {
-            op.flops_per_point = k;
-        }
-    }
+    if (stmt.flops && !flops_clause(file, &stmt, *stmt.flops, pending.scope, op)) resolve.ok = false;
     if (stmt.compute) op.compute_written = resolve.dtype(*stmt.compute);
     if (resolve.ok && plan_elementwise(op)) scenario.ops.push_back(std::move(op));
 }

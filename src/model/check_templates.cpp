@@ -213,6 +213,7 @@ std::vector<Checker::ParamKind> const& Checker::parameter_kinds(Template& root) 
                 auto const& node = statement.get();
                 if (auto const* m = boost::get<ast::MatmulStmt>(&node)) {
                     for (auto const* t : {&m->lhs, &m->rhs, &m->out}) tensor(*t);
+                    if (m->flops) value(*m->flops);
                     if (m->compute) mark(frame, *m->compute, ParamKind::dtype);
                 } else if (auto const* e = boost::get<ast::ElementwiseStmt>(&node)) {
                     for (auto const& t : e->inputs) tensor(t);

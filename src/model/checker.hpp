@@ -270,6 +270,8 @@ struct Checker {
     // check_matmuls.cpp
     void check_ops();
     void check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt);
+    bool flops_clause(ParsedFile const& file, void const* stmt, ast::Expression const& expr, int scope,
+                      Op& op);
     void check_elementwise(PendingOp const& pending, ast::ElementwiseStmt const& stmt);
     void check_collective(PendingOp const& pending, ast::CollectiveStmt const& stmt);
     void check_residents();

@@ -3,6 +3,7 @@
 #include "roofline/model/scenario.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace roofline::model {
 
@@ -46,7 +47,10 @@ bool Op::has_onchip() const {
 }
 
 bool Op::plain() const {
-    if (kind == OpKind::kernel || flops_slot >= 0 || has_onchip()) return false;
+    // A fractional FLOPs per point is rounded to whole counts: no longer linear.
+    if (kind == OpKind::kernel || flops_slot >= 0 || has_onchip() ||
+        flops_per_point != std::floor(flops_per_point))
+        return false;
     for (auto const& t : inputs)
         if (t.reads_slot >= 0) return false;
     return true;

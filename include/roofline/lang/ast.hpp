@@ -158,6 +158,7 @@ struct MatmulStmt : x3::position_tagged {
     Tensor lhs;
     Tensor rhs;
     Tensor out;
+    std::optional<Expression> flops;  // per point of the contraction; default 2
     std::optional<Identifier> compute;
 };
 
