@@ -120,29 +120,33 @@ Metrics case_metrics(model::Scenario const& scenario, model::Op const& op, model
 namespace roofline::engine {
 
 void warn_onchip(model::Scenario const& scenario, CaseGrid const& grid, Diagnostics& diagnostics) {
-    model::Op const* first = nullptr;
-    for (auto const& op : scenario.ops)
-        if (op.has_onchip()) {
-            first = &op;
-            break;
-        }
-    if (!first) return;
+    model::Op const* first = nullptr;            // the first case with on-chip traffic
+    model::Tensor const* resident = nullptr;     // the first operand resident on chip
+    for (auto const& op : scenario.ops) {
+        if (!first && op.has_onchip()) first = &op;
+        for (auto const* o : leaf_ops(op))
+            for (auto const& t : o->inputs)
+                if (!resident && t.onchip && t.resident()) resident = &t;
+    }
+    for (auto const& r : scenario.residents)
+        if (!resident && r.tensor.onchip) resident = &r.tensor;
+    if (!first && !resident) return;
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
-        if (!hw.onchip_bytes_per_s)
+        if (first && !hw.onchip_bytes_per_s)
             diagnostics.warning(first->span, "hardware '" + hw.id +
                                                  "' has no onchip_bandwidth: its on-chip traffic "
                                                  "is counted as free (t_onchip = 0)");
-        if (!hw.onchip_capacity_bytes) continue;
+        if (!resident || !hw.onchip_capacity_bytes) continue;
         for (std::size_t p = 0; p < grid.point_count; ++p) {
             double bytes = grid.point_facts[p].onchip_resident_bytes;
             if (!(bytes > *hw.onchip_capacity_bytes)) continue;
             std::span<double const> values(grid.point_values.data() + p * grid.sweep_count,
                                            grid.sweep_count);
-            diagnostics.warning(first->span,
+            diagnostics.warning(resident->span,
                                 "the operands resident on chip take " + model::format_number(bytes) +
                                     " B" + at_point(scenario, values) + ", more than hardware '" +
-                                    hw.id + "' has (onchip_capacity = " +
+                                    hw.id + "' holds (onchip_capacity = " +
                                     model::format_number(*hw.onchip_capacity_bytes) +
                                     " B); the cases are evaluated as if they fit");
             break;

@@ -221,15 +221,18 @@ struct StatementCollector {
         return false;
     }
 
-    // A scope inside the current one: a layer, a kernel or a request phase.
-    int open_scope(std::string path) const {
+    // A scope inside `outer` (the current one by default): a layer, a
+    // kernel, a request or one of its phases.
+    int open_scope(std::string path, int outer = -1) const {
+        if (outer < 0) outer = scope;
+        auto const& parent = checker.scopes[static_cast<std::size_t>(outer)];
         Checker::Scope inner;
-        inner.parent = scope;
-        inner.depth = current().depth + 1;
+        inner.parent = outer;
+        inner.depth = parent.depth + 1;
         inner.path = std::move(path);
-        inner.kernel = current().kernel;
-        inner.request = current().request;
-        inner.phase = current().phase;
+        inner.kernel = parent.kernel;
+        inner.request = parent.request;
+        inner.phase = parent.phase;
         checker.scopes.push_back(std::move(inner));
         return static_cast<int>(checker.scopes.size() - 1);
     }
@@ -273,9 +276,9 @@ struct StatementCollector {
             auto known = std::find(std::begin(names), std::end(names), name);
             if (known == std::end(names)) {
                 checker.diagnostics.error(file.span_of(argument.name),
-                                          "a request has no argument '" + name + "'" +
-                                              did_you_mean(name, {names[0], names[1], names[2]}) +
-                                              "; it takes prompt, output and batch");
+                                          "a request has no argument '" + name +
+                                              "' (it takes prompt, output and batch)" +
+                                              did_you_mean(name, {names[0], names[1], names[2]}));
                 continue;
             }
             if (!checker.define_value(request_scope, name, file.span_of(argument.name))) continue;
@@ -291,9 +294,9 @@ struct StatementCollector {
                 checker.diagnostics.error(name_span, "request '" + r.name.name + "' needs '" + name +
                                                          "': write request " + r.name.name +
                                                          "(prompt = P, output = G)");
-        int prefill = open_scope(r.name.name + "/prefill");
+        int prefill = open_scope(r.name.name + "/prefill", request_scope);
         checker.scopes[static_cast<std::size_t>(prefill)].phase = 0;
-        int decode = open_scope(r.name.name + "/decode");
+        int decode = open_scope(r.name.name + "/decode", request_scope);
         checker.scopes[static_cast<std::size_t>(decode)].phase = 1;
         // `i`, the decode step: a value no let computes, set by the engine.
         if (checker.define_value(decode, "i", name_span)) {

@@ -152,7 +152,8 @@ void Checker::check_requests() {
             auto const& value = scenario.slots[static_cast<std::size_t>(slot)];
             if (bad_slot[static_cast<std::size_t>(slot)] || value.depends_on != 0) continue;
             if (auto problem = whole_number_problem(value.constant))
-                diagnostics.error(value.span, std::string(what) + " must be " + *problem + ", not " +
+                diagnostics.error(value.expr.span.file ? value.expr.span : value.span,
+                                  std::string(what) + " must be " + *problem + ", not " +
                                                   format_number(value.constant));
             (void)zero_ok;
         }

@@ -18,6 +18,7 @@ struct OperandResolver {
     int scope;
     std::vector<Axis>& axes;
     bool ok = true;
+    bool of_collective = false;  // its own rule for on-chip operands
 
     DtypeRef dtype(ast::Identifier const& id) {
         auto found = checker.lookup_dtype(scope, id.name);
@@ -137,7 +138,8 @@ struct OperandResolver {
     // the next; a weight or a cache may live on chip anywhere (prefetched
     // into VMEM). A read factor is a constant or a value, counted once.
     void onchip_rules(ast::Tensor const& t, Tensor const& out) {
-        if (t.onchip && !t.role && checker.scopes[static_cast<std::size_t>(scope)].kernel < 0) {
+        if (t.onchip && !t.role && !of_collective &&
+            checker.scopes[static_cast<std::size_t>(scope)].kernel < 0) {
             Span span = file.span_of(t);
             span.length = 6;  // `onchip`
             checker.diagnostics.error(span, "an activation is on chip only inside a kernel, where one "
@@ -276,6 +278,7 @@ void Checker::check_collective(PendingOp const& pending, ast::CollectiveStmt con
     op.kind = OpKind::collective;
     op.flops_per_point = 0;
     OperandResolver resolve{*this, file, pending.scope, op.axes};
+    resolve.of_collective = true;
     op.inputs.resize(1);
     resolve.tensor(stmt.in, op.inputs[0]);
     resolve.no_role(stmt.out);
