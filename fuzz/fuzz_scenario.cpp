@@ -51,7 +51,14 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
         roofline::engine::EvaluateOptions options;
         options.max_cases = 4096;
         auto grid = roofline::engine::prepare(scenario, diagnostics, options);
-        (void)grid;
+        // Requests step by step, when their steps are few.
+        bool small = true;
+        for (auto const& r : scenario.requests)
+            small = small && r.output_slot >= 0 &&
+                    scenario.slots[static_cast<std::size_t>(r.output_slot)].depends_on == 0 &&
+                    scenario.slots[static_cast<std::size_t>(r.output_slot)].constant <= 64;
+        if (grid && small && !diagnostics.has_errors())
+            (void)roofline::engine::evaluate_requests(scenario, *grid, diagnostics);
     }
     (void)roofline::format(diagnostics);  // the messages' text is part of what is tested
     return 0;

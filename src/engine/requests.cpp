@@ -6,7 +6,10 @@
 #include "point_evaluator.hpp"
 
 #include "roofline/engine/network.hpp"
+#include "roofline/model/check.hpp"
 #include "roofline/model/limits.hpp"
+
+#include <algorithm>
 
 namespace roofline::engine {
 
@@ -63,6 +66,8 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
     std::vector<long double> prefill, decode;
     std::vector<std::uint8_t> unsupported(targets, 0);
     ResidentBytes resident;
+    // Each decode step evaluates every decode case: bounded like the cases.
+    double evaluated = 0;
     for (std::size_t r = 0; r < scenario.requests.size(); ++r) {
         auto const& request = scenario.requests[r];
         for (std::size_t p = 0; p < grid.point_count; ++p) {
@@ -97,6 +102,14 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
                 return fail({scenario.slots[static_cast<std::size_t>(request.output_slot)].span,
                              "a request has at most " + model::format_number(model::max_request_steps) +
                                  " output tokens, but the output is " + model::format_number(base.output)});
+            evaluated += static_cast<double>(request.prefill.size()) +
+                         base.output * static_cast<double>(request.decode.size());
+            if (evaluated * static_cast<double>(std::max<std::size_t>(1, targets)) >
+                static_cast<double>(model::max_cases))
+                return fail({request.span, "the requests evaluate more than " +
+                                               std::to_string(model::max_cases) +
+                                               " cases (sweep points x output tokens x decode ops x "
+                                               "targets); lower the output or the sweeps"});
             if (auto error = phase_steps(scenario, request.prefill, evaluator, mesh_sizes,
                                          unsupported, scratch, prefill))
                 return fail(*error);
