@@ -58,7 +58,16 @@ void DiffSummaryBuilder::add_step(DiffCase const& c) {
     }
     StepDiff& step = summary_.steps[it->second];
     bool timed_a = c.a.t_lower > 0, timed_b = c.b.t_lower > 0;
-    if (c.status != Status::matched || timed_a != timed_b) {
+    if (c.status != Status::matched) {
+        // In its own side's step; without a time there, that step is short of it.
+        step.same_ops = false;
+        bool a = c.status == Status::only_a;
+        if (!(a ? timed_a : timed_b)) step.complete = false;
+        else if (a) step.t_a += c.a.count * c.a.t_lower;
+        else step.t_b += c.b.count * c.b.t_lower;
+        return;
+    }
+    if (timed_a != timed_b) {
         step.complete = false;
         return;
     }

@@ -71,7 +71,7 @@ std::string steps_text(Matcher const& matcher, DiffSummary const& s) {
     std::vector<std::vector<std::string>> rows = {header};
     std::vector<bool> right(header.size(), true);
     right[0] = false;
-    bool partial = false;
+    bool partial = false, other_ops = false;
     for (std::size_t begin = 0; begin < s.steps.size();) {
         std::size_t end = begin;
         while (end < s.steps.size() && s.steps[end].pair == s.steps[begin].pair) ++end;
@@ -91,18 +91,28 @@ std::string steps_text(Matcher const& matcher, DiffSummary const& s) {
                               : matcher.sweep_of_dtypes(v) ? matcher.sweep_text(v, x)
                                                            : output::format_general(x));
             }
-            row.insert(row.end(), {output::format_seconds(step.t_a), output::format_seconds(step.t_b),
-                                   step.complete ? format_speedup(step.speedup()) : "partial"});
-            partial = partial || !step.complete;
+            // A chip paired with none: its side's step alone, nothing to compare.
+            bool both = !pair.a.empty() && !pair.b.empty();
+            row.insert(row.end(), {pair.a.empty() ? "-" : output::format_seconds(step.t_a),
+                                   pair.b.empty() ? "-" : output::format_seconds(step.t_b),
+                                   !both            ? "-"
+                                   : !step.complete ? "partial"
+                                   : step.same_ops  ? format_speedup(step.speedup())
+                                                    : format_speedup(step.speedup()) + "*"});
+            partial = partial || (both && !step.complete);
+            other_ops = other_ops || (both && step.complete && !step.same_ops);
             rows.push_back(std::move(row));
         }
         begin = end;
     }
     std::string out = "step = sum of count × t_lower over the ops of a sweep point:\n" +
                       output::render_table(rows, right);
+    if (other_ops)
+        out += "*: the two sides' ops differ (an op on one side only, such as a kernel in place "
+               "of the ops it fuses); each step is its own side's whole sum\n";
     if (partial)
-        out += "partial: some op of that point is on one side only, or has a time on one side "
-               "only; the sums do not compare\n";
+        out += "partial: some op of that point has a time (a peak) on one side only; the sums "
+               "do not compare\n";
     return out;
 }
 

@@ -45,14 +45,18 @@ struct GroupSummary {
 };
 
 // The step of one hardware pair at one sweep point: Σ count × t_lower over
-// the ops of the point, on each side, as the reports' step totals.
+// the ops of the point, on each side, as the reports' step totals: each
+// side's whole step, so that a model written in another form (a kernel in
+// place of the ops it fuses) still compares.
 struct StepDiff {
     std::uint32_t pair = 0;
     std::vector<double> sweep;  // Matcher::sweep_names() order
-    double t_a = 0, t_b = 0;    // over the matched cases with a time on both sides
-    // Every op of the point is matched and has a time on both sides or on
-    // neither: the two sums are of the same ops, and compare.
+    double t_a = 0, t_b = 0;    // over each side's ops with a time
+    // Every op of the point has a time wherever it is (a matched op on both
+    // sides or on neither): each sum is its side's whole step.
     bool complete = true;
+    // The same ops on both sides; else some op is on one side only.
+    bool same_ops = true;
     double speedup() const;  // t_a / t_b; NaN when incomplete or without time
 };
 
