@@ -129,6 +129,17 @@ std::string op_summary(report::ReportContext const& context, report::Summary con
         }
         append_indented(out, render_table(rows, right));
     }
+    // A kernel is one case: say what it fuses, once, under the tables.
+    for (auto const& op : scenario.ops) {
+        if (op.kind != model::OpKind::kernel) continue;
+        std::string members;
+        for (auto const& m : op.members) members.append(members.empty() ? "" : ", ").append(m.name);
+        out.append("kernel ")
+            .append(op.layer.empty() ? op.name : op.layer + "/" + op.name)
+            .append(" = ")
+            .append(members)
+            .append(" (one case; kernels.csv has each member)\n");
+    }
     return out;
 }
 
@@ -137,6 +148,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
     auto const& scenario = context.scenario;
     auto const points = report::step_points(scenario, grid);
     bool const mesh = !scenario.mesh.empty();
+    bool const onchip = scenario.has_onchip();
     // With a mesh every figure is per chip, each chip running its part of
     // the step at once: the step of the mesh is that of one chip.
     std::string out = mesh ? "step = sum of count x t_lower over the supported cases, per chip of "
@@ -157,6 +169,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
         for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);
         if (mesh) header.push_back("chips");
         for (char const* h : {"step", "t_upper", "memory"}) header.push_back(h);
+        if (onchip) header.push_back("onchip");
         if (mesh) header.push_back("network");
         if (grid.has_tokens) header.push_back("tokens/s");
         if (grid.has_tokens && mesh) header.push_back("per chip");
@@ -182,6 +195,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
             row.push_back(output::format_long_seconds(step.t_lower));
             row.push_back(output::format_long_seconds(step.t_upper));
             row.push_back(output::format_share(step.memory_share));
+            if (onchip) row.push_back(output::format_share(step.onchip_share));
             if (mesh) row.push_back(output::format_share(step.network_share));
             if (grid.has_tokens) row.push_back(output::format_si_count(step.tokens_per_s, ""));
             if (grid.has_tokens && mesh)
@@ -204,6 +218,7 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
     if (plan.rows.empty()) return "";
     auto const& scenario = context.scenario;
     auto const& grid = context.grid;
+    bool const onchip = scenario.has_onchip();
     std::string out = "plan: at each mesh size, the point with the most tokens/s per chip that fits";
     if (scenario.slo_step_s)
         out += " and meets slo step <= " + output::format_long_seconds(*scenario.slo_step_s);
@@ -214,9 +229,10 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
         for (std::size_t v : plan.mesh_sweeps) header.push_back(scenario.sweeps[v].name);
         header.push_back("chips");
         for (std::size_t v : plan.other_sweeps) header.push_back(scenario.sweeps[v].name);
-        for (char const* h : {"step", "tokens/s", "per chip", "compute", "memory", "network",
-                              "resident/chip"})
+        for (char const* h : {"step", "tokens/s", "per chip", "compute", "memory", "network"})
             header.push_back(h);
+        if (onchip) header.push_back("onchip");
+        header.push_back("resident/chip");
         std::vector<bool> right(header.size(), true);
         right[0] = false;
         std::vector<std::vector<std::string>> rows = {std::move(header)};
@@ -247,6 +263,7 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
             cells.push_back(output::format_share(row.compute_share));
             cells.push_back(output::format_share(row.step.memory_share));
             cells.push_back(output::format_share(row.step.network_share));
+            if (onchip) cells.push_back(output::format_share(row.step.onchip_share));
             cells.push_back(output::format_si(row.step.resident_bytes, "B"));
             rows.push_back(std::move(cells));
         }

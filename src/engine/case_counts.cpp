@@ -27,6 +27,8 @@ std::optional<model::EvalError> check_multiplier(model::Scenario const& scenario
                                 " must be " + *problem + ", but it is " + model::format_number(v)};
 }
 
+}  // namespace
+
 std::optional<model::EvalError> count_one(model::Scenario const& scenario, model::Op const& op,
                                           std::span<double const> sizes, std::span<double const> slots,
                                           std::span<double const> mesh_sizes, CaseScratch& scratch,
@@ -51,7 +53,16 @@ std::optional<model::EvalError> count_one(model::Scenario const& scenario, model
     return std::nullopt;
 }
 
-}  // namespace
+std::optional<model::EvalError> count_member(model::Scenario const& scenario, model::Op const& member,
+                                             std::span<double const> slots,
+                                             std::span<double const> mesh_sizes, CaseScratch& scratch,
+                                             CaseCounts& out) {
+    // The kernel's axes are checked; a member's sizes are their slots' values.
+    scratch.member_sizes.clear();
+    for (auto const& axis : member.axes)
+        scratch.member_sizes.push_back(slots[static_cast<std::size_t>(axis.slot)]);
+    return count_one(scenario, member, scratch.member_sizes, slots, mesh_sizes, scratch, out);
+}
 
 std::optional<model::EvalError> count_case(model::Scenario const& scenario, model::Op const& op,
                                            PointEvaluator const& evaluator,
@@ -62,14 +73,10 @@ std::optional<model::EvalError> count_case(model::Scenario const& scenario, mode
     auto slots = evaluator.slots();
     if (op.kind != model::OpKind::kernel)
         return count_one(scenario, op, scratch.sizes, slots, mesh_sizes, scratch, out);
-    // The kernel's axes are checked; each member's sizes are their slots' values.
     long double flops = 0, read = 0, written = 0, onchip = 0, net = 0;
     CaseCounts member;
     for (auto const& m : op.members) {
-        scratch.member_sizes.clear();
-        for (auto const& axis : m.axes) scratch.member_sizes.push_back(slots[static_cast<std::size_t>(axis.slot)]);
-        if (auto error = count_one(scenario, m, scratch.member_sizes, slots, mesh_sizes, scratch, member))
-            return error;
+        if (auto error = count_member(scenario, m, slots, mesh_sizes, scratch, member)) return error;
         // A member repeated inside the kernel (a `use ... x N` in its body).
         long double repeat = m.count / op.count;
         flops += repeat * member.counts.flops;

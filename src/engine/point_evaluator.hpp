@@ -111,6 +111,18 @@ std::optional<model::EvalError> count_case(model::Scenario const& scenario, mode
                                            PointEvaluator const& evaluator,
                                            std::span<double const> mesh_sizes, CaseScratch& scratch,
                                            CaseCounts& out);
+// The counts of one op with its axes' sizes (not a kernel), or of one member
+// of a kernel whose axes count_case has checked (count_member); each leaves
+// the op's collective volumes in scratch.member_volumes and appends them to
+// scratch.volumes. count_case sums the members; members.cpp shows each.
+std::optional<model::EvalError> count_one(model::Scenario const& scenario, model::Op const& op,
+                                          std::span<double const> sizes, std::span<double const> slots,
+                                          std::span<double const> mesh_sizes, CaseScratch& scratch,
+                                          CaseCounts& out);
+std::optional<model::EvalError> count_member(model::Scenario const& scenario, model::Op const& member,
+                                             std::span<double const> slots,
+                                             std::span<double const> mesh_sizes, CaseScratch& scratch,
+                                             CaseCounts& out);
 // The network time of the case on `hw`, from the volumes count_case left.
 double case_net_seconds(model::Scenario const& scenario, model::Op const& op,
                         model::Hardware const& hw, std::span<double const> mesh_sizes,

@@ -43,6 +43,7 @@ ChartData::ChartData(ReportContext const& context)
       targets_(context.grid.target_count),
       roofline_(matmuls_ * targets_),
       network_(matmuls_ * targets_),
+      onchip_(matmuls_ * targets_),
       off_log_(matmuls_ * targets_),
       network_rate_(matmuls_ * targets_, 0.0),
       bases_(context.dtype_bases()) {
@@ -71,6 +72,8 @@ void ChartData::add(engine::Case const& c) {
     if (std::binary_search(roofline_points_.begin(), roofline_points_.end(), c.point)) {
         if (std::isfinite(m.intensity)) roofline_[series].push_back({m.intensity, m.attained});
         if (communicates) network_[series].push_back({m.counts.flops / m.net_bytes, m.attained});
+        if (m.counts.bytes_onchip > 0 && m.counts.flops > 0)
+            onchip_[series].push_back({m.counts.flops / m.counts.bytes_onchip, m.attained});
     }
     // Sweep v's slices: every other sweep of numbers at its first value (its
     // digit 0), one slice per combination of the dtype sweeps' values.

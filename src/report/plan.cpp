@@ -56,7 +56,8 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
             row.point = p;
             row.step = step;
             row.tokens_per_s_per_chip = per_chip;
-            row.compute_share = std::max(0.0, 1 - step.memory_share - step.network_share);
+            row.compute_share =
+                std::max(0.0, 1 - step.memory_share - step.network_share - step.onchip_share);
         }
         PlanRow* best = nullptr;
         for (std::size_t r = first_row; r < plan.rows.size(); ++r) {

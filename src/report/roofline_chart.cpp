@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -80,6 +81,30 @@ std::vector<NetRoof> network_roofs(ReportContext const& context, ChartData const
     return result;
 }
 
+// The on-chip roof: with on-chip traffic on a chip with an onchip_bandwidth,
+// the cases that have it are drawn once more at their on-chip intensity
+// (FLOPs per on-chip byte), under attainable = min(peak, intensity x
+// onchip_bandwidth). One roof per chip: the bandwidth is the chip's, the peak
+// the highest of the ops drawn against it. An on-chip-bound case lies on it.
+struct OnchipRoof {
+    double rate = 0, peak = 0;
+};
+
+std::optional<OnchipRoof> onchip_roof(ReportContext const& context, ChartData const& data,
+                                      std::size_t t) {
+    auto const& scenario = context.scenario;
+    auto const& hw = context.target(t);
+    if (!hw.onchip_bytes_per_s || !(*hw.onchip_bytes_per_s > 0)) return std::nullopt;
+    OnchipRoof roof{*hw.onchip_bytes_per_s, 0};
+    for (std::size_t i = 0; i < scenario.ops.size(); ++i) {
+        if (data.onchip(i, t).empty()) continue;
+        for (int d : scenario.compute_dtypes_of(scenario.ops[i]))
+            if (auto p = hw.peak_for(d)) roof.peak = std::max(roof.peak, *p);
+    }
+    if (!(roof.peak > 0)) return std::nullopt;
+    return roof;
+}
+
 }  // namespace
 
 Chart roofline_chart(ReportContext const& context, ChartData const& data, std::size_t t) {
@@ -87,6 +112,7 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
     auto const& matmuls = context.scenario.ops;
     auto const roof_list = roofs(context, hw);
     auto const net_roofs = network_roofs(context, data, t);
+    auto const chip_roof = onchip_roof(context, data, t);
 
     Chart chart;
     chart.stem = output::file_name({"roofline", hw.id});
@@ -119,6 +145,21 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
             x_min = std::min(x_min, r.peak / r.rate), x_max = std::max(x_max, r.peak / r.rate);
             top = std::max(top, r.peak);
         }
+    }
+    if (chip_roof) {
+        chart.x.label = net_roofs.empty()
+                            ? "intensity (FLOP/byte): open marks per HBM byte, \u00d7 per on-chip byte"
+                            : "intensity (FLOP/byte): open marks per HBM byte, filled per network byte, "
+                              "\u00d7 per on-chip byte";
+        for (std::size_t i = 0; i < matmuls.size(); ++i)
+            for (auto const& p : data.onchip(i, t))
+                if (p.x > 0 && p.y > 0) {
+                    x_min = std::min(x_min, p.x), x_max = std::max(x_max, p.x);
+                    y_min = std::min(y_min, p.y), top = std::max(top, p.y);
+                }
+        double const ridge = chip_roof->peak / chip_roof->rate;
+        x_min = std::min(x_min, ridge), x_max = std::max(x_max, ridge);
+        top = std::max(top, chip_roof->peak);
     }
     if (!(x_min <= x_max)) x_min = 1, x_max = 1e4;
     chart.x.lo = nice_floor(x_min / 1.3);
@@ -191,6 +232,26 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
                                         .append("' front noenhanced"));
     }
 
+    if (chip_roof) {
+        // Its ridge in the key, not at the roof: left of the HBM ridge, where
+        // that roof's label already is.
+        double const ridge = chip_roof->peak / chip_roof->rate;
+        std::string const lc = std::string(" lc rgb '") + roof_color + "'";
+        chart.series.push_back({"on-chip roof (" + eng(chip_roof->rate, "B/s") + ", ridge " +
+                                    eng(ridge, "FLOP/B") + ")",
+                                "with lines lw 2 dt 4" + lc,
+                                {{chart.x.lo, chip_roof->rate * chart.x.lo}, {ridge, chip_roof->peak}},
+                                ""});
+        chart.series.push_back({"", "with points pt 6 ps 1.4 lw 2" + lc, {{ridge, chip_roof->peak}}, ""});
+        chart.decorations.push_back(std::string("set arrow from first ")
+                                        .append(num(ridge))
+                                        .append(", graph 0 to first ")
+                                        .append(num(ridge))
+                                        .append(", first ")
+                                        .append(num(chip_roof->peak))
+                                        .append(" nohead dt 3 lw 1 lc rgb '#777777' back"));
+    }
+
     bool several_roofs = roof_list.size() > 1;
     for (std::size_t i = 0; i < matmuls.size(); ++i) {
         auto const& m = matmuls[i];
@@ -213,6 +274,12 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
                   color(i) + "'";
         s.points = thin(points, chart.x, chart.y, 160);
         chart.series.push_back(std::move(s));
+        if (chip_roof && !data.onchip(i, t).empty()) {
+            Series chip;  // in the key as the op
+            chip.style = std::string("with points pt 2 ps 1.3 lw 1.5 lc rgb '").append(color(i)).append("'");
+            chip.points = thin(data.onchip(i, t), chart.x, chart.y, 160);
+            chart.series.push_back(std::move(chip));
+        }
         if (data.network(i, t).empty()) continue;
         Series net;  // in the key as the op
         net.style = std::string("with points pt ")

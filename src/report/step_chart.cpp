@@ -3,10 +3,11 @@
 // variable V, the other sweeps at their first value, as one filled band per
 // layer path stacked in Summary::layers order: the top of the stack is the
 // whole step, the thickness of a band the layer's share of it.
-// With a mesh the bands are the bounds instead, bottom up compute, memory and
-// network: the time of the cases of each bound (Summary::memory_t_lower_total,
+// With a mesh or on-chip traffic the bands are the bounds instead, bottom up
+// compute, memory, onchip and network (the levels the report has): the time
+// of the cases of each bound (Summary::memory_t_lower_total, ...
 // network_t_lower_total, and the rest compute-bound), per chip, so that the
-// reader sees where the network starts to take a share of the step.
+// reader sees where the network or the on-chip memory takes a share of the step.
 #include "chart_axes.hpp"
 #include "chart_model.hpp"
 #include "output/gnuplot_text.hpp"
@@ -43,8 +44,10 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
     chart.stem = dtypes.empty() ? output::file_name({"step", sweep.name, hw.id})
                                 : output::file_name({"step", sweep.name, hw.id, dtypes});
     chart.title = chart_title(context);
-    bool const by_bound = !context.scenario.mesh.empty();
-    chart.subtitle = by_bound ? "Step time by bound (sum of count \u00d7 t_lower, per chip) against " +
+    bool const mesh = !context.scenario.mesh.empty(), onchip = context.scenario.has_onchip();
+    bool const by_bound = mesh || onchip;
+    chart.subtitle = by_bound ? "Step time by bound (sum of count \u00d7 t_lower, " +
+                                    std::string(mesh ? "per chip" : "one chip") + ") against " +
                                     sweep.name + " on " + chip_name(hw)
                               : "Step time (sum of count \u00d7 t_lower, one chip) against " +
                                     sweep.name + " on " + chip_name(hw);
@@ -74,29 +77,35 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
 
     std::vector<double> below(indices.size(), 0.0);
     if (by_bound) {
-        // The bands, bottom up: compute, memory, network. Each band's bounds
-        // are taken from the top down (total - network, and below that total -
-        // network - memory: Summary keeps no compute total), so the stack
-        // ends at the step exactly.
+        // The bands, bottom up: compute, memory, onchip, network (those the
+        // report has). Each band's bounds are taken from the top down (total
+        // - network, below that - onchip, below that - memory: Summary keeps
+        // no compute total), so the stack ends at the step exactly.
         struct Layer {
             char const* name;
             std::size_t palette;
+            std::vector<double> const* total;  // null: compute, what is left
         };
-        static constexpr std::array<Layer, 3> layers = {
-            Layer{"compute-bound cases", 2}, Layer{"memory-bound cases", 0},
-            Layer{"network-bound cases", 3}};
-        std::vector<std::array<double, 4>> edges;  // per value of V: 0, c, c + m, step
+        std::vector<Layer> layers = {Layer{"compute-bound cases", 2, nullptr},
+                                     Layer{"memory-bound cases", 0, &summary.memory_t_lower_total}};
+        if (onchip) layers.push_back({"onchip-bound cases", 4, &summary.onchip_t_lower_total});
+        if (mesh) layers.push_back({"network-bound cases", 3, &summary.network_t_lower_total});
+        std::vector<std::vector<double>> edges;  // per value of V: 0, then each band's top
         for (std::size_t i : indices) {
             std::size_t const at = (base + i * stride) * targets + t;
             double const total = summary.t_lower_total[at];
-            double const network = summary.network_t_lower_total[at];
-            double const memory = summary.memory_t_lower_total[at];
-            double const upper = std::max(0.0, total - network);
-            double lower = std::min(upper, std::max(0.0, upper - memory));
+            std::vector<double> e(layers.size() + 1, 0.0);
+            e.back() = total;
+            double top_edge = total;
+            for (std::size_t l = layers.size(); l-- > 1;) {
+                top_edge = std::max(0.0, top_edge - (*layers[l].total)[at]);
+                e[l] = std::min(e[l + 1], top_edge);
+            }
             // The compute-bound time is what is left: sums in another order
             // leave a few ulps where there is none, not a band.
-            if (lower <= 1e-9 * total) lower = 0;
-            edges.push_back({0.0, lower / unit.seconds, upper / unit.seconds, total / unit.seconds});
+            if (e[1] <= 1e-9 * total) e[1] = 0;
+            for (double& x : e) x /= unit.seconds;
+            edges.push_back(std::move(e));
         }
         for (std::size_t l = 0; l < layers.size(); ++l) {
             Series s;

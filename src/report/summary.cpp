@@ -50,6 +50,7 @@ SummaryBuilder::SummaryBuilder(ReportContext const& context) : context_(context)
     summary_.t_upper_total.assign(grid.point_count * targets, 0.0);
     summary_.memory_t_lower_total.assign(grid.point_count * targets, 0.0);
     summary_.network_t_lower_total.assign(grid.point_count * targets, 0.0);
+    summary_.onchip_t_lower_total.assign(grid.point_count * targets, 0.0);
     for (auto const& m : context.scenario.ops) {
         auto it = std::find(summary_.layers.begin(), summary_.layers.end(), m.layer);
         layer_of_op_.push_back(static_cast<std::size_t>(it - summary_.layers.begin()));
@@ -83,6 +84,7 @@ void SummaryBuilder::add(engine::Case const& c) {
     summary_.t_upper_total[at] += count * m.t_upper;
     if (m.bound == engine::Bound::memory) summary_.memory_t_lower_total[at] += count * m.t_lower;
     if (m.bound == engine::Bound::network) summary_.network_t_lower_total[at] += count * m.t_lower;
+    if (m.bound == engine::Bound::onchip) summary_.onchip_t_lower_total[at] += count * m.t_lower;
     std::size_t layer = layer_of_op_[c.op];
     summary_.layer_t_lower[(c.point * summary_.layers.size() + layer) * targets + c.target] +=
         count * m.t_lower;
@@ -97,6 +99,7 @@ StepTotals step_totals(ReportContext const& context, Summary const& summary, std
     s.t_upper = summary.t_upper_total[at];
     s.memory_share = s.t_lower > 0 ? summary.memory_t_lower_total[at] / s.t_lower : 0;
     s.network_share = s.t_lower > 0 ? summary.network_t_lower_total[at] / s.t_lower : 0;
+    s.onchip_share = s.t_lower > 0 ? summary.onchip_t_lower_total[at] / s.t_lower : 0;
     s.chips = grid.chips_at(point);
     auto const& facts = grid.point_facts[point];
     s.weight_bytes = facts.weight_bytes;

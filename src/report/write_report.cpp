@@ -2,6 +2,7 @@
 
 #include "roofline/report/chart_writer.hpp"
 #include "roofline/report/csv_writer.hpp"
+#include "roofline/report/kernels_csv_writer.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace roofline::report {
@@ -17,15 +19,36 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+File open_csv(std::string const& path) {
+    File file(std::fopen(path.c_str(), "wb"), &std::fclose);
+    if (!file) throw std::runtime_error("cannot create '" + path + "': " + std::strerror(errno));
+    return file;
+}
+
+void close_csv(File& file, std::string const& path) {
+    if (std::fclose(file.release()) != 0)
+        throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+// cases.csv, and kernels.csv when the scenario has a kernel, from one pass.
 void write_csv(std::string const& folder, ReportContext const& context, ProgressObserver* progress) {
+    // Each buffer outlives its file: a file closed on an error still flushes into it.
+    std::vector<char> buffer(1 << 20), kernels_buffer;
     auto csv_path = (fs::path(folder) / "cases.csv").string();
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv_file(std::fopen(csv_path.c_str(), "wb"),
-                                                              &std::fclose);
-    if (!csv_file)
-        throw std::runtime_error("cannot create '" + csv_path + "': " + std::strerror(errno));
-    std::vector<char> buffer(1 << 20);
+    File csv_file = open_csv(csv_path);
     std::setvbuf(csv_file.get(), buffer.data(), _IOFBF, buffer.size());
     CsvWriter csv(csv_file.get(), context);
+    auto kernels_path = (fs::path(folder) / "kernels.csv").string();
+    File kernels_file(nullptr, &std::fclose);
+    std::optional<KernelsCsvWriter> kernels;
+    if (has_kernels(context.scenario)) {
+        kernels_file = open_csv(kernels_path);
+        kernels_buffer.resize(1 << 20);
+        std::setvbuf(kernels_file.get(), kernels_buffer.data(), _IOFBF, kernels_buffer.size());
+        kernels.emplace(kernels_file.get(), context);
+    }
     // The first pass succeeded, so this one cannot fail on a value.
     Diagnostics unused;
     std::size_t const total = context.grid.case_count();
@@ -33,11 +56,15 @@ void write_csv(std::string const& folder, ReportContext const& context, Progress
     std::size_t done = 0;
     engine::stream_cases(context.scenario, context.grid, unused, [&](engine::Case const& c) {
         csv.add(c);
+        if (kernels) kernels->add(c);
         if (progress && (++done & 4095) == 0) progress->advance(Phase::csv, done);
     });
     csv.flush();
-    if (std::fclose(csv_file.release()) != 0)
-        throw std::runtime_error("cannot write '" + csv_path + "': " + std::strerror(errno));
+    close_csv(csv_file, csv_path);
+    if (kernels) {
+        kernels->flush();
+        close_csv(kernels_file, kernels_path);
+    }
     if (progress) {
         progress->advance(Phase::csv, total);
         progress->end(Phase::csv);
@@ -106,6 +133,7 @@ bool write_report(std::string const& folder, ReportContext const& context,
     other_core.get();  // rethrows a chart or CSV error
     if (xlsx_error) std::rethrow_exception(xlsx_error);
     written.push_back("cases.csv");
+    if (has_kernels(context.scenario)) written.push_back("kernels.csv");
     written.push_back("report.xlsx");
     if (chart_data) {
         std::vector<std::string> chart_files;

@@ -176,9 +176,13 @@ void XlsxWriter::State::write_cases_headers() {
             lxw_format* row;
             lxw_format* cell;
         };
-        for (Rule rule : {Rule{"compute", fmt.cf_compute_row, fmt.cf_compute_cell},
-                          Rule{"memory", fmt.cf_memory_row, fmt.cf_memory_cell},
-                          Rule{"unsupported", fmt.cf_unsupported_row, fmt.cf_unsupported_cell}}) {
+        // The levels a report has: onchip with on-chip operands, network with a mesh.
+        std::vector<Rule> rules = {Rule{"compute", fmt.cf_compute_row, fmt.cf_compute_cell},
+                                   Rule{"memory", fmt.cf_memory_row, fmt.cf_memory_cell}};
+        if (s.has_onchip()) rules.push_back({"onchip", fmt.cf_onchip_row, fmt.cf_onchip_cell});
+        if (!s.mesh.empty()) rules.push_back({"network", fmt.cf_network_row, fmt.cf_network_cell});
+        rules.push_back({"unsupported", fmt.cf_unsupported_row, fmt.cf_unsupported_cell});
+        for (Rule rule : rules) {
             std::string quoted = std::string("\"") + rule.text + "\"";
             lxw_conditional_format cell{};
             cell.type = LXW_CONDITIONAL_TYPE_CELL;
@@ -274,6 +278,7 @@ void XlsxWriter::State::add(engine::Case const& cs) {
     }
     rows->end_row();
     sample(cs);
+    if (kernels_sheet.members) add_kernel_rows(cs);
 }
 
 void put_formula_number(output::Formula& f, double value) {

@@ -1,5 +1,5 @@
 // The cell formats of report.xlsx: number formats and the colours of the
-// bound (compute, memory, unsupported).
+// bound (compute, memory, onchip, network, unsupported).
 
 #include "xlsx_state.hpp"
 
@@ -23,6 +23,10 @@ constexpr char const* rate_format = "#,##0.0";  // tokens/s
 // for the common colour-vision deficiencies), grey for unsupported.
 constexpr lxw_color_t compute_tint = 0xDDEBF7, compute_strong = 0x9BC2E6, compute_ink = 0x1F3864;
 constexpr lxw_color_t memory_tint = 0xFCE4D6, memory_strong = 0xF4B084, memory_ink = 0x833C0B;
+// Green for on-chip-bound and purple for network-bound: the levels past
+// HBM, each its own hue, lighter than the bound text they carry.
+constexpr lxw_color_t onchip_tint = 0xE2EFDA, onchip_strong = 0xA9D08E, onchip_ink = 0x375623;
+constexpr lxw_color_t network_tint = 0xE4DFEC, network_strong = 0xB4A7D6, network_ink = 0x3F3151;
 constexpr lxw_color_t muted_text = 0x808080;
 
 }  // namespace
@@ -61,6 +65,8 @@ void XlsxWriter::State::make_formats() {
     };
     F.compute = bound_cell(compute_strong, compute_ink);
     F.memory = bound_cell(memory_strong, memory_ink);
+    F.onchip = bound_cell(onchip_strong, onchip_ink);
+    F.network = bound_cell(network_strong, network_ink);
     F.unsupported = add_format();
     format_set_align(F.unsupported, LXW_ALIGN_CENTER);
     format_set_italic(F.unsupported);
@@ -83,6 +89,14 @@ void XlsxWriter::State::make_formats() {
     F.cf_memory_cell = tint(memory_strong);
     format_set_font_color(F.cf_memory_cell, memory_ink);
     format_set_bold(F.cf_memory_cell);
+    F.cf_onchip_row = tint(onchip_tint);
+    F.cf_network_row = tint(network_tint);
+    F.cf_onchip_cell = tint(onchip_strong);
+    format_set_font_color(F.cf_onchip_cell, onchip_ink);
+    format_set_bold(F.cf_onchip_cell);
+    F.cf_network_cell = tint(network_strong);
+    format_set_font_color(F.cf_network_cell, network_ink);
+    format_set_bold(F.cf_network_cell);
     F.cf_unsupported_cell = add_format();
     format_set_font_color(F.cf_unsupported_cell, muted_text);
     format_set_italic(F.cf_unsupported_cell);

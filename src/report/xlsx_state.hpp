@@ -8,9 +8,12 @@
 //   xlsx_summary_sheet.cpp   the Summary sheet (with its Step section)
 //   xlsx_steps_sheet.cpp     the Steps sheet: the step per sweep point and target
 //   xlsx_charts_sheet.cpp    the chart samples and the Charts sheet
+//   xlsx_kernels_sheet.cpp   the Kernels sheets: each kernel case's members
 // Private to src/report; the workbook itself is an output::Workbook.
 
+#include "roofline/engine/members.hpp"
 #include "roofline/report/case_columns.hpp"
+#include "roofline/report/kernel_columns.hpp"
 #include "roofline/report/chart_writer.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
@@ -60,8 +63,11 @@ struct XlsxWriter::State {
     struct Formats {
         lxw_format *title, *label, *header, *section, *note, *sci, *ratio, *time, *fraction,
             *center, *indent, *compute, *memory, *unsupported, *never, *bytes, *whole, *rate;
-        lxw_format *cf_compute_row, *cf_memory_row, *cf_unsupported_row;
-        lxw_format *cf_compute_cell, *cf_memory_cell, *cf_unsupported_cell;
+        lxw_format *onchip, *network;  // static bound cells, as compute and memory
+        lxw_format *cf_compute_row, *cf_memory_row, *cf_unsupported_row, *cf_onchip_row,
+            *cf_network_row;
+        lxw_format *cf_compute_cell, *cf_memory_cell, *cf_unsupported_cell, *cf_onchip_cell,
+            *cf_network_cell;
     } fmt{};
 
     // The scenario, flattened once.
@@ -149,6 +155,19 @@ struct XlsxWriter::State {
 
     std::size_t summary_row = 0;
 
+    // The Kernels sheets (only with a kernel): a row per kernel case and
+    // member, continued like Cases past rows_per_cases_sheet.
+    struct Kernels {
+        std::vector<lxw_worksheet*> sheets;
+        std::vector<std::string> names;
+        std::vector<KernelColumn> columns;
+        std::optional<engine::KernelMembers> members;
+        std::optional<output::FastRows> rows;
+        std::vector<output::Style const*> styles;  // per column
+        std::size_t total_rows = 0, next_row = 0, sheet = static_cast<std::size_t>(-1);
+        std::size_t flops = 0, bytes_read = 0, bytes_written = 0, bytes_onchip = 0;  // columns
+    } kernels_sheet;
+
     State(std::string const& p, ReportContext const& c, XlsxOptions const& o)
         : ctx(c), options(o), path(p) {}
 
@@ -211,6 +230,10 @@ struct XlsxWriter::State {
     // xlsx_steps_sheet.cpp
     void layout_steps();
     void write_steps(Summary const& summary);
+    // xlsx_kernels_sheet.cpp
+    void open_kernels();  // the sheets; call where they go in the sheet order
+    void write_kernels_headers();
+    void add_kernel_rows(engine::Case const& c);
     // xlsx_charts_sheet.cpp
     void sample(engine::Case const& c);
     void write_charts();

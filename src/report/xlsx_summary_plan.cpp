@@ -27,9 +27,12 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
     for (std::size_t v : plan.mesh_sweeps) headers.push_back(s.sweeps[v].name);
     headers.push_back("chips");
     for (std::size_t v : plan.other_sweeps) headers.push_back(s.sweeps[v].name);
+    bool const onchip = s.has_onchip();
     for (char const* h : {"step t_lower", "tokens/s", "tokens/s per chip", "compute-bound share",
-                          "memory-bound share", "network-bound share", "resident per chip"})
+                          "memory-bound share", "network-bound share"})
         headers.push_back(h);
+    if (onchip) headers.push_back("onchip-bound share");
+    headers.push_back("resident per chip");
     for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
     ++r;
     for (auto const& row : plan.rows) {
@@ -49,6 +52,7 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
         num(ws, r, c++, row.compute_share, fmt.fraction);
         num(ws, r, c++, row.step.memory_share, fmt.fraction);
         num(ws, r, c++, row.step.network_share, fmt.fraction);
+        if (onchip) num(ws, r, c++, row.step.onchip_share, fmt.fraction);
         num(ws, r, c++, row.step.resident_bytes, fmt.bytes);
         ++r;
     }

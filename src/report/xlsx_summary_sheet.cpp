@@ -126,11 +126,18 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
     auto at = [&](char const* what, std::size_t p) {
         return points > 1 ? std::string(what) + " at " + point_label(ctx, p) : std::string(what);
     };
+    auto bound_format = [&](engine::Bound b) {
+        switch (b) {
+            case engine::Bound::compute: return fmt.compute;
+            case engine::Bound::memory: return fmt.memory;
+            case engine::Bound::onchip: return fmt.onchip;
+            case engine::Bound::network: return fmt.network;
+            case engine::Bound::unsupported: break;
+        }
+        return fmt.unsupported;
+    };
     auto bound_cell = [&](std::size_t row, std::size_t column, engine::Bound b) {
-        lxw_format* f = b == engine::Bound::compute  ? fmt.compute
-                        : b == engine::Bound::memory ? fmt.memory
-                                                     : fmt.unsupported;
-        str(ws, row, column, std::string(engine::bound_name(b)), f);
+        str(ws, row, column, std::string(engine::bound_name(b)), bound_format(b));
     };
 
     // Where a case's cell is on the Cases sheets: case (point, op, target)
@@ -143,7 +150,6 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
         std::string name = sheet == 0 ? cases_names[0] : "'" + cases_names[sheet] + "'";
         return name + "!$" + letters[column] + "$" + std::to_string(index % per_sheet + 2);
     };
-    std::string const compute = "compute", memory = "memory";
 
     // Per target and op: references to the cases' cells, so that they follow
     // the Cases formulas (and an edited Hardware sheet) as they are.
@@ -202,16 +208,13 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
             }
             for (std::size_t i = 0; i < at_points.size(); ++i) {
                 engine::Bound b = i == 0 ? op.bound_first : op.bound_last;
-                lxw_format* f = b == engine::Bound::compute  ? fmt.compute
-                                : b == engine::Bound::memory ? fmt.memory
-                                                             : fmt.unsupported;
                 // The Cases cell has the formula; an unsupported case's is a value.
                 if (b == engine::Bound::unsupported)
                     bound_cell(r, 4 + criticals + i, b);
                 else
                     formula_text(ws, r, 4 + criticals + i,
                                  std::string("=").append(cases_cell(at_points[i], m, t, col.bound)),
-                                 b == engine::Bound::compute ? compute : memory, f);
+                                 std::string(engine::bound_name(b)), bound_format(b));
             }
         }
     }

@@ -51,12 +51,14 @@ void XlsxWriter::State::open() {
         cases_names.push_back(s == 0 ? std::string("Cases") : "Cases (" + std::to_string(s + 1) + ")");
         cases.push_back(add_sheet(cases_names.back()));
     }
+    open_kernels();
     charts = add_sheet("Charts");
 
     samples.resize(matmuls * targets);
     off_log.resize(matmuls * targets);
     write_hardware();
     write_cases_headers();
+    write_kernels_headers();
     write_summary_head();
 }
 
@@ -109,6 +111,7 @@ void XlsxWriter::State::layout() {
 
 void XlsxWriter::State::close(std::function<void(double)> const& progress) {
     rows->finish();
+    if (kernels_sheet.rows) kernels_sheet.rows->finish();
     finished = true;
     book->close(progress);
 }
@@ -118,6 +121,7 @@ XlsxWriter::State::~State() {
     if (book && !book->closed() && rows) {
         try {
             rows->finish();
+            if (kernels_sheet.rows) kernels_sheet.rows->finish();
         } catch (...) {
         }
     }

@@ -6,7 +6,9 @@
 //                   ridge marked; each matmul's cases as a labelled series.
 //                   With a mesh, the cases that communicate once more at
 //                   their network intensity (FLOPs per byte received), under
-//                   a network roof per effective network bandwidth.
+//                   a network roof per effective network bandwidth. With
+//                   on-chip traffic and an onchip_bandwidth, those cases
+//                   again at their on-chip intensity under an on-chip roof.
 //   sweep-<V>-<HW>  attained FLOP/s against sweep variable V for every matmul
 //                   (the other sweeps at their first value), the peak(s) as
 //                   horizontal lines, each matmul's critical V marked.
@@ -76,6 +78,11 @@ public:
     std::vector<Point> const& network(std::size_t matmul, std::size_t target) const {
         return network_[matmul * targets_ + target];
     }
+    // Of the same sampled cases those with on-chip traffic (bytes_onchip >
+    // 0 and FLOPs): (on-chip intensity, attained), FLOPs per on-chip byte.
+    std::vector<Point> const& onchip(std::size_t matmul, std::size_t target) const {
+        return onchip_[matmul * targets_ + target];
+    }
     // The largest net_bytes / t_net over every communicating case of one
     // matmul on one target, not only the sample: the bytes per second its
     // collectives receive where their bandwidth, not their latency floor,
@@ -94,7 +101,7 @@ public:
 private:
     ReportContext const& context_;
     std::size_t matmuls_, targets_;
-    std::vector<std::vector<Point>> roofline_, sweep_, network_;
+    std::vector<std::vector<Point>> roofline_, sweep_, network_, onchip_;
     std::vector<OffLog> off_log_;
     std::vector<double> network_rate_;
     std::vector<std::size_t> roofline_points_;  // sampled point indices, sorted

@@ -58,8 +58,10 @@ struct Summary {
     // Whole-scenario totals per sweep point and target, over supported cases,
     // each case weighted by its layer repeat count: [point * targets + target].
     // memory_t_lower_total is the part of t_lower_total from memory-bound cases.
-    // network_t_lower_total likewise from network-bound cases (a mesh).
-    std::vector<double> t_lower_total, t_upper_total, memory_t_lower_total, network_t_lower_total;
+    // network_t_lower_total likewise from network-bound cases (a mesh), and
+    // onchip_t_lower_total from on-chip-bound ones.
+    std::vector<double> t_lower_total, t_upper_total, memory_t_lower_total, network_t_lower_total,
+        onchip_t_lower_total;
 
     // Per layer path ("" is the top level), in first-use order, per sweep
     // point: [(point * layers.size() + layer) * targets + target].
@@ -80,6 +82,7 @@ struct StepTotals {
     double t_lower = 0, t_upper = 0;  // sum of count x t_lower (t_upper), supported cases
     double memory_share = 0;          // share of t_lower spent in memory-bound cases
     double network_share = 0;         // ... in network-bound cases (a mesh)
+    double onchip_share = 0;          // ... in on-chip-bound cases
     double chips = 1;                 // of the mesh at this point; the figures here are per chip
     double weight_bytes = 0, cache_bytes = 0, resident_bytes = 0;
     double capacity = engine::not_available;   // hbm_capacity; NaN when not given
