@@ -2,6 +2,7 @@
 
 #include "roofline/report/chart_writer.hpp"
 #include "roofline/report/csv_writer.hpp"
+#include "roofline/report/requests_csv.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
 #include <cerrno>
@@ -87,6 +88,8 @@ bool write_report(std::string const& folder, ReportContext const& context,
             render_charts((fs::path(folder) / "charts").string(), context, *chart_data, totals,
                           progress);
         write_csv(folder, context, progress);
+        if (context.has_requests())
+            write_requests_csv((fs::path(folder) / "requests.csv").string(), context);
     });
     std::exception_ptr xlsx_error;
     try {
@@ -106,6 +109,7 @@ bool write_report(std::string const& folder, ReportContext const& context,
     other_core.get();  // rethrows a chart or CSV error
     if (xlsx_error) std::rethrow_exception(xlsx_error);
     written.push_back("cases.csv");
+    if (context.has_requests()) written.push_back("requests.csv");
     written.push_back("report.xlsx");
     if (chart_data) {
         std::vector<std::string> chart_files;

@@ -7,6 +7,7 @@
 //                            (through output::FastRows)
 //   xlsx_summary_sheet.cpp   the Summary sheet (with its Step section)
 //   xlsx_steps_sheet.cpp     the Steps sheet: the step per sweep point and target
+//   xlsx_requests_sheet.cpp  the Requests sheet: each request's TTFT, TPOT, e2e
 //   xlsx_charts_sheet.cpp    the chart samples and the Charts sheet
 // Private to src/report; the workbook itself is an output::Workbook.
 
@@ -52,6 +53,7 @@ struct XlsxWriter::State {
 
     lxw_worksheet* summary = nullptr;
     lxw_worksheet* steps = nullptr;
+    lxw_worksheet* requests = nullptr;  // with requests only
     lxw_worksheet* hardware = nullptr;
     lxw_worksheet* charts = nullptr;
     std::vector<lxw_worksheet*> cases;
@@ -211,6 +213,8 @@ struct XlsxWriter::State {
     // xlsx_steps_sheet.cpp
     void layout_steps();
     void write_steps(Summary const& summary);
+    // xlsx_requests_sheet.cpp
+    void write_requests();
     // xlsx_charts_sheet.cpp
     void sample(engine::Case const& c);
     void write_charts();
