@@ -107,7 +107,9 @@ GoldenRun run_golden(std::string const& path) {
     roofline::LoadOptions load{{}};
     auto program = roofline::load_program(path, disk, load, diagnostics);
     auto scenario = roofline::model::check(program, {}, diagnostics);
-    if (!diagnostics.has_errors()) roofline::engine::evaluate(scenario, diagnostics);
+    if (!diagnostics.has_errors())
+        if (auto evaluation = roofline::engine::evaluate(scenario, diagnostics))
+            roofline::engine::evaluate_requests(scenario, *evaluation, diagnostics);
 
     GoldenRun run;
     for (auto const& d : diagnostics.all())

@@ -23,7 +23,10 @@ int cmd_check(std::vector<std::string> const& args) {
                                       diagnostics);
         // Evaluating finds what only shows at some sweep points (an axis that
         // is not a positive integer there, a division by zero) and the case limit.
-        if (!diagnostics.has_errors()) engine::evaluate(checked.scenario, diagnostics);
+        // Requests too: each decode step is a point of its own.
+        if (!diagnostics.has_errors())
+            if (auto evaluation = engine::evaluate(checked.scenario, diagnostics))
+                engine::evaluate_requests(checked.scenario, *evaluation, diagnostics);
         print_diagnostics(diagnostics);
         if (checked.program.main_unreadable) {
             status = io_error;

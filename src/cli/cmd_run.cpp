@@ -70,9 +70,13 @@ int cmd_run(std::vector<std::string> const& args) {
         std::cerr << "roofline: warning: " << warning << "\n";
     if (quiet) return ok;  // reports.md, "Progress": one line, then errors and warnings only
     auto const& context = outcome.context();
-    std::cout << (context.grid.has_tokens ? step_summary(context, outcome.summary)
-                                          : op_summary(context, outcome.summary));
-    std::cout << plan_summary(context, outcome.summary);
+    // A scenario of requests alone has no cases to sum.
+    if (!context.scenario.ops.empty() || !context.has_requests()) {
+        std::cout << (context.grid.has_tokens ? step_summary(context, outcome.summary)
+                                              : op_summary(context, outcome.summary));
+        std::cout << plan_summary(context, outcome.summary);
+    }
+    std::cout << request_summary(context);
     return ok;
 }
 

@@ -6,6 +6,7 @@
 //   sweep_chart.cpp     sweep-<V>-<HW>
 //   step_chart.cpp      step-<V>-<HW>
 //   scaling_chart.cpp   scaling-<V>-<HW>
+//   request_chart.cpp   request-<NAME>-<HW>
 // output::render_charts draws them. Private to src/report.
 
 #include "roofline/report/chart_writer.hpp"
@@ -110,6 +111,10 @@ bool has_scaling_chart(ReportContext const& context, std::size_t v, std::size_t 
 // dtype sweep.
 Chart scaling_chart(ReportContext const& context, Summary const& summary, std::size_t v,
                     std::size_t t, std::size_t base = 0);
+// request-<NAME>-<HW>: request r's time per output token against the
+// context length on target t, one line per sweep point (at most eight, the
+// step points), each keyed with its TTFT and e2e (request_chart.cpp).
+Chart request_chart(ReportContext const& context, std::size_t r, std::size_t t);
 // At most `most` of a sweep's values, as indices in increasing order of
 // value: all when there are no more, else the first, the last and those
 // nearest to even steps between them on the axis the sweep chart draws the

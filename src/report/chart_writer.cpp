@@ -8,6 +8,7 @@ namespace roofline::report {
 using chart_detail::Chart;
 using chart_detail::has_scaling_chart;
 using chart_detail::has_step_chart;
+using chart_detail::request_chart;
 using chart_detail::roofline_chart;
 using chart_detail::scaling_chart;
 using chart_detail::step_chart;
@@ -31,6 +32,9 @@ void render_charts(std::string const& folder, ReportContext const& context, Char
             if (has_scaling_chart(context, v, t))
                 for (std::size_t base : bases)
                     charts.push_back(scaling_chart(context, summary, v, t, base));
+        if (context.has_requests())
+            for (std::size_t r = 0; r < context.scenario.requests.size(); ++r)
+                charts.push_back(request_chart(context, r, t));
     }
     if (!progress) return output::render_charts(std::move(charts), folder);
     progress->begin(Phase::charts, charts.size());

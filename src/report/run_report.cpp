@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
 
 namespace roofline::report {
 namespace fs = std::filesystem;
@@ -52,6 +53,11 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
                                           check_options, diagnostics, request.sets);
     if (!diagnostics.has_errors())
         outcome.grid = engine::prepare(outcome.loaded.scenario, diagnostics);
+    // Requests first: an error in one (at some point, some step) publishes nothing.
+    if (!diagnostics.has_errors() && outcome.grid) {
+        auto requests = engine::evaluate_requests(outcome.loaded.scenario, *outcome.grid, diagnostics);
+        if (requests) outcome.requests = std::move(*requests);
+    }
     if (diagnostics.has_errors() || !outcome.grid) {
         outcome.status =
             outcome.loaded.program.main_unreadable ? Status::unreadable : Status::invalid_input;

@@ -3,6 +3,7 @@
 #include "roofline/report/chart_writer.hpp"
 #include "roofline/report/csv_writer.hpp"
 #include "roofline/report/kernels_csv_writer.hpp"
+#include "roofline/report/requests_csv.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
 #include <cerrno>
@@ -114,6 +115,8 @@ bool write_report(std::string const& folder, ReportContext const& context,
             render_charts((fs::path(folder) / "charts").string(), context, *chart_data, totals,
                           progress);
         write_csv(folder, context, progress);
+        if (context.has_requests())
+            write_requests_csv((fs::path(folder) / "requests.csv").string(), context);
     });
     std::exception_ptr xlsx_error;
     try {
@@ -134,6 +137,7 @@ bool write_report(std::string const& folder, ReportContext const& context,
     if (xlsx_error) std::rethrow_exception(xlsx_error);
     written.push_back("cases.csv");
     if (has_kernels(context.scenario)) written.push_back("kernels.csv");
+    if (context.has_requests()) written.push_back("requests.csv");
     written.push_back("report.xlsx");
     if (chart_data) {
         std::vector<std::string> chart_files;

@@ -7,6 +7,7 @@
 //                            (through output::FastRows)
 //   xlsx_summary_sheet.cpp   the Summary sheet (with its Step section)
 //   xlsx_steps_sheet.cpp     the Steps sheet: the step per sweep point and target
+//   xlsx_requests_sheet.cpp  the Requests sheet: each request's TTFT, TPOT, e2e
 //   xlsx_charts_sheet.cpp    the chart samples and the Charts sheet
 //   xlsx_kernels_sheet.cpp   the Kernels sheets: each kernel case's members
 // Private to src/report; the workbook itself is an output::Workbook.
@@ -55,6 +56,7 @@ struct XlsxWriter::State {
 
     lxw_worksheet* summary = nullptr;
     lxw_worksheet* steps = nullptr;
+    lxw_worksheet* requests = nullptr;  // with requests only
     lxw_worksheet* hardware = nullptr;
     lxw_worksheet* charts = nullptr;
     std::vector<lxw_worksheet*> cases;
@@ -234,6 +236,8 @@ struct XlsxWriter::State {
     void open_kernels();  // the sheets; call where they go in the sheet order
     void write_kernels_headers();
     void add_kernel_rows(engine::Case const& c);
+    // xlsx_requests_sheet.cpp
+    void write_requests();
     // xlsx_charts_sheet.cpp
     void sample(engine::Case const& c);
     void write_charts();

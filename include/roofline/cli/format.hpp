@@ -33,6 +33,12 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
 // the best marked with '*'; "" for any other scenario.
 std::string plan_summary(report::ReportContext const& context, report::Summary const& summary);
 
+// What `roofline run` prints for each request of the scenario: per target,
+// at the step points, TTFT, TPOT first / mean / last, e2e, tokens/s, the KV
+// cache and resident bytes at the last step, and whether they fit in the
+// chip's HBM (when it has an hbm_capacity); "" without requests.
+std::string request_summary(report::ReportContext const& context);
+
 // What `roofline run` prints instead when the scenario has no tokens
 // statement: its ops are then unrelated problems (the exercises), and their
 // sum is no step. Per target, one row per op: t_lower and bound at the first

@@ -17,6 +17,9 @@
 //                   first value), one filled band per layer path, stacked in
 //                   Summary::layers order; for each sweep with more than one
 //                   value, on each target that has a peak for some matmul.
+//   request-<NAME>-<HW>  a request's time per output token (the decode step)
+//                   against the context length prompt + i, one line per sweep
+//                   point (at most eight), TTFT and e2e in each line's key.
 // <HW> is the hardware id and <V> the sweep name, both identifiers; any other
 // byte would become '_'.
 //

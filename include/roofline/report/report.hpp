@@ -24,7 +24,16 @@ struct ReportContext {
     model::Scenario const& scenario;
     engine::CaseGrid const& grid;
     ReportInfo const& info;
+    // Every request at every point and target (engine::evaluate_requests),
+    // when the scenario has requests; nullptr or empty: none.
+    std::vector<engine::RequestResult> const* requests = nullptr;
 
+    bool has_requests() const { return requests && !requests->empty(); }
+    // The result of request r at a point on a target.
+    engine::RequestResult const& request_result(std::size_t r, std::size_t point,
+                                                std::size_t target) const {
+        return (*requests)[(r * grid.point_count + point) * grid.target_count + target];
+    }
     model::Hardware const& target(std::size_t t) const {
         return scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
     }

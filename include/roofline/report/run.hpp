@@ -50,7 +50,8 @@ struct RunOutcome {
     std::optional<engine::CaseGrid> grid;
     ReportInfo info;
     Summary summary;
-    ReportContext context() const { return {loaded.scenario, *grid, info}; }
+    std::vector<engine::RequestResult> requests;  // the scenario's requests, evaluated
+    ReportContext context() const { return {loaded.scenario, *grid, info, &requests}; }
 };
 
 // Errors and warnings of the scenario go to `diagnostics`. Throws
