@@ -18,10 +18,12 @@ void render_charts(std::string const& folder, ReportContext const& context, Char
                    Summary const& summary, ProgressObserver* progress) {
     std::vector<Chart> charts;
     auto const bases = context.dtype_bases();
+    // A scenario of requests alone has no case to draw on a roofline or along a sweep.
+    bool const cases = context.grid.op_count > 0;
     for (std::size_t t = 0; t < context.grid.target_count; ++t) {
-        charts.push_back(roofline_chart(context, data, t));
+        if (cases) charts.push_back(roofline_chart(context, data, t));
         for (std::size_t v = 0; v < context.grid.sweep_count; ++v)
-            if (!context.scenario.sweeps[v].of_dtypes)  // no axis to draw a dtype along
+            if (cases && !context.scenario.sweeps[v].of_dtypes)  // no axis to draw a dtype along
                 for (std::size_t b = 0; b < bases.size(); ++b)  // one per combination of dtypes
                     charts.push_back(sweep_chart(context, data, v, t, b));
         for (std::size_t v = 0; v < context.grid.sweep_count; ++v)

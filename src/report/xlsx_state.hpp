@@ -236,6 +236,8 @@ struct XlsxWriter::State {
     void open_kernels();  // the sheets; call where they go in the sheet order
     void write_kernels_headers();
     void add_kernel_rows(engine::Case const& c);
+    // The Summary's and the Steps sheet's line when the scenario has no op.
+    std::string no_cases_note() const;
     // xlsx_requests_sheet.cpp
     void write_requests();
     // xlsx_charts_sheet.cpp

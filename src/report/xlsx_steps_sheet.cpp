@@ -72,6 +72,10 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
     lxw_worksheet* ws = steps;
     auto const& s = step;
     auto const& sc = ctx.scenario;
+    if (matmuls == 0) {  // a scenario of requests alone: no step of its own
+        str(ws, 0, 0, no_cases_note(), fmt.note);
+        return;
+    }
 
     std::string note =
         "One row per target and sweep point. step t_lower (t_upper): the sum of count x "

@@ -107,6 +107,13 @@ void XlsxWriter::State::write_summary_head() {
     worksheet_fit_to_pages(ws, 1, 0);
 }
 
+std::string XlsxWriter::State::no_cases_note() const {
+    return ctx.scenario.requests.empty()
+               ? "The scenario has no ops: no cases, no step."
+               : "The scenario has no ops of its own: its requests are evaluated on their own, on "
+                 "the Requests sheet (and requests.csv, and the request charts).";
+}
+
 void XlsxWriter::State::write_summary_tables(Summary const& sum) {
     lxw_worksheet* ws = summary;
     auto const& s = ctx.scenario;
@@ -116,6 +123,10 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
         num(ws, r, 1, static_cast<double>(sum.unsupported_count));
         str(ws, r++, 2, "no peak for the compute dtype: no times, shown as \"unsupported\"",
             fmt.note);
+    }
+    if (matmuls == 0) {  // a scenario of requests alone: nothing per op, no step
+        str(ws, r + 1, 0, no_cases_note(), fmt.note);
+        return;
     }
     r = write_summary_steps(sum, r);
     r = write_summary_plan(sum, r);
