@@ -196,7 +196,12 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group
         auto [pair_index, op, side] = key;
         if (pair_index != p || !group.has(op)) continue;
         std::string marker = side == 0 ? " pt 6 ps 1.1" : " pt 7 ps 1.0";
-        add(chart, side == 1 ? m.ops()[op].label() : "",
+        // Named once, by B's markers; an op of A only (as the eager ops a
+        // kernel replaces) by its own.
+        auto other = key;
+        std::get<2>(other) = 1;
+        bool a_only = side == 0 && !d.roofline.count(other);
+        add(chart, side == 1 ? m.ops()[op].label() : a_only ? m.ops()[op].label() + " (A only)" : "",
             "with points" + marker + " lc " + color(group.slot(op)), series.all(), 60);
     }
     // Cases of 0 FLOPs or 0 bytes: a note each, not a series.
