@@ -334,8 +334,8 @@ void Checker::check_tokens() {
 
 void Checker::warn_unsupported() {
     std::vector<std::pair<int, int>> warned;  // (dtype, hardware)
-    for (auto const& matmul : scenario.ops) {
-        for (int compute : scenario.compute_dtypes_of(matmul)) {
+    auto warn = [&](Op const& op, std::string const& what) {
+        for (int compute : scenario.compute_dtypes_of(op)) {
             for (int target : scenario.targets) {
                 auto const& hw = scenario.hardware[static_cast<std::size_t>(target)];
                 if (hw.peak_for(compute)) continue;
@@ -343,12 +343,17 @@ void Checker::warn_unsupported() {
                 if (std::find(warned.begin(), warned.end(), key) != warned.end()) continue;
                 warned.push_back(key);
                 auto const& dtype = scenario.dtypes[static_cast<std::size_t>(compute)].name;
-                diagnostics.warning(matmul.span, "hardware '" + hw.id + "' has no peak for " +
-                                                     dtype + "; its " + dtype +
-                                                     " cases are evaluated as unsupported");
+                diagnostics.warning(op.span, "hardware '" + hw.id + "' has no peak for " + dtype +
+                                                 "; its " + dtype + what);
             }
         }
-    }
+    };
+    for (auto const& op : scenario.ops) warn(op, " cases are evaluated as unsupported");
+    // A request's step sums its cases: one without a time leaves it without one.
+    for (auto const& request : scenario.requests)
+        for (auto const* phase : {&request.prefill, &request.decode})
+            for (auto const& op : *phase)
+                warn(op, " ops have no time, so request '" + request.name + "' has none there");
 }
 
 }  // namespace roofline::model
