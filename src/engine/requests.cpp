@@ -45,8 +45,9 @@ std::optional<model::EvalError> argument(model::Scenario const& scenario, int sl
     value = 1;  // the batch, when not given
     if (slot < 0) return std::nullopt;
     value = slots[static_cast<std::size_t>(slot)];
+    auto const& s = scenario.slots[static_cast<std::size_t>(slot)];
     if (auto problem = model::whole_number_problem(value))
-        return model::EvalError{scenario.slots[static_cast<std::size_t>(slot)].span,
+        return model::EvalError{s.expr.span.file ? s.expr.span : s.span,
                                 std::string(what) + " must be " + *problem + ", but it is " +
                                     model::format_number(value)};
     return std::nullopt;
@@ -99,7 +100,7 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
             if (auto error = argument(scenario, request.batch_slot, slots, "the batch", base.batch))
                 return fail(*error);
             if (base.output > model::max_request_steps)
-                return fail({scenario.slots[static_cast<std::size_t>(request.output_slot)].span,
+                return fail({scenario.slots[static_cast<std::size_t>(request.output_slot)].expr.span,
                              "a request has at most " + model::format_number(model::max_request_steps) +
                                  " output tokens, but the output is " + model::format_number(base.output)});
             evaluated += static_cast<double>(request.prefill.size()) +

@@ -146,26 +146,21 @@ void Checker::check_requests() {
     for (std::size_t r = 0; r < requests.size(); ++r) {
         auto const& request = scenario.requests[r];
         auto const& pending = requests[r];
-        // A constant argument is checked here; a swept one at each point.
-        for (auto [slot, what, zero_ok] :
-             {std::tuple{request.prompt_slot, "the prompt", false},
-              std::tuple{request.output_slot, "the output", false},
-              std::tuple{request.batch_slot, "the batch", false}}) {
+        // A constant argument is checked here, at its value; a swept one by
+        // the engine at each point.
+        for (auto [slot, what] : {std::pair{request.prompt_slot, "the prompt"},
+                                  std::pair{request.output_slot, "the output"},
+                                  std::pair{request.batch_slot, "the batch"}}) {
             if (slot < 0) continue;
             auto const& value = scenario.slots[static_cast<std::size_t>(slot)];
             if (bad_slot[static_cast<std::size_t>(slot)] || value.depends_on != 0) continue;
+            Span at = value.expr.span.file ? value.expr.span : value.span;
             if (auto problem = whole_number_problem(value.constant))
-                diagnostics.error(value.expr.span.file ? value.expr.span : value.span,
-                                  std::string(what) + " must be " + *problem + ", not " +
-                                                  format_number(value.constant));
-            (void)zero_ok;
-        }
-        if (request.output_slot >= 0) {
-            auto const& value = scenario.slots[static_cast<std::size_t>(request.output_slot)];
-            if (value.depends_on == 0 && value.constant > max_request_steps)
-                diagnostics.error(value.span, "a request has at most " +
-                                                  format_number(max_request_steps) +
-                                                  " output tokens, not " + format_number(value.constant));
+                diagnostics.error(at, std::string(what) + " must be " + *problem + ", not " +
+                                          format_number(value.constant));
+            else if (slot == request.output_slot && value.constant > max_request_steps)
+                diagnostics.error(at, "a request has at most " + format_number(max_request_steps) +
+                                          " output tokens, not " + format_number(value.constant));
         }
         if (request.decode.empty() && pending.node->decode.empty())
             diagnostics.error(request.span, "request '" + request.name +
