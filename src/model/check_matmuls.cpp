@@ -309,7 +309,12 @@ void Checker::check_residents() {
         }
         resolve.tensor(stmt.tensor, r.tensor);
         r.tensor.local = r.tensor.shards;  // held at its own sharding
-        resolve.written_once(stmt.tensor);
+        if (stmt.tensor.reads) {
+            diagnostics.error(file.span_of(*stmt.tensor.reads),
+                              "a resident tensor is memory held, not read: a read factor ('x ...') "
+                              "goes after an op's input");
+            resolve.ok = false;
+        }
         if (!resolve.ok) continue;
         if (scope.request >= 0) {
             auto& request = scenario.requests[static_cast<std::size_t>(scope.request)];
