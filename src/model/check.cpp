@@ -221,29 +221,13 @@ struct StatementCollector {
         return false;
     }
 
-    // A scope inside `outer` (the current one by default): a layer, a
-    // kernel, a request or one of its phases.
-    int open_scope(std::string path, int outer = -1) const {
-        if (outer < 0) outer = scope;
-        auto const& parent = checker.scopes[static_cast<std::size_t>(outer)];
-        Checker::Scope inner;
-        inner.parent = outer;
-        inner.depth = parent.depth + 1;
-        inner.path = std::move(path);
-        inner.kernel = parent.kernel;
-        inner.request = parent.request;
-        inner.phase = parent.phase;
-        checker.scopes.push_back(std::move(inner));
-        return static_cast<int>(checker.scopes.size() - 1);
-    }
-
     void operator()(ast::KernelStmt const& k) const {
         if (!outside_kernel(k)) return;
         checker.define(current().ops, k.name, file.span_of(k.name), "kernel");
         if (!checker.nesting_allowed(scope, file.span_of(k.name), "kernel '" + k.name.name + "'"))
             return;
         // The members keep the kernel's layer path: the kernel is the case.
-        int inner_scope = open_scope(current().path);
+        int inner_scope = checker.open_scope(scope, current().path);
         checker.scopes[static_cast<std::size_t>(inner_scope)].kernel =
             static_cast<int>(checker.kernels.size());
         checker.kernels.push_back({&file, &k, scope, inner_scope});
@@ -251,62 +235,8 @@ struct StatementCollector {
         checker.collect_in_layer(file, k.body, inner_scope);
     }
 
-    // `request NAME(prompt = P, output = G[, batch = N]) { prefill: ... decode: ... }`:
-    // its arguments are values of its scope, `i` a value of the decode's
-    // whose every dependent is evaluated again at each step.
     void operator()(ast::RequestStmt const& r) const {
-        if (!at_top_level(r)) return;
-        auto& scenario = checker.scenario;
-        Span name_span = file.span_of(r.name);
-        for (auto const& other : scenario.requests)
-            if (other.name == r.name.name) {
-                checker.diagnostics.error(name_span, "redefinition of request '" + r.name.name + "'")
-                    .notes.push_back(Diagnostics::note(other.span, "previous definition is here"));
-                return;
-            }
-        int index = static_cast<int>(scenario.requests.size());
-        Request request;
-        request.name = r.name.name;
-        request.span = name_span;
-        int request_scope = open_scope(r.name.name);
-        checker.scopes[static_cast<std::size_t>(request_scope)].request = index;
-        static constexpr std::string_view names[] = {"prompt", "output", "batch"};
-        for (auto const& argument : r.arguments) {
-            auto const& name = argument.name.name;
-            auto known = std::find(std::begin(names), std::end(names), name);
-            if (known == std::end(names)) {
-                checker.diagnostics.error(file.span_of(argument.name),
-                                          "a request has no argument '" + name +
-                                              "' (it takes prompt, output and batch)" +
-                                              did_you_mean(name, {names[0], names[1], names[2]}));
-                continue;
-            }
-            if (!checker.define_value(request_scope, name, file.span_of(argument.name))) continue;
-            int slot = checker.scopes[static_cast<std::size_t>(request_scope)].values.at(name);
-            checker.lets.push_back({&file, &argument.value, 0});
-            checker.let_slots.push_back(slot);
-            (known == std::begin(names) ? request.prompt_slot
-             : known == std::begin(names) + 1 ? request.output_slot
-                                               : request.batch_slot) = slot;
-        }
-        for (auto [slot, name] : {std::pair{request.prompt_slot, "prompt"}, std::pair{request.output_slot, "output"}})
-            if (slot < 0)
-                checker.diagnostics.error(name_span, "request '" + r.name.name + "' needs '" + name +
-                                                         "': write request " + r.name.name +
-                                                         "(prompt = P, output = G)");
-        int prefill = open_scope(r.name.name + "/prefill", request_scope);
-        checker.scopes[static_cast<std::size_t>(prefill)].phase = 0;
-        int decode = open_scope(r.name.name + "/decode", request_scope);
-        checker.scopes[static_cast<std::size_t>(decode)].phase = 1;
-        // `i`, the decode step: a value no let computes, set by the engine.
-        if (checker.define_value(decode, "i", name_span)) {
-            request.step_slot = checker.scopes[static_cast<std::size_t>(decode)].values.at("i");
-            scenario.slots[static_cast<std::size_t>(request.step_slot)].depends_on = step_bit;
-        }
-        scenario.requests.push_back(std::move(request));
-        checker.requests.push_back({&file, &r, scope});
-        checker.collect_in_layer(file, r.prefill, prefill);
-        checker.collect_in_layer(file, r.decode, decode);
+        if (at_top_level(r)) checker.collect_request(file, r);
     }
 
     void operator()(ast::ResidentStmt const& s) const {
@@ -327,8 +257,8 @@ struct StatementCollector {
         if (!checker.nesting_allowed(scope, file.span_of(layer.name), "layer '" + layer.name.name + "'"))
             return;
         auto const& outer_path = current().path;
-        int inner_scope =
-            open_scope(outer_path.empty() ? layer.name.name : outer_path + "/" + layer.name.name);
+        int inner_scope = checker.open_scope(
+            scope, outer_path.empty() ? layer.name.name : outer_path + "/" + layer.name.name);
         checker.layers.push_back(
             {&file, layer.count ? &*layer.count : nullptr, scope, inner_scope});
         checker.collect_in_layer(file, layer.body, inner_scope);
@@ -430,6 +360,19 @@ bool Checker::nesting_allowed(int scope, Span span, std::string const& what) {
                                 std::to_string(max_scope_depth) +
                                 " layers and template instances inside each other)");
     return false;
+}
+
+int Checker::open_scope(int outer, std::string path) {
+    auto const& parent = scopes[static_cast<std::size_t>(outer)];
+    Scope inner;
+    inner.parent = outer;
+    inner.depth = parent.depth + 1;
+    inner.path = std::move(path);
+    inner.kernel = parent.kernel;
+    inner.request = parent.request;
+    inner.phase = parent.phase;
+    scopes.push_back(std::move(inner));
+    return static_cast<int>(scopes.size() - 1);
 }
 
 int Checker::hidden_slot(ParsedFile const& file, ast::Expression const& expr, int scope,

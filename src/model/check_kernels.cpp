@@ -6,6 +6,7 @@
 
 #include "roofline/model/limits.hpp"
 
+#include <algorithm>
 #include <optional>
 
 namespace roofline::model {
@@ -67,7 +68,7 @@ void Checker::assemble_ops(std::vector<Op>& built, std::vector<int> const& scope
         auto const& pending = kernels[k];
         if (placed[k]) {
             diagnostics.set_context(context_of(pending.inner_scope));
-            check_kernel((*placed[k]->list)[placed[k]->index], pending);
+            check_kernel((*placed[k]->list)[placed[k]->index]);
             diagnostics.set_context(nullptr);
         } else if (pending.node->body.empty()) {
             diagnostics.error(pending.file->span_of(pending.node->name),
@@ -76,7 +77,7 @@ void Checker::assemble_ops(std::vector<Op>& built, std::vector<int> const& scope
     }
 }
 
-void Checker::check_kernel(Op& kernel, PendingKernel const& pending) {
+void Checker::check_kernel(Op& kernel) {
     // The case's axes: every member's, once, so that the engine checks
     // every size the members need.
     for (auto const& m : kernel.members)
@@ -139,7 +140,56 @@ void Checker::check_kernel(Op& kernel, PendingKernel const& pending) {
                                                        "write the output to HBM (drop 'onchip'), or "
                                                        "read it in a later member of kernel '" + name + "'"));
     }
-    (void)pending;
+}
+
+void Checker::collect_request(ParsedFile const& file, ast::RequestStmt const& r) {
+    Span name_span = file.span_of(r.name);
+    for (auto const& other : scenario.requests)
+        if (other.name == r.name.name) {
+            diagnostics.error(name_span, "redefinition of request '" + r.name.name + "'")
+                .notes.push_back(Diagnostics::note(other.span, "previous definition is here"));
+            return;
+        }
+    Request request;
+    request.name = r.name.name;
+    request.span = name_span;
+    int request_scope = open_scope(0, r.name.name);
+    scopes[static_cast<std::size_t>(request_scope)].request = static_cast<int>(scenario.requests.size());
+    static constexpr std::string_view names[] = {"prompt", "output", "batch"};
+    int* slots[] = {&request.prompt_slot, &request.output_slot, &request.batch_slot};
+    for (auto const& argument : r.arguments) {
+        auto const& name = argument.name.name;
+        auto known = std::find(std::begin(names), std::end(names), name);
+        if (known == std::end(names)) {
+            diagnostics.error(file.span_of(argument.name),
+                              "a request has no argument '" + name +
+                                  "' (it takes prompt, output and batch)" +
+                                  did_you_mean(name, {names[0], names[1], names[2]}));
+            continue;
+        }
+        if (!define_value(request_scope, name, file.span_of(argument.name))) continue;
+        int slot = scopes[static_cast<std::size_t>(request_scope)].values.at(name);
+        lets.push_back({&file, &argument.value, 0});
+        let_slots.push_back(slot);
+        *slots[known - std::begin(names)] = slot;
+    }
+    for (auto [slot, name] : {std::pair{request.prompt_slot, "prompt"}, std::pair{request.output_slot, "output"}})
+        if (slot < 0)
+            diagnostics.error(name_span, "request '" + r.name.name + "' needs '" + name +
+                                             "': write request " + r.name.name + "(prompt = P, output = G)");
+    int prefill = open_scope(request_scope, r.name.name + "/prefill");
+    scopes[static_cast<std::size_t>(prefill)].phase = 0;
+    int decode = open_scope(request_scope, r.name.name + "/decode");
+    scopes[static_cast<std::size_t>(decode)].phase = 1;
+    // `i`, the decode step: a value no let computes, set by the engine.
+    if (define_value(decode, "i", name_span)) {
+        request.step_slot = scopes[static_cast<std::size_t>(decode)].values.at("i");
+        scenario.slots[static_cast<std::size_t>(request.step_slot)].depends_on = step_bit;
+    }
+    scenario.requests.push_back(std::move(request));
+    requests.push_back({&file, &r, 0});
+    collect_in_layer(file, r.prefill, prefill);
+    collect_in_layer(file, r.decode, decode);
 }
 
 void Checker::check_requests() {

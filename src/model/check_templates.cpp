@@ -375,18 +375,11 @@ void Checker::instantiate(ParsedFile const& file, ast::UseStmt const& use, int s
     ast::Identifier const& layer_name = use.alias ? *use.alias : use.name;
     define(scopes[static_cast<std::size_t>(scope)].layers, layer_name, file.span_of(layer_name),
            "layer");
-    Scope inner;
-    inner.parent = scope;
-    inner.depth = scopes[static_cast<std::size_t>(scope)].depth + 1;
     auto const& outer_path = scopes[static_cast<std::size_t>(scope)].path;
-    inner.path = outer_path.empty() ? layer_name.name : outer_path + "/" + layer_name.name;
-    inner.use = use_span;
-    inner.template_name = name;
-    inner.kernel = scopes[static_cast<std::size_t>(scope)].kernel;
-    inner.request = scopes[static_cast<std::size_t>(scope)].request;
-    inner.phase = scopes[static_cast<std::size_t>(scope)].phase;
-    scopes.push_back(std::move(inner));
-    int instance = static_cast<int>(scopes.size() - 1);
+    int instance = open_scope(scope, outer_path.empty() ? layer_name.name
+                                                        : outer_path + "/" + layer_name.name);
+    scopes[static_cast<std::size_t>(instance)].use = use_span;
+    scopes[static_cast<std::size_t>(instance)].template_name = name;
     layers.push_back({&file, use.count ? &*use.count : nullptr, scope, instance});
 
     for (std::size_t i = 0; i < params.size(); ++i) {

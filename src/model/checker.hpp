@@ -206,6 +206,9 @@ struct Checker {
     void define(std::map<std::string, Span>& names, ast::Identifier const& id, Span span,
                 char const* what);
     bool define_value(int scope, std::string const& name, Span span);
+    // A scope inside `outer` (a layer, a template instance, a kernel, a
+    // request or one of its phases): it inherits the kernel, request and phase.
+    int open_scope(int outer, std::string path);
     // Layers and template instances nest at most this deep: collecting them
     // is recursive (collect_in_layer, instantiate), and no real model needs
     // more than a few levels.
@@ -278,7 +281,11 @@ struct Checker {
     // check_kernels.cpp: the ops built by check_ops, with the scope of each,
     // grouped into kernels and routed to the cases or a request's phases.
     void assemble_ops(std::vector<Op>& built, std::vector<int> const& scope_of);
-    void check_kernel(Op& kernel, PendingKernel const& pending);
+    void check_kernel(Op& kernel);
+    // `request NAME(...) { prefill: ... decode: ... }` at the top level: its
+    // arguments are values of its scope, `i` a value of the decode's whose
+    // every dependent is evaluated again at each step.
+    void collect_request(ParsedFile const& file, ast::RequestStmt const& r);
     void check_requests();
 
     // check_mesh.cpp

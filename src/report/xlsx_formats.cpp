@@ -83,20 +83,19 @@ void XlsxWriter::State::make_formats() {
     F.cf_memory_row = tint(memory_tint);
     F.cf_unsupported_row = add_format();
     format_set_font_color(F.cf_unsupported_row, muted_text);
-    F.cf_compute_cell = tint(compute_strong);
-    format_set_font_color(F.cf_compute_cell, compute_ink);
-    format_set_bold(F.cf_compute_cell);
-    F.cf_memory_cell = tint(memory_strong);
-    format_set_font_color(F.cf_memory_cell, memory_ink);
-    format_set_bold(F.cf_memory_cell);
+    // A bound's own cell: strongly tinted, its ink in bold.
+    auto strong = [&](auto fill, auto ink) {
+        lxw_format* f = tint(fill);
+        format_set_font_color(f, ink);
+        format_set_bold(f);
+        return f;
+    };
+    F.cf_compute_cell = strong(compute_strong, compute_ink);
+    F.cf_memory_cell = strong(memory_strong, memory_ink);
     F.cf_onchip_row = tint(onchip_tint);
     F.cf_network_row = tint(network_tint);
-    F.cf_onchip_cell = tint(onchip_strong);
-    format_set_font_color(F.cf_onchip_cell, onchip_ink);
-    format_set_bold(F.cf_onchip_cell);
-    F.cf_network_cell = tint(network_strong);
-    format_set_font_color(F.cf_network_cell, network_ink);
-    format_set_bold(F.cf_network_cell);
+    F.cf_onchip_cell = strong(onchip_strong, onchip_ink);
+    F.cf_network_cell = strong(network_strong, network_ink);
     F.cf_unsupported_cell = add_format();
     format_set_font_color(F.cf_unsupported_cell, muted_text);
     format_set_italic(F.cf_unsupported_cell);
