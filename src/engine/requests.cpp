@@ -55,6 +55,41 @@ std::optional<model::EvalError> argument(model::Scenario const& scenario, int sl
 
 }  // namespace
 
+namespace {
+
+// Where an error of a request is: the request and the point (and the decode
+// step i, past the prefill), after the message.
+void request_error(Diagnostics& diagnostics, model::Scenario const& scenario,
+                   model::Request const& request, std::span<double const> values, double step,
+                   model::EvalError const& error) {
+    std::string where = describe_point(scenario, values);
+    if (step > 0)
+        where.append(where.empty() ? "" : ", ").append("i = ").append(model::format_number(step));
+    diagnostics.error(error.span, error.message + " (request '" + request.name + "'" +
+                                      (where.empty() ? "" : ", at " + where) + ")");
+}
+
+// A request's prompt, output and batch at the point the evaluator is set to.
+std::optional<model::EvalError> request_arguments(model::Scenario const& scenario,
+                                                  model::Request const& request,
+                                                  std::span<double const> slots,
+                                                  RequestResult& base) {
+    if (auto error = argument(scenario, request.prompt_slot, slots, "the prompt", base.prompt))
+        return error;
+    if (auto error = argument(scenario, request.output_slot, slots, "the output", base.output))
+        return error;
+    if (auto error = argument(scenario, request.batch_slot, slots, "the batch", base.batch))
+        return error;
+    if (base.output > model::max_request_steps)
+        return model::EvalError{
+            scenario.slots[static_cast<std::size_t>(request.output_slot)].expr.span,
+            "a request has at most " + model::format_number(model::max_request_steps) +
+                " output tokens, but the output is " + model::format_number(base.output)};
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario const& scenario,
                                                             CaseGrid const& grid,
                                                             Diagnostics& diagnostics) {
@@ -62,92 +97,102 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
     if (scenario.requests.empty()) return results;
     std::size_t targets = scenario.targets.size();
     PointEvaluator evaluator(scenario);
+    auto point = [&](std::size_t p) {
+        return std::span<double const>(grid.point_values.data() + p * grid.sweep_count,
+                                       grid.sweep_count);
+    };
+
+    // First every request's arguments at every point, and the work they ask
+    // for (each decode step evaluates every decode case) bounded like the
+    // cases, before any step is evaluated or stored.
+    std::vector<RequestResult> bases;
+    bases.reserve(scenario.requests.size() * grid.point_count);
+    double evaluated = 0;
+    for (std::size_t r = 0; r < scenario.requests.size(); ++r) {
+        auto const& request = scenario.requests[r];
+        for (std::size_t p = 0; p < grid.point_count; ++p) {
+            RequestResult base{};
+            base.request = static_cast<std::uint32_t>(r);
+            base.point = static_cast<std::uint32_t>(p);
+            if (request.step_slot >= 0) evaluator.set_slot(request.step_slot, 1);
+            auto error = evaluator.set_point(point(p));
+            if (!error) error = request_arguments(scenario, request, evaluator.slots(), base);
+            if (error) {
+                request_error(diagnostics, scenario, request, point(p), 0, *error);
+                return std::nullopt;
+            }
+            evaluated += static_cast<double>(request.prefill.size()) +
+                         base.output * static_cast<double>(request.decode.size());
+            if (evaluated * static_cast<double>(std::max<std::size_t>(1, targets)) >
+                static_cast<double>(model::max_cases)) {
+                request_error(diagnostics, scenario, request, point(p), 0,
+                              {request.span, "the requests evaluate more than " +
+                                                 std::to_string(model::max_cases) +
+                                                 " cases (sweep points x output tokens x decode "
+                                                 "ops x targets); lower the output or the sweeps"});
+                return std::nullopt;
+            }
+            bases.push_back(base);
+        }
+    }
+
     std::vector<double> mesh_sizes;
     CaseScratch scratch;
     std::vector<long double> prefill, decode;
     std::vector<std::uint8_t> unsupported(targets, 0);
     ResidentBytes resident;
-    // Each decode step evaluates every decode case: bounded like the cases.
-    double evaluated = 0;
-    for (std::size_t r = 0; r < scenario.requests.size(); ++r) {
-        auto const& request = scenario.requests[r];
-        for (std::size_t p = 0; p < grid.point_count; ++p) {
-            std::span<double const> values(grid.point_values.data() + p * grid.sweep_count,
-                                           grid.sweep_count);
-            double step = 0;  // the decode step of an error; 0: the prefill
-            auto fail = [&](model::EvalError const& error) {
-                std::string where = describe_point(scenario, values);
-                if (step > 0) where.append(where.empty() ? "" : ", ").append("i = ").append(model::format_number(step));
-                diagnostics.error(error.span, error.message + " (request '" + request.name + "'" +
-                                                  (where.empty() ? "" : ", at " + where) + ")");
-                return std::nullopt;
-            };
-            if (request.step_slot >= 0) evaluator.set_slot(request.step_slot, 1);
+    for (auto const& base : bases) {
+        auto const& request = scenario.requests[base.request];
+        std::size_t const p = base.point;
+        auto const values = point(p);
+        double step = 0;  // the decode step of an error; 0: the prefill
+        auto fail = [&](model::EvalError const& error) {
+            request_error(diagnostics, scenario, request, values, step, error);
+            return std::nullopt;
+        };
+        if (request.step_slot >= 0) evaluator.set_slot(request.step_slot, 1);
+        if (auto error = evaluator.set_point(values)) return fail(*error);
+        if (!scenario.mesh.empty()) {
+            if (auto error = evaluator.mesh_sizes(mesh_sizes)) return fail(*error);
+            for (std::size_t t = 0; t < targets; ++t)
+                unsupported[t] = grid.mesh_unsupported[p * targets + t];
+        }
+        if (auto error = phase_steps(scenario, request.prefill, evaluator, mesh_sizes,
+                                     unsupported, scratch, prefill))
+            return fail(*error);
+        auto const g = static_cast<std::size_t>(base.output);
+        std::vector<std::vector<double>> per_token(targets, std::vector<double>(g));
+        std::vector<long double> total(targets, 0);
+        for (std::size_t i = 1; i <= g; ++i) {
+            step = static_cast<double>(i);
+            evaluator.set_slot(request.step_slot, step);
             if (auto error = evaluator.set_point(values)) return fail(*error);
-            if (!scenario.mesh.empty()) {
-                if (auto error = evaluator.mesh_sizes(mesh_sizes)) return fail(*error);
-                for (std::size_t t = 0; t < targets; ++t)
-                    unsupported[t] = grid.mesh_unsupported[p * targets + t];
-            }
-            RequestResult base{};
-            base.request = static_cast<std::uint32_t>(r);
-            base.point = static_cast<std::uint32_t>(p);
-            auto slots = evaluator.slots();
-            if (auto error = argument(scenario, request.prompt_slot, slots, "the prompt", base.prompt))
-                return fail(*error);
-            if (auto error = argument(scenario, request.output_slot, slots, "the output", base.output))
-                return fail(*error);
-            if (auto error = argument(scenario, request.batch_slot, slots, "the batch", base.batch))
-                return fail(*error);
-            if (base.output > model::max_request_steps)
-                return fail({scenario.slots[static_cast<std::size_t>(request.output_slot)].expr.span,
-                             "a request has at most " + model::format_number(model::max_request_steps) +
-                                 " output tokens, but the output is " + model::format_number(base.output)});
-            evaluated += static_cast<double>(request.prefill.size()) +
-                         base.output * static_cast<double>(request.decode.size());
-            if (evaluated * static_cast<double>(std::max<std::size_t>(1, targets)) >
-                static_cast<double>(model::max_cases))
-                return fail({request.span, "the requests evaluate more than " +
-                                               std::to_string(model::max_cases) +
-                                               " cases (sweep points x output tokens x decode ops x "
-                                               "targets); lower the output or the sweeps"});
-            if (auto error = phase_steps(scenario, request.prefill, evaluator, mesh_sizes,
-                                         unsupported, scratch, prefill))
-                return fail(*error);
-            auto const g = static_cast<std::size_t>(base.output);
-            std::vector<std::vector<double>> per_token(targets, std::vector<double>(g));
-            std::vector<long double> total(targets, 0);
-            for (std::size_t i = 1; i <= g; ++i) {
-                step = static_cast<double>(i);
-                evaluator.set_slot(request.step_slot, step);
-                if (auto error = evaluator.set_point(values)) return fail(*error);
-                if (auto error = phase_steps(scenario, request.decode, evaluator, mesh_sizes,
-                                             unsupported, scratch, decode))
-                    return fail(*error);
-                for (std::size_t t = 0; t < targets; ++t) {
-                    per_token[t][i - 1] = static_cast<double>(decode[t]);
-                    total[t] += decode[t];
-                }
-            }
-            // The memory held at the last step: the KV cache at its longest.
-            if (auto error = resident_bytes(scenario, request.decode, request.decode_residents,
-                                            evaluator, mesh_sizes, resident))
+            if (auto error = phase_steps(scenario, request.decode, evaluator, mesh_sizes,
+                                         unsupported, scratch, decode))
                 return fail(*error);
             for (std::size_t t = 0; t < targets; ++t) {
-                RequestResult result = base;
-                result.target = static_cast<std::uint32_t>(t);
-                result.ttft = static_cast<double>(prefill[t]);
-                result.decode_total = static_cast<double>(total[t]);
-                result.tpot_first = per_token[t].front();
-                result.tpot_last = per_token[t].back();
-                result.tpot_mean = static_cast<double>(total[t] / static_cast<long double>(g));
-                result.e2e = static_cast<double>(prefill[t] + total[t]);
-                result.tokens_per_s = base.batch * base.output / result.e2e;
-                result.weight_bytes = static_cast<double>(resident.weight);
-                result.cache_bytes = static_cast<double>(resident.cache);
-                result.per_token = std::move(per_token[t]);
-                results.push_back(std::move(result));
+                per_token[t][i - 1] = static_cast<double>(decode[t]);
+                total[t] += decode[t];
             }
+        }
+        // The memory held at the last step: the KV cache at its longest.
+        if (auto error = resident_bytes(scenario, request.decode, request.decode_residents,
+                                        evaluator, mesh_sizes, resident))
+            return fail(*error);
+        for (std::size_t t = 0; t < targets; ++t) {
+            RequestResult result = base;
+            result.target = static_cast<std::uint32_t>(t);
+            result.ttft = static_cast<double>(prefill[t]);
+            result.decode_total = static_cast<double>(total[t]);
+            result.tpot_first = per_token[t].front();
+            result.tpot_last = per_token[t].back();
+            result.tpot_mean = static_cast<double>(total[t] / static_cast<long double>(g));
+            result.e2e = static_cast<double>(prefill[t] + total[t]);
+            result.tokens_per_s = base.batch * base.output / result.e2e;
+            result.weight_bytes = static_cast<double>(resident.weight);
+            result.cache_bytes = static_cast<double>(resident.cache);
+            result.per_token = std::move(per_token[t]);
+            results.push_back(std::move(result));
         }
     }
     return results;

@@ -1,0 +1,117 @@
+// Work bounded before it starts (issue 25, item 10): `eval` refuses a table
+// of more rows than a person can read before evaluating anything, and the
+// requests' product of sweep points x output tokens x decode ops x targets is
+// checked for every point before the first decode step is evaluated.
+#include "command.hpp"
+#include "helpers.hpp"
+
+#include "roofline/engine/evaluate.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace roofline;
+
+namespace {
+
+bool contains(std::string const& text, std::string const& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("bounds: eval refuses a 10^7-value --set at its token, before making its values",
+          "[reliability][hardening][bounds]") {
+    test::Sandbox box;
+    // Before: 9,999,999 points x the catalog's targets (under run's case
+    // limit) were evaluated and built into one table string: 23 GB. Now the
+    // sweep is refused while its values are made, past eval's 100,000 rows.
+    auto eval = test::run_roofline(box.path,
+                                   "eval 'bf16[B,D] * bf16[D,F] -> bf16[B,F]' --set B=1..9999999 "
+                                   "--set D=4096 --set F=4096",
+                                   "ulimit -v 2000000;");
+    CHECK(eval.exit_code == 1);
+    CHECK(contains(eval.err, "<--set B=1..9999999>:1:1: error: sweep 'B' takes the sweep points "
+                             "past the limit of 100000 cases"));
+    CHECK(eval.out.empty());
+}
+
+TEST_CASE("bounds: eval counts the targets: points x targets past 100,000 rows is an error",
+          "[reliability][hardening][bounds]") {
+    test::Sandbox box;
+    // 50,001 points on 2 targets = 100,002 rows: one past the limit; 50,000
+    // points on 2 targets = 100,000 rows exactly: the limit, allowed.
+    auto over = test::run_roofline(box.path, "eval 'bf16[B,D] * bf16[D,F] -> bf16[B,F]' "
+                                             "--target h100_sxm --target h200 --set B=1..50001 "
+                                             "--set D=64 --set F=64");
+    INFO(over.err);
+    CHECK(over.exit_code == 1);
+    CHECK(contains(over.err, "<--set B=1..50001>:1:1: error: eval prints one row per case, at most "
+                             "100000, but with this --set it has at least 100002 (on 2 targets)"));
+    CHECK(over.out.empty());
+    auto at = test::run_roofline(box.path, "eval 'bf16[B,D] * bf16[D,F] -> bf16[B,F]' "
+                                           "--target h100_sxm --target h200 --set B=1..50000 "
+                                           "--set D=64 --set F=64");
+    INFO(at.err);
+    CHECK(at.exit_code == 0);
+}
+
+TEST_CASE("bounds: the requests' work is checked at every point before a decode step runs",
+          "[reliability][hardening][bounds]") {
+    // 200 points x (1 prefill case + 10^6 steps x 1 decode case) x 1 target
+    // = 200,000,200 > 200,000,000: the bound fails at B = 200. The decode
+    // step would fail at i = 3 (S = 3 - i = 0) at the first point, B = 1;
+    // before, that step was evaluated (and 10^6 steps with it) before the
+    // bound was seen, so its error was the one reported.
+    auto checked = test::check_text(R"(
+hardware toy { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }
+target toy
+let E = 64
+sweep B = 1..201
+template step(B, S) {
+    matmul scores = bf16[B, E] * cache bf16[B, S, E] -> bf16[B, S]
+}
+request chat(prompt = 16, output = 1000000, batch = B) {
+    prefill: use step(B = batch, S = prompt)
+    decode:  use step(B = batch, S = 3 - i)
+}
+)");
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto grid = engine::prepare(checked->scenario, checked->diagnostics);
+    REQUIRE(grid);
+    auto results = engine::evaluate_requests(checked->scenario, *grid, checked->diagnostics);
+    CHECK_FALSE(results);
+    auto const errors = checked->errors();
+    CHECK(checked->diagnostics.error_count() == 1);
+    CHECK(contains(errors, "error: the requests evaluate more than 200000000 cases (sweep points x "
+                           "output tokens x decode ops x targets); lower the output or the sweeps "
+                           "(request 'chat', at B = 200)"));
+    CHECK_FALSE(contains(errors, "i = 3"));
+}
+
+TEST_CASE("bounds: under the requests' bound, a decode step's error names its step",
+          "[reliability][hardening][bounds]") {
+    // The same request at one point: within the bound, so the steps run and
+    // the first one that fails is reported, at i = 3.
+    auto checked = test::check_text(R"(
+hardware toy { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }
+target toy
+let E = 64
+template step(B, S) {
+    matmul scores = bf16[B, E] * cache bf16[B, S, E] -> bf16[B, S]
+}
+request chat(prompt = 16, output = 10, batch = 1) {
+    prefill: use step(B = batch, S = prompt)
+    decode:  use step(B = batch, S = 3 - i)
+}
+)");
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto grid = engine::prepare(checked->scenario, checked->diagnostics);
+    REQUIRE(grid);
+    CHECK_FALSE(engine::evaluate_requests(checked->scenario, *grid, checked->diagnostics));
+    INFO(checked->errors());
+    CHECK(checked->diagnostics.error_count() == 1);
+    CHECK(contains(checked->errors(), "i = 3)"));
+}
