@@ -5,6 +5,7 @@
 
 #include "roofline/diff/run.hpp"
 #include "roofline/output/errors.hpp"
+#include "roofline/output/terminal_text.hpp"
 
 #include <charconv>
 #include <chrono>
@@ -68,7 +69,8 @@ int cmd_diff(std::vector<std::string> const& args) {
     auto started = std::chrono::steady_clock::now();
     try {
         auto outcome = diff::run(request);
-        for (auto const& note : outcome.notes) std::cerr << "roofline: note: " << note << "\n";
+        for (auto const& note : outcome.notes)
+            std::cerr << "roofline: note: " << output::terminal_safe(note) << "\n";
         auto const& summary = outcome.summary;
         std::cout << outcome.summary_text << "\n";
         if (outcome.published) {
@@ -91,12 +93,12 @@ int cmd_diff(std::vector<std::string> const& args) {
                       << (summary.over_threshold == 1 ? " is" : "s are") << " slower by more than "
                       << vm["fail-if-slower"].as<std::string>()
                       << "% (--fail-if-slower); the slowest, " << worst
-                      << " slower: " << summary.worst_case << "\n";
+                      << " slower: " << output::terminal_safe(summary.worst_case) << "\n";
             return invalid_input;
         }
         return ok;
-    } catch (ReportError const& e) {
-        std::cerr << "roofline: error: " << e.what() << "\n";
+    } catch (ReportError const& e) {  // it may quote a name from a manifest
+        std::cerr << "roofline: error: " << output::terminal_safe(e.what()) << "\n";
         return invalid_input;
     } catch (output::ChartError const& e) {
         std::cerr << "roofline: error: " << e.what() << "\n";

@@ -43,13 +43,12 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
     return render_table(rows, right);
 }
 
-namespace {
-
 std::string target_heading(model::Hardware const& hw) {
     bool named = !hw.display_name.empty() && hw.display_name != hw.id;
-    return named ? std::string(hw.display_name).append(" [").append(hw.id).append("]\n")
-                 : std::string(hw.id).append("\n");
+    return output::terminal_safe(named ? hw.display_name + " [" + hw.id + "]" : hw.id) + "\n";
 }
+
+namespace {
 
 // A sweep's value at a point: a count, or a dtype's name.
 std::string sweep_value_text(model::Scenario const& scenario, engine::CaseGrid const& grid,

@@ -50,8 +50,7 @@ std::string request_summary(report::ReportContext const& context) {
                "e2e = TTFT + every TPOT, per chip:\n";
         for (std::size_t t = 0; t < grid.target_count; ++t) {
             auto const& hw = context.target(t);
-            bool const named = !hw.display_name.empty() && hw.display_name != hw.id;
-            out += "  " + (named ? hw.display_name + " [" + hw.id + "]" : hw.id) + "\n";
+            out += "  " + target_heading(hw);
             bool const capacity = hw.hbm_capacity_bytes.has_value();
             std::vector<std::string> header;
             for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);

@@ -120,12 +120,12 @@ void ProgressDisplay::run() {
         std::size_t width = output::display_width(line);
         if (width < shown) line.append(shown - width, ' ');
         shown = std::max(shown, width);
-        std::fprintf(stderr, "\r%s", line.c_str());
-        std::fflush(stderr);
+        std::fprintf(out_, "\r%s", line.c_str());
+        std::fflush(out_);
     } while (!stop_signal_.wait_for(lock, 100ms, [this] { return stop_; }));
     if (shown) {
-        std::fprintf(stderr, "\r%*s\r", static_cast<int>(shown), "");
-        std::fflush(stderr);
+        std::fprintf(out_, "\r%*s\r", static_cast<int>(shown), "");
+        std::fflush(out_);
     }
 }
 

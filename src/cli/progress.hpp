@@ -9,6 +9,7 @@
 #include <array>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstddef>
 #include <mutex>
 #include <string>
@@ -46,6 +47,9 @@ private:
     using Clock = std::chrono::steady_clock;
     void run();
     ProgressView view_locked() const;
+    // The stderr of the start: libxlsxwriter's messages are silenced by
+    // swapping the global one while it closes a workbook (output/workbook.cpp).
+    std::FILE* const out_ = stderr;
     mutable std::mutex mutex_;
     std::condition_variable stop_signal_;
     ProgressView view_{};

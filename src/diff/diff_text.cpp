@@ -184,11 +184,13 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
     }
 
     std::ostringstream out;
-    out << "A: " << matcher.a().label() << " (" << matcher.a().folder << ")\n";
-    out << "B: " << matcher.b().label() << " (" << matcher.b().folder << ")\n";
+    // Names from the reports' manifests, which anyone can write.
+    using output::terminal_safe;
+    out << "A: " << terminal_safe(matcher.a().label() + " (" + matcher.a().folder + ")") << "\n";
+    out << "B: " << terminal_safe(matcher.b().label() + " (" + matcher.b().folder + ")") << "\n";
     // A mesh size on each side: the two meshes' cases are compared, per chip.
     for (auto const& paired : matcher.paired_sweeps())
-        out << "mesh: " << sweeps[paired.sweep] << " = " << output::format_general(paired.a)
+        out << "mesh: " << terminal_safe(sweeps[paired.sweep]) << " = " << output::format_general(paired.a)
             << " in A against " << output::format_general(paired.b)
             << " in B; times are per chip of each mesh\n";
     out << "\n";
@@ -204,7 +206,7 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
            "and B; critical: A → B\n\n";
     if (matcher.ops().size() > 1 && !s.steps.empty()) out << steps_text(matcher, s) << "\n";
     out << headline(s) << "\n";
-    for (auto const& line : s.unmatched) out << "  " << line << "\n";
+    for (auto const& line : s.unmatched) out << "  " << terminal_safe(line) << "\n";
     if (s.only_a + s.only_b > s.unmatched.size())
         out << "  ... and " << s.only_a + s.only_b - s.unmatched.size()
             << " more (diff.csv lists every case)\n";

@@ -1,12 +1,10 @@
 // Checks that run on raw bytes before the parser sees them, so that binary
 // junk and pathological nesting give one clear error instead of a crash.
 #include "roofline/lang/parse.hpp"
+#include "roofline/lang/utf8.hpp"
 
 namespace roofline {
-namespace {
 
-// Length of the valid UTF-8 sequence at text[i], or 0 (overlong forms,
-// surrogates and code points past U+10FFFF are invalid too).
 std::size_t utf8_length(std::string_view text, std::size_t i) {
     auto at = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
     unsigned char b0 = at(i);
@@ -29,6 +27,16 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
         if ((at(i + k) & 0xC0) != 0x80) return 0;
     return n;
 }
+
+char32_t utf8_code_point(std::string_view text, std::size_t i, std::size_t length) {
+    auto at = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
+    if (length == 1) return at(0);
+    char32_t cp = at(0) & (0x7Fu >> length);
+    for (std::size_t k = 1; k < length; ++k) cp = cp << 6 | (at(k) & 0x3Fu);
+    return cp;
+}
+
+namespace {
 
 std::string hex_byte(unsigned char byte) {
     char const* digits = "0123456789abcdef";

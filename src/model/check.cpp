@@ -34,6 +34,14 @@ void Checker::define(std::map<std::string, Span>& names, ast::Identifier const& 
     }
 }
 
+bool Checker::within_limit(std::string const& text, std::size_t limit, Span span,
+                           char const* what) {
+    if (text.size() <= limit) return true;
+    diagnostics.error(span, std::string(what) + " too long (" + std::to_string(text.size()) +
+                                " bytes; at most " + std::to_string(limit) + ")");
+    return false;
+}
+
 namespace {
 
 char const* statement_keyword(ast::Statement const& statement) {
@@ -273,6 +281,7 @@ struct StatementCollector {
             return;
         }
         checker.title_span = span;
+        if (!checker.within_limit(s.title.value, max_text_bytes, span, "title")) return;
         checker.scenario.title = s.title.value;
     }
 
@@ -287,7 +296,9 @@ struct StatementCollector {
             checker.too_many_sweeps = true;  // one error is enough
             return;
         }
-        if (!checker.define_value(0, s.name.name, file.span_of(s.name))) return;
+        if (!checker.within_limit(s.name.name, max_name_bytes, file.span_of(s.name), "sweep name") ||
+            !checker.define_value(0, s.name.name, file.span_of(s.name)))
+            return;
         auto& slot = checker.scenario.slots.back();
         slot.sweep = sweep_index;
         if (sweep_index < 64) slot.depends_on = std::uint64_t{1} << sweep_index;

@@ -29,6 +29,7 @@ void Checker::check_dtypes() {
     for (auto const& pending : dtypes) {
         auto const& stmt = *pending.node;
         Span span = pending.file->span_of(stmt.name);
+        if (!within_limit(stmt.name.name, max_name_bytes, span, "dtype name")) continue;
         if (int existing = lookup_dtype(stmt.name.name); existing >= 0) {
             auto const& previous = scenario.dtypes[static_cast<std::size_t>(existing)];
             if (previous.span.file == nullptr) {
@@ -137,7 +138,7 @@ void Checker::check_hardware() {
         }
         hw.id = stmt.name.name;
         hw.span = file.span_of(stmt.name);
-        bool ok = true;
+        bool ok = within_limit(hw.id, max_name_bytes, hw.span, "hardware identifier");
         WrittenFields written;
         std::map<std::string, Span> seen;
         for (auto const& field : stmt.fields) {
@@ -193,7 +194,11 @@ void Checker::check_hardware() {
                 continue;
             }
             if (text) {
-                (spec->name == "name" ? hw.display_name : hw.source) = text->value;
+                bool const name = spec->name == "name";
+                ok = within_limit(text->value, name ? max_name_bytes : max_text_bytes,
+                                  file.span_of(*text), name ? "name" : "source") &&
+                     ok;
+                (name ? hw.display_name : hw.source) = text->value;
                 continue;
             }
             auto const& quantity = boost::get<ast::Quantity>(field.value.get());

@@ -206,6 +206,9 @@ struct Checker {
     void define(std::map<std::string, Span>& names, ast::Identifier const& id, Span span,
                 char const* what);
     bool define_value(int scope, std::string const& name, Span span);
+    // Whether `text` is at most `limit` bytes (max_text_bytes, max_name_bytes);
+    // else an error at `span` that gives the length (not the text).
+    bool within_limit(std::string const& text, std::size_t limit, Span span, char const* what);
     // A scope inside `outer` (a layer, a template instance, a kernel, a
     // request or one of its phases): it inherits the kernel, request and phase.
     int open_scope(int outer, std::string path);

@@ -1,5 +1,7 @@
 #include "roofline/output/terminal_text.hpp"
 
+#include "roofline/lang/utf8.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -108,8 +110,38 @@ std::string format_share(double share) {
     return printf_string("%.1f%%", share * 100);
 }
 
-std::string render_table(std::vector<std::vector<std::string>> const& rows,
+std::string terminal_safe(std::string_view text, bool keep_newlines) {
+    auto shown = [&](std::size_t i, std::size_t length) {
+        if (length == 0) return false;  // not UTF-8
+        char32_t c = utf8_code_point(text, i, length);
+        if (c == '\n') return keep_newlines;
+        return c >= 0x20 && c != 0x7F && !(c >= 0x80 && c <= 0x9F);
+    };
+    std::size_t i = 0, length = 0;
+    while (i < text.size() && shown(i, length = utf8_length(text, i))) i += length;
+    if (i == text.size()) return std::string(text);  // the usual case: nothing to escape
+    std::string out(text.substr(0, i));
+    char buf[8];
+    for (; i < text.size(); i += std::max<std::size_t>(length, 1)) {
+        length = utf8_length(text, i);
+        if (shown(i, length)) {
+            out.append(text.substr(i, length));
+            continue;
+        }
+        if (length == 2)  // a C1 control
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(utf8_code_point(text, i, 2)));
+        else  // a C0 control, DEL, or a byte that is not UTF-8
+            std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(text[i]));
+        out += buf;
+    }
+    return out;
+}
+
+std::string render_table(std::vector<std::vector<std::string>> const& rows_given,
                          std::vector<bool> const& right) {
+    std::vector<std::vector<std::string>> rows = rows_given;
+    for (auto& row : rows)
+        for (auto& cell : row) cell = terminal_safe(cell);
     std::vector<std::size_t> widths;
     for (auto const& row : rows) {
         if (widths.size() < row.size()) widths.resize(row.size(), 0);

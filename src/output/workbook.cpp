@@ -38,7 +38,36 @@ constexpr char const* time_format = "[>=1]#,##0.000\" s\";[>=0.001]0.00000\" s\"
 constexpr char const* ratio_format = "#,##0.00";  // FLOP/byte, ratios
 constexpr lxw_color_t muted_text = 0x808080, header_fill = 0xD9E1F2;
 
+// libxlsxwriter reports a failure twice: as the lxw_error that becomes our
+// WriteError naming the file, and as "[ERROR][./src/packager.c:...]" lines it
+// prints with fprintf(stderr). While it closes a workbook its `stderr` is
+// /dev/null (in glibc, stderr is an ordinary variable); std::cerr and the
+// progress line keep the stream they were made with, the real one.
+class LibraryMessagesSilenced {
+public:
+    LibraryMessagesSilenced() : null_(std::fopen("/dev/null", "w")) {
+        if (null_) std::swap(stderr, null_);
+    }
+    ~LibraryMessagesSilenced() {
+        if (!null_) return;
+        std::swap(stderr, null_);
+        std::fclose(null_);
+    }
+    LibraryMessagesSilenced(LibraryMessagesSilenced const&) = delete;
+    LibraryMessagesSilenced& operator=(LibraryMessagesSilenced const&) = delete;
+
+private:
+    std::FILE* null_;
+};
+
+lxw_error close_quietly(lxw_workbook* wb) {
+    LibraryMessagesSilenced silenced;
+    return workbook_close(wb);
+}
+
 }  // namespace
+
+void Workbook::Closer::operator()(lxw_workbook* wb) const { close_quietly(wb); }
 
 Workbook::Workbook(std::string path, DocumentProperties const& properties, bool zip64)
     : path_(std::move(path)) {
@@ -57,7 +86,9 @@ Workbook::Workbook(std::string path, DocumentProperties const& properties, bool 
     wb_.reset(workbook_new_opt(path_.c_str(), &options));
     if (!wb_) throw WriteError(path_ + ": creating the workbook: out of memory");
 
-    DocumentProperties p = properties;
+    // libxlsxwriter writes these into docProps/ as they are.
+    DocumentProperties p{xml_safe_text(properties.title), xml_safe_text(properties.subject),
+                         xml_safe_text(properties.author), xml_safe_text(properties.comments)};
     lxw_doc_properties props{};
     props.title = or_null(p.title);
     props.subject = or_null(p.subject);
@@ -199,7 +230,7 @@ void Workbook::close(std::function<void(double fraction)> const& progress) {
             throw WriteError(path_ + ": writing the temporary data of sheet " + ws->name + " in " +
                              tmpdir_ + ": " + std::strerror(errno));
     if (!progress) {
-        check(workbook_close(wb_.release()), "closing the workbook");
+        check(close_quietly(wb_.release()), "closing the workbook");
         return;
     }
     // libxlsxwriter writes the zip straight into path_: its size on disk
@@ -218,7 +249,7 @@ void Workbook::close(std::function<void(double fraction)> const& progress) {
             progress(std::clamp(fraction, 0.0, 0.99));
         } while (!stop_signal.wait_for(lock, 100ms, [&] { return stop; }));
     });
-    auto result = workbook_close(wb_.release());
+    auto result = close_quietly(wb_.release());
     {
         std::lock_guard lock(mutex);
         stop = true;

@@ -92,7 +92,7 @@ private:
     [[noreturn]] void fail_cell(lxw_worksheet const* ws, std::size_t row, std::size_t col,
                                 lxw_error err) const;
     struct Closer {
-        void operator()(lxw_workbook* wb) const { workbook_close(wb); }
+        void operator()(lxw_workbook* wb) const;
     };
     std::string path_, tmpdir_;
     std::unique_ptr<lxw_workbook, Closer> wb_;

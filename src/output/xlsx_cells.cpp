@@ -1,5 +1,8 @@
 #include "output/xlsx_cells.hpp"
 
+#include "roofline/lang/utf8.hpp"
+
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -32,6 +35,15 @@ double text_width(std::string_view s) {
 
 namespace {
 
+constexpr std::string_view replacement_character = "\uFFFD";
+
+// U+FFFE and U+FFFF: valid UTF-8 that XML 1.0 cannot hold.
+bool is_noncharacter(std::string_view s, std::size_t i, std::size_t length) {
+    if (length != 3) return false;
+    char32_t c = utf8_code_point(s, i, length);
+    return c == 0xFFFE || c == 0xFFFF;
+}
+
 // Characters as libxlsxwriter counts them against Excel's limit: the bytes
 // that do not continue a UTF-8 sequence.
 std::size_t chars(std::string_view s) {
@@ -60,9 +72,15 @@ std::string escaped(std::string_view s, std::size_t budget, bool& complete) {
         } else if (ch == '_' && i + 6 < s.size() && s[i + 1] == 'x' && hex(s[i + 2]) &&
                    hex(s[i + 3]) && hex(s[i + 4]) && hex(s[i + 5]) && s[i + 6] == '_') {
             piece = "_x005F_";
+        } else if (std::size_t length = utf8_length(s, i); length == 0) {
+            piece = replacement_character;
+        } else if (is_noncharacter(s, i, length)) {
+            std::snprintf(buf, sizeof buf, "_x%04X_", static_cast<unsigned>(utf8_code_point(s, i, length)));
+            piece = std::string_view(buf, 7);
+            next = i + length;
         } else {
-            while (next < s.size() && (static_cast<unsigned char>(s[next]) & 0xC0) == 0x80) ++next;
-            piece = s.substr(i, next - i);
+            next = i + length;
+            piece = s.substr(i, length);
         }
         std::size_t n = chars(piece);
         if (used + n > budget) {
@@ -84,6 +102,20 @@ std::string cell_text(std::string_view s) {
     if (complete) return out;
     std::string marker = "\u2026 (" + std::to_string(chars(s)) + " characters)";
     return escaped(s, max_cell_chars - chars(marker), complete) + marker;
+}
+
+std::string xml_safe_text(std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size();) {
+        auto u = static_cast<unsigned char>(s[i]);
+        std::size_t length = utf8_length(s, i);
+        bool forbidden = length == 0 || (u < 0x20 && u != '\t' && u != '\n' && u != '\r') ||
+                         is_noncharacter(s, i, length);
+        if (forbidden) out += replacement_character;
+        else out.append(s.substr(i, length));
+        i += std::max<std::size_t>(length, 1);
+    }
+    return out;
 }
 
 std::string xml_escape(std::string_view s) {

@@ -47,11 +47,19 @@ inline constexpr std::size_t max_cell_chars = 32'767;
 
 // A string as a cell must hold it: Excel reads _xHHHH_ in cell text as an
 // escaped character, so control characters (which XML 1.0 cannot hold) take
-// that form and a literal "_x0041_" keeps its underscore as _x005F_. Text
+// that form (U+FFFE and U+FFFF too), a byte that is not UTF-8 becomes U+FFFD,
+// and a literal "_x0041_" keeps its underscore as _x005F_. Text
 // longer than max_cell_chars (escapes counted) is cut to fit, with a visible
 // "… (N characters)" at the end, N the length of the whole text: a cell
 // never makes a workbook fail (the CSV and the manifest keep it whole).
 std::string cell_text(std::string_view s);
+
+// Text from a scenario or a report as XML 1.0 can hold it, for what
+// libxlsxwriter writes without the _xHHHH_ escapes of cells (chart titles,
+// document properties): the characters XML forbids (controls other than tab,
+// newline and carriage return, U+FFFE, U+FFFF) and bytes that are not UTF-8
+// become U+FFFD. Any other text is returned as it is.
+std::string xml_safe_text(std::string_view s);
 
 // XML text content: &, < and > as entities.
 std::string xml_escape(std::string_view s);

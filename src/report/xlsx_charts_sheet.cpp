@@ -174,9 +174,11 @@ void XlsxWriter::State::write_charts() {
         lxw_chart* chart = workbook_add_chart(book->get(), LXW_CHART_SCATTER);
         if (!chart) throw output::WriteError(path + ": adding a chart: out of memory");
         // Names are data: a title that starts with text cannot be read as a
-        // formula; series names point at the header cells written above.
-        std::string title = "Roofline: " + hw.display_name +
-                            (hw.display_name == hw.id ? std::string() : " (" + hw.id + ")");
+        // formula, and libxlsxwriter writes it into the chart's XML as it is;
+        // series names point at the header cells written above.
+        std::string title = output::xml_safe_text(
+            "Roofline: " + hw.display_name +
+            (hw.display_name == hw.id ? std::string() : " (" + hw.id + ")"));
         chart_title_set_name(chart, title.c_str());
         std::size_t marker = 0;
         for (std::size_t i : plot.series) {

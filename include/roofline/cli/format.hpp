@@ -18,6 +18,10 @@ using output::format_general;
 using output::format_seconds;
 using output::render_table;
 
+// A target's heading line: "NAME [ID]\n", or "ID\n" for a chip without a
+// name of its own; through terminal_safe.
+std::string target_heading(model::Hardware const& hw);
+
 // Every case of an evaluation, one row each, with every column of reports.md.
 std::string case_table(model::Scenario const& scenario, engine::Evaluation const& evaluation);
 

@@ -18,6 +18,19 @@ inline constexpr std::size_t max_cases = 200'000'000;
 // The most sweeps a scenario may have.
 inline constexpr std::size_t max_sweeps = 63;  // bit 63 of Slot::depends_on is a request's step
 
+// The longest text for people in a scenario (its title, a chip's source) and
+// the longest names that a report's manifest.json keeps (a chip's name and
+// identifier, a sweep's, a dtype's), in bytes: longer is an error at the
+// string or the name. So that a report stays readable by the tool itself,
+// whose manifests are read up to 16 MiB (report::max_manifest_bytes): the
+// manifest keeps one title, an id and a name per target and a name per sweep
+// and dtype value, JSON-escaped (6 bytes at most per byte, \u0001): at most
+// 6 x 4096 = 24 KiB of title, and 1024 + 6 x 1024 bytes (7 KiB) per target,
+// 1 KiB per sweep and per dtype value. docs/reliability.md, "Sizes", has the
+// whole count.
+inline constexpr std::size_t max_text_bytes = 4096;
+inline constexpr std::size_t max_name_bytes = 1024;
+
 struct CheckOptions {
     std::vector<std::string> targets;  // --target: replaces the scenario's targets
     // --set: `let`/`sweep` statements that replace the top-level let or sweep

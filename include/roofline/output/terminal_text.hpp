@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline::output {
@@ -30,8 +31,17 @@ std::size_t display_width(std::string const& text);
 // A share in percent, 0% and 100% only when exact ("<0.1%", ">99.9%").
 std::string format_share(double share);
 
+// Text from a scenario or a report (a title, a chip's name, a source, a
+// report's names) as the terminal shows it: what a terminal would act on
+// instead of showing (C0 controls, tab included, DEL, ESC) and bytes that are
+// not UTF-8 as \x1b, \x80; C1 controls (U+0080 .. U+009F) as \u009b.
+// Newlines stay when `keep_newlines` (text of several lines). Any other text
+// is returned as it is.
+std::string terminal_safe(std::string_view text, bool keep_newlines = false);
+
 // Rows of cells, the first row the header; columns padded to their widest
-// cell, numbers (cells in `right`) aligned right.
+// cell, numbers (cells in `right`) aligned right; each cell through
+// terminal_safe.
 std::string render_table(std::vector<std::vector<std::string>> const& rows,
                          std::vector<bool> const& right);
 
