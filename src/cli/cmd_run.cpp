@@ -38,7 +38,9 @@ int cmd_run(std::vector<std::string> const& args) {
     }
     report::RunRequest request;
     request.scenario = vm["scenario"].as<std::string>();
-    request.out_root = vm["output"].as<std::string>();
+    auto out_root = output_folder("run", vm);
+    if (!out_root) return usage_error;
+    request.out_root = *out_root;
     request.sets = sets;
     request.targets = vm["target"].as<std::vector<std::string>>();
     request.include_dirs = vm["include"].as<std::vector<std::string>>();

@@ -64,11 +64,14 @@ DiffFolder::~DiffFolder() {
 }
 
 bool DiffFolder::exists() const {
+    output::refuse_symbolic_link(dir_, "the folder of diffs");
+    output::refuse_symbolic_link(path_, "a diff folder");
     std::error_code ec;
     return fs::is_directory(path_, ec);
 }
 
 std::string const& DiffFolder::begin() {
+    output::refuse_symbolic_link(dir_, "the folder of diffs");
     output::make_folders(dir_);
     auto held = output::LockFile::wait(dir_ + "/.lock");
     // Leftovers of diffs that died: a temporary folder is live while some

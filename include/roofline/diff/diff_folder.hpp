@@ -36,10 +36,12 @@ public:
     DiffFolder& operator=(DiffFolder const&) = delete;
 
     std::string const& path() const { return path_; }  // OUT/diffs/<name>
+    // Whether the diff is there already. Throws std::runtime_error when it,
+    // or OUT/diffs, is a symbolic link: never followed.
     bool exists() const;
 
     // Makes the temporary folder (and OUT/diffs), after removing stale ones.
-    // Throws std::runtime_error.
+    // Throws std::runtime_error (OUT/diffs a symbolic link among the reasons).
     std::string const& begin();
     // Syncs the temporary folder and renames it to path(). False when another
     // diff published the same folder meanwhile (the temporary one is
