@@ -56,6 +56,7 @@ int cmd_run(std::vector<std::string> const& args) {
     auto outcome = report::run(request, diagnostics);
     progress.reset();  // erases the line
     print_diagnostics(diagnostics);
+    for (auto const& note : outcome.notes) std::cerr << "roofline: note: " << note << "\n";
     using Status = report::RunOutcome::Status;
     switch (outcome.status) {
         case Status::unreadable: return io_error;
