@@ -202,7 +202,7 @@ TEST_CASE("publish-hardening: an empty -o is a usage error, and nothing is writt
     CHECK(names_in(box.path) == std::set<std::string>{"s.roof"});
 
     REQUIRE(roofline_in(box, "run s.roof --no-charts").exit_code == 0);
-    auto d = roofline_in(box, "diff s@v1 s@v1 --no-charts --output=");
+    auto d = roofline_in(box, "diff s@v1 s@v1 --no-charts -o ''");
     CHECK(d.exit_code == 2);
     CHECK(contains(d.err, "roofline diff: error: -o takes a folder, not an empty name"));
     CHECK(names_in(box.path) == std::set<std::string>{"s.roof", "out"});
