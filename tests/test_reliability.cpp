@@ -16,6 +16,7 @@
 #include "roofline/model/load.hpp"
 #include "roofline/report/manifest.hpp"
 #include "roofline/report/publish.hpp"
+#include "roofline/report/sha256.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -87,15 +88,19 @@ bool have(std::string const& tool) {
 TEST_CASE("names: file_name is a safe name inside its folder, bounded with a hash",
           "[reliability][names]") {
     CHECK(output::file_name("llama3-70b_decode.v2") == "llama3-70b_decode.v2");  // unchanged
-    CHECK(output::file_name("..") == "_..");
-    CHECK(output::file_name(".") == "_.");
-    CHECK(output::file_name("") == "_");
-    CHECK(output::file_name(".hidden") == "_.hidden");
-    CHECK(output::file_name("a/../b") == "a_.._b");
-    CHECK(output::file_name("my report") == "my_report");
+    // A name file_part changes gets 8 hex digits of the SHA-256 of the name as
+    // given, so that it shares no folder with the plain name it became.
+    auto changed = [](std::string_view name, std::string const& safe) {
+        return safe + "-" + report::sha256_hex(name).substr(0, 8);
+    };
+    CHECK(output::file_name("..") == changed("..", "_.."));
+    CHECK(output::file_name(".") == changed(".", "_."));
+    CHECK(output::file_name("") == changed("", "_"));
+    CHECK(output::file_name(".hidden") == changed(".hidden", "_.hidden"));
+    CHECK(output::file_name("a/../b") == changed("a/../b", "a_.._b"));
+    CHECK(output::file_name("my report") == changed("my report", "my_report"));
     CHECK(output::file_name({"sweep", "B", "h100"}) == "sweep-B-h100");
-    CHECK(output::file_name({"roofline", "../x"}) == "roofline-_.._x");
-
+    CHECK(output::file_name({"roofline", "../x"}) == changed("8:roofline4:../x", "roofline-_.._x"));
     std::string const long_a(300, 'a'), long_b = std::string(299, 'a') + "b";
     auto a = output::file_name(long_a), b = output::file_name(long_b);
     CHECK(a.size() == output::max_name_bytes);
@@ -112,23 +117,26 @@ TEST_CASE("names: a scenario named ...roof or ..roof publishes inside out/, unde
     Sandbox box;
     box.write("...roof", scenario());
     box.write("..roof", scenario());
+    // "_.." and "_." with the hash of the names as given ("..", ".").
+    std::string const dots = "_..-" + report::sha256_hex("..").substr(0, 8),
+                      dot = "_.-" + report::sha256_hex(".").substr(0, 8);
     auto r1 = roofline_in(box, "run ...roof --no-charts");
     CHECK(r1.exit_code == 0);
-    CHECK(contains(r1.out, "published out/_../v1"));
+    CHECK(contains(r1.out, "published out/" + dots + "/v1"));
     auto r2 = roofline_in(box, "run ..roof --no-charts");
     CHECK(r2.exit_code == 0);
-    CHECK(contains(r2.out, "published out/_./v1"));
+    CHECK(contains(r2.out, "published out/" + dot + "/v1"));
     // Nothing beside the scenarios and out/, nothing in out/ but the two reports.
     CHECK(names_in(box.path) == std::set<std::string>{"...roof", "..roof", "out"});
-    CHECK(names_in(box / "out") == std::set<std::string>{"_..", "_."});
-    CHECK(names_in(box / "out/_..") == std::set<std::string>{".lock", "latest", "v1"});
+    CHECK(names_in(box / "out") == std::set<std::string>{dots, dot});
+    CHECK(names_in(box / "out" / dots) == std::set<std::string>{".lock", "latest", "v1"});
     // The manifest keeps the real name, and diff finds the report by it.
-    CHECK(report::read_manifest((box / "out/_../v1/manifest.json").string()).report == "..");
-    CHECK(report::read_manifest((box / "out/_./v1/manifest.json").string()).report == ".");
+    CHECK(report::read_manifest((box / "out" / dots / "v1/manifest.json").string()).report == "..");
+    CHECK(report::read_manifest((box / "out" / dot / "v1/manifest.json").string()).report == ".");
 
     box.write("my report.roof", scenario());
     CHECK(roofline_in(box, "run 'my report.roof' --no-charts").exit_code == 0);
-    CHECK(fs::is_directory(box / "out/my_report/v1"));
+    CHECK(fs::is_directory(box / "out" / ("my_report-" + report::sha256_hex("my report").substr(0, 8)) / "v1"));
     auto d = roofline_in(box, "diff 'my report@v1' 'my report' --no-charts");
     CHECK(d.exit_code == 0);
     CHECK(contains(d.out, "A: my report v1"));

@@ -58,7 +58,9 @@ int cmd_diff(std::vector<std::string> const& args) {
     DiffRequest request;
     request.a = specs[0];
     request.b = specs[1];
-    request.out_root = vm["output"].as<std::string>();
+    auto out_root = output_folder("diff", vm);
+    if (!out_root) return usage_error;
+    request.out_root = *out_root;
     request.pairs = std::move(requested);
     request.fail_if_slower = threshold;
     request.charts = !vm.count("no-charts");

@@ -38,7 +38,9 @@ int cmd_run(std::vector<std::string> const& args) {
     }
     report::RunRequest request;
     request.scenario = vm["scenario"].as<std::string>();
-    request.out_root = vm["output"].as<std::string>();
+    auto out_root = output_folder("run", vm);
+    if (!out_root) return usage_error;
+    request.out_root = *out_root;
     request.sets = sets;
     request.targets = vm["target"].as<std::vector<std::string>>();
     request.include_dirs = vm["include"].as<std::vector<std::string>>();
@@ -54,6 +56,7 @@ int cmd_run(std::vector<std::string> const& args) {
     auto outcome = report::run(request, diagnostics);
     progress.reset();  // erases the line
     print_diagnostics(diagnostics);
+    for (auto const& note : outcome.notes) std::cerr << "roofline: note: " << note << "\n";
     using Status = report::RunOutcome::Status;
     switch (outcome.status) {
         case Status::unreadable: return io_error;

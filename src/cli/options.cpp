@@ -82,6 +82,13 @@ std::optional<Parsed> parse_options(std::string const& command,
     return parsed;
 }
 
+std::optional<std::string> output_folder(std::string const& command, po::variables_map const& vm) {
+    auto const& folder = vm["output"].as<std::string>();
+    if (!folder.empty()) return folder;
+    usage_error_of(command, "-o takes a folder, not an empty name (-o . is the current folder)");
+    return std::nullopt;
+}
+
 po::typed_value<std::vector<std::string>>* repeated() {
     return po::value<std::vector<std::string>>()->default_value({}, "");
 }

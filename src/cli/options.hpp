@@ -41,6 +41,11 @@ std::optional<Parsed> parse_options(std::string const& command,
 // is; returns usage_error.
 int usage_error_of(std::string const& command, std::string const& what);
 
+// The folder of -o/--output, which `run` and `diff` write into; nullopt,
+// after a usage error, when it is empty (which would mean the current folder
+// by accident: `-o "$UNSET"`).
+std::optional<std::string> output_folder(std::string const& command, po::variables_map const& vm);
+
 void print_diagnostics(Diagnostics const& diagnostics);
 
 // The value of an option that may be given several times (--set, --target,

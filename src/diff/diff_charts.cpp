@@ -41,9 +41,12 @@ struct Group {
         return static_cast<std::size_t>(std::find(ops.begin(), ops.end(), op) - ops.begin());
     }
     bool has(std::uint32_t op) const { return slot(op) < ops.size(); }
-    // "-2" appended to the file name of a part; nothing when there is one.
-    std::string stem(std::string stem) const {
-        return parts > 1 ? stem.append("-").append(std::to_string(part + 1)) : stem;
+    // The chart's file name from `names`, and the part's number ("-2") when
+    // there are several: a part of its own, so that the names keep no '-'.
+    std::string stem(std::vector<std::string_view> names) const {
+        std::string const number = std::to_string(part + 1);
+        if (parts > 1) names.push_back(number);
+        return output::file_name(names);
     }
     // " (ops 11–20 of 20)" after the title of a part: matmuls and elementwise ops alike.
     std::string title_note() const {
@@ -120,7 +123,7 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group
     auto const& m = d.matcher;
     auto const& pair = m.pairing().pairs[p];
     Chart chart;
-    chart.stem = output::file_name({"roofline", pair.a, group.stem(pair.b)});
+    chart.stem = group.stem({"roofline", pair.a, pair.b});
     chart.grid = grid;
     double x_lo = INFINITY, x_hi = 0, y_lo = INFINITY, y_hi = 0;
     for (auto const& [key, series] : d.roofline)
@@ -224,7 +227,7 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p, Grou
     auto const& pair = m.pairing().pairs[p];
     auto const& name = m.sweep_names()[v];
     Chart chart;
-    chart.stem = output::file_name({"speedup", name, pair.a, group.stem(pair.b)});
+    chart.stem = group.stem({"speedup", name, pair.a, pair.b});
     chart.grid = grid;
 
     // Reference lines; those at the same value share one line and label.

@@ -24,17 +24,28 @@ bool ends_with(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+// Whether `name` reads back unchanged from "<A>-v<N>--<B>-v<M>": plain, and
+// without the "--" that separates A from B (nor a last '-' that makes one).
+bool plain_in_diff_name(std::string_view name) {
+    return output::is_plain(name) && name.find("--") == std::string_view::npos &&
+           name.back() != '-';
+}
+
 }  // namespace
 
 std::string diff_name(ComparedReport const& a, ComparedReport const& b, Pairing const& pairing) {
     std::string name = file_part(a.name) + "-v" + std::to_string(a.version) + "--" +
                        file_part(b.name) + "-v" + std::to_string(b.version);
+    bool plain = plain_in_diff_name(a.name) && plain_in_diff_name(b.name);
     std::string original = std::to_string(a.name.size()) + ":" + a.name + "-v" +
                            std::to_string(a.version) + "--" + std::to_string(b.name.size()) + ":" +
                            b.name + "-v" + std::to_string(b.version);
     if (pairing.explicit_pairs) {
         std::vector<std::string> pairs;
-        for (auto const& p : pairing.pairs) pairs.push_back(file_part(p.a) + "=" + file_part(p.b));
+        for (auto const& p : pairing.pairs) {
+            pairs.push_back(file_part(p.a) + "=" + file_part(p.b));
+            plain = plain && output::is_plain(p.a) && output::is_plain(p.b);
+        }
         std::sort(pairs.begin(), pairs.end());
         std::string joined;
         for (auto const& p : pairs) joined += (joined.empty() ? "" : ",") + p;
@@ -47,7 +58,7 @@ std::string diff_name(ComparedReport const& a, ComparedReport const& b, Pairing 
         std::sort(given.begin(), given.end());
         for (auto const& p : given) original += "|" + p;
     }
-    return output::bounded_name(std::move(name), original);
+    return output::distinct_name(std::move(name), original, plain);
 }
 
 DiffFolder::DiffFolder(std::string const& out_root, std::string const& name)
@@ -64,11 +75,14 @@ DiffFolder::~DiffFolder() {
 }
 
 bool DiffFolder::exists() const {
+    output::refuse_symbolic_link(dir_, "the folder of diffs");
+    output::refuse_symbolic_link(path_, "a diff folder");
     std::error_code ec;
     return fs::is_directory(path_, ec);
 }
 
 std::string const& DiffFolder::begin() {
+    output::refuse_symbolic_link(dir_, "the folder of diffs");
     output::make_folders(dir_);
     auto held = output::LockFile::wait(dir_ + "/.lock");
     // Leftovers of diffs that died: a temporary folder is live while some

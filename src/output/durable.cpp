@@ -77,6 +77,13 @@ void make_folders(std::string const& folder) {
     }
 }
 
+void refuse_symbolic_link(std::string const& path, std::string const& what) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+        throw std::runtime_error("'" + path + "' is a symbolic link; " + what +
+                                 " must be a plain folder (remove the link)");
+}
+
 bool rename_new(std::string const& from, std::string const& to) {
     if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0)
         return true;

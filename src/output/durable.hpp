@@ -25,6 +25,12 @@ std::string sync_after_rename(std::string const& folder, std::string const& what
 // std::runtime_error.
 void make_folders(std::string const& folder);
 
+// Throws std::runtime_error when `path` is a symbolic link (dangling or
+// not): a folder the tool writes into (out/<name>, a version, out/diffs) is
+// never followed to wherever a link points. `what` names it in the message:
+// "'out/x' is a symbolic link; a report folder must be a plain folder".
+void refuse_symbolic_link(std::string const& path, std::string const& what);
+
 // Renames `from` to `to` only when `to` does not exist (renameat2's
 // RENAME_NOREPLACE, where the file system has it): false when it exists.
 // Throws std::runtime_error on other errors.

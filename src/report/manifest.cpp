@@ -7,6 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <sys/stat.h>
 
 namespace roofline::report {
 
@@ -155,6 +159,53 @@ Manifest read_manifest(std::string const& path, std::string* text_out) {
     if (auto it = j.find("matmuls"); it != j.end() && it->is_number_unsigned())
         m.ops = it->get<std::size_t>();
     return m;
+}
+
+namespace {
+
+// Whether `path` names a file inside a version folder: relative, and no
+// part of it empty, "." or "..".
+bool inside_version(std::string const& path) {
+    if (path.empty() || path.front() == '/') return false;
+    for (std::size_t start = 0; start <= path.size();) {
+        auto end = std::min(path.find('/', start), path.size());
+        auto part = std::string_view(path).substr(start, end - start);
+        if (part.empty() || part == "." || part == "..") return false;
+        start = end + 1;
+    }
+    return true;
+}
+
+// Why `folder`/`path` cannot be read as the plain file it was written as:
+// every part of the path is looked at without following a symbolic link.
+std::string not_plain_file(std::string const& folder, std::string const& path) {
+    std::string at = folder;
+    for (auto const& part : std::filesystem::path(path)) {
+        at += "/" + part.string();
+        struct stat st {};
+        if (::lstat(at.c_str(), &st) != 0) return path + " is missing";
+        bool last = at.size() == folder.size() + 1 + path.size();
+        if (last ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))
+            return path + " is not a plain file";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string mismatch(Manifest const& manifest, std::string const& folder) {
+    for (auto const& output : manifest.outputs) {
+        if (!inside_version(output.path))
+            return "it lists '" + output.path + "', which is not a file inside the version";
+        if (auto problem = not_plain_file(folder, output.path); !problem.empty()) return problem;
+        try {
+            if (sha256_file(folder + "/" + output.path) != output.sha256)
+                return output.path + " changed";
+        } catch (std::runtime_error const&) {
+            return output.path + " cannot be read";
+        }
+    }
+    return "";
 }
 
 std::string inputs_digest(RunInputs const& inputs, std::string const& tool_version) {

@@ -53,6 +53,7 @@ bool exists_here(fs::path const& path) {
 
 Publisher::Publisher(std::string out_root, std::string const& folder)
     : dir_((fs::path(out_root) / folder).string()) {
+    output::refuse_symbolic_link(dir_, "a report folder");
     output::make_folders(dir_);
 }
 
@@ -70,7 +71,9 @@ std::optional<int> Publisher::latest_version() const {
     auto target = fs::read_symlink(fs::path(dir_) / "latest", ec);
     if (ec) return std::nullopt;
     int version = version_of(target.filename().string());
-    if (version == 0 || !fs::is_directory(fs::path(dir_) / target.filename(), ec))
+    // A version that is a symbolic link is not one: never read or counted.
+    auto folder = fs::path(dir_) / target.filename();
+    if (version == 0 || !fs::is_directory(fs::symlink_status(folder, ec)))
         return std::nullopt;
     return version;
 }

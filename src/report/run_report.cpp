@@ -28,13 +28,19 @@ void write_file(fs::path const& path, std::string const& text) {
     if (!out) throw std::runtime_error("cannot write '" + path.string() + "'");
 }
 
-// Whether the version `folder` was made from inputs with this digest.
-bool made_from(fs::path const& folder, std::string const& inputs_sha256) {
+// Whether the version `folder` is up to date: made from inputs with this
+// digest, and holding every file its manifest lists, unchanged. `stale` says
+// why not when the inputs are the same but a file is not.
+bool up_to_date(fs::path const& folder, std::string const& inputs_sha256, std::string& stale) {
+    Manifest manifest;
     try {
-        return read_manifest((folder / "manifest.json").string()).inputs_sha256 == inputs_sha256;
+        manifest = read_manifest((folder / "manifest.json").string());
     } catch (ManifestError const&) {
         return false;  // unreadable, or another format: not up to date
     }
+    if (manifest.inputs_sha256 != inputs_sha256) return false;
+    stale = mismatch(manifest, folder.string());
+    return stale.empty();
 }
 
 }  // namespace
@@ -79,16 +85,21 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     // The folder's name is the report's name made safe (the manifest keeps
     // the name itself): "..roof" must not publish into out/ or above it.
     Publisher publisher(request.out_root, output::file_name(info.name));
-    if (auto latest = publisher.latest_version(); latest && !request.force) {
-        if (made_from(publisher.version_dir(*latest), info.inputs_sha256)) {
-            publisher.clean();
-            outcome.status = Status::up_to_date;
-            outcome.folder = publisher.version_dir(*latest);
-            return outcome;
-        }
+    std::string stale;
+    auto latest = publisher.latest_version();
+    if (latest && !request.force &&
+        up_to_date(publisher.version_dir(*latest), info.inputs_sha256, stale)) {
+        publisher.clean();
+        outcome.status = Status::up_to_date;
+        outcome.folder = publisher.version_dir(*latest);
+        return outcome;
     }
 
     info.version = publisher.reserve();
+    if (!stale.empty())
+        outcome.notes.push_back("latest (v" + std::to_string(*latest) +
+                                ") does not match its manifest: " + stale + "; publishing v" +
+                                std::to_string(info.version));
     fs::path folder = publisher.temp_dir();
     ReportContext context = outcome.context();
     std::vector<std::string> written;

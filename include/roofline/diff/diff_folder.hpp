@@ -24,7 +24,10 @@ namespace roofline::diff {
 
 // "<A>-v<N>--<B>-v<M>", with "--<a>=<b>,..." (sorted) for explicit pairs, or
 // "--pairs-<hash>" when that would be long. Characters other than letters,
-// digits, '_', '-' and '.' in report names become '_', and a name longer than
+// digits, '_', '-' and '.' in report names become '_'; when any did (or a
+// report name holds "--" or ends with '-', which would read as the
+// separator), '-' and 8 hex digits of a hash of the names as given follow, so
+// that different diffs never share a folder; a name longer than
 // output::max_name_bytes is shortened with a hash (output::file_name).
 std::string diff_name(ComparedReport const& a, ComparedReport const& b, Pairing const& pairing);
 
@@ -36,10 +39,12 @@ public:
     DiffFolder& operator=(DiffFolder const&) = delete;
 
     std::string const& path() const { return path_; }  // OUT/diffs/<name>
+    // Whether the diff is there already. Throws std::runtime_error when it,
+    // or OUT/diffs, is a symbolic link: never followed.
     bool exists() const;
 
     // Makes the temporary folder (and OUT/diffs), after removing stale ones.
-    // Throws std::runtime_error.
+    // Throws std::runtime_error (OUT/diffs a symbolic link among the reasons).
     std::string const& begin();
     // Syncs the temporary folder and renames it to path(). False when another
     // diff published the same folder meanwhile (the temporary one is

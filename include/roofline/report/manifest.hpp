@@ -86,6 +86,15 @@ std::string manifest_text(Manifest const& manifest);
 // Throws ManifestError; `text` receives the file's bytes when given.
 Manifest read_manifest(std::string const& path, std::string* text = nullptr);
 
+// Why the version folder `folder` does not hold what `manifest` lists, or ""
+// when it does: every listed output is read and its SHA-256 compared (time
+// linear in the report's size). Names the first file that differs:
+// "cases.csv changed", "report.xlsx is missing", "charts/x.svg is not a
+// plain file" (a symbolic link, a folder or a device is never read), or
+// "it lists 'P', which is not a file inside the version" (an absolute path,
+// "..": never read either).
+std::string mismatch(Manifest const& manifest, std::string const& folder);
+
 // What went into a run, for its manifest and its digest.
 struct RunInputs {
     std::vector<Manifest::Input> files;  // path: the name inside inputs/

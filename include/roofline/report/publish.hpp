@@ -31,14 +31,16 @@ public:
 
     // `folder` is the report's folder name, safe as a file name (made by
     // output::file_name). Creates out_root/folder if needed. Throws
-    // std::runtime_error on I/O errors.
+    // std::runtime_error on I/O errors, and when out_root/folder is a
+    // symbolic link (never followed; out_root itself may be one).
     Publisher(std::string out_root, std::string const& folder);
     ~Publisher();  // abandons a reservation that was not committed
     Publisher(Publisher const&) = delete;
     Publisher& operator=(Publisher const&) = delete;
 
     std::string const& report_dir() const { return dir_; }
-    std::optional<int> latest_version() const;  // what `latest` points to
+    // What `latest` points to: a folder v<N> here, not a symbolic link.
+    std::optional<int> latest_version() const;
     std::string version_dir(int version) const;  // out/<name>/v<version>
 
     // Removes the leftovers of runs that died (under the folder's lock), as

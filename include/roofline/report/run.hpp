@@ -34,7 +34,7 @@ struct RunRequest {
 struct RunOutcome {
     enum class Status {
         published,      // a new version
-        up_to_date,     // the latest version has the same inputs: nothing written
+        up_to_date,     // the latest version has the same inputs and its files: nothing written
         invalid_input,  // errors in the diagnostics; nothing written
         unreadable,     // the scenario file cannot be read; nothing written
     };
@@ -44,6 +44,9 @@ struct RunOutcome {
     // Published, but something after the version was in place failed
     // (replacing `latest`, syncing the folder): say so, yet exit 0.
     std::vector<std::string> warnings;
+    // Why a new version was published though the inputs did not change
+    // (`latest` does not match its manifest), for a note before it.
+    std::vector<std::string> notes;
 
     // What was evaluated, for a summary of the step (published only).
     model::LoadedScenario loaded;
