@@ -259,7 +259,7 @@ TEST_CASE("lang: 63 sweeps check; the 64th is the error",
           "[reliability][hardening][lang-bounds]") {
     std::string text = "hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }\n"
                        "target chip\n"
-                       "matmul m = bf16[S1, S1] * bf16[S1, S1] -> bf16[S1, S1]\n";
+                       "matmul m = bf16[S1, S2] * bf16[S2, S3] -> bf16[S1, S3]\n";
     for (int i = 1; i <= 63; ++i) text += "sweep S" + std::to_string(i) + " = [1]\n";
     auto fine = check_text(text);
     INFO(fine->errors());
