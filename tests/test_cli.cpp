@@ -103,7 +103,8 @@ TEST_CASE("cli: eval errors point into the command line", "[cli]") {
     CHECK(contains(r.err, "error: unknown axis 'Fx'; did you mean 'F'?"));
     auto unknown = cli("eval 'int8[B] * int8[B] -> int8[]' --set B=1 --target tpu_v5f");
     CHECK(unknown.exit_code == 1);
-    CHECK(contains(unknown.err, "unknown hardware 'tpu_v5f' in --target; did you mean 'tpu_v5e'?"));
+    CHECK(contains(unknown.err, "unknown hardware 'tpu_v5f' in --target; did you mean 'tpu_v5e' or "
+                                "'tpu_v5p'?"));
 }
 
 TEST_CASE("cli: hardware lists the catalog and shows one chip", "[cli]") {
@@ -150,5 +151,5 @@ TEST_CASE("cli: hardware lists the catalog and shows one chip", "[cli]") {
     CHECK(contains(list.out, "bf16=197 T  int8=394 T  int4=788 T\n"));
     auto bad = cli("hardware tpu_v5");
     CHECK(bad.exit_code == 1);
-    CHECK(contains(bad.err, "did you mean 'tpu_v5e'?"));
+    CHECK(contains(bad.err, "did you mean 'tpu_v5e' or 'tpu_v5p'?"));
 }

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
 
 namespace roofline {
 
@@ -32,6 +35,19 @@ Diagnostic& Diagnostics::add(Severity severity, Span span, std::string message) 
             overflow_ = Diagnostic{};
             return overflow_;
         }
+        // A line with many errors (junk, or a line of megabytes) gets one
+        // summary instead of the rest: each shown error costs its line's length.
+        Span shown = context ? context->use : span;
+        std::size_t on_line = count_on_line(shown);
+        if (on_line > max_errors_per_line) {
+            if (on_line == max_errors_per_line + 1)
+                list_.push_back(Diagnostic{severity, shown,
+                                           "more errors on this line are not shown (at most " +
+                                               std::to_string(max_errors_per_line) + " a line)",
+                                           {}});
+            overflow_ = Diagnostic{};
+            return overflow_;
+        }
     }
     if (!context) {
         list_.push_back(Diagnostic{severity, span, std::move(message), {}});
@@ -42,6 +58,11 @@ Diagnostic& Diagnostics::add(Severity severity, Span span, std::string message) 
     if (span.file) d.notes.push_back(note(span, context->here));
     d.notes.insert(d.notes.end(), context->notes.begin(), context->notes.end());
     return d;
+}
+
+std::size_t Diagnostics::count_on_line(Span shown) {
+    if (!shown.file) return 0;
+    return ++errors_on_line_[{shown.file, shown.file->line_of(shown.offset)}];
 }
 
 Diagnostic& Diagnostics::error(Span span, std::string message) {
@@ -68,56 +89,79 @@ char const* severity_name(Severity severity) {
 }
 
 // The source line as shown: control bytes and broken UTF-8 become '?', so that
-// a diagnostic about binary junk cannot corrupt the terminal; long lines are
-// cut to a window around the caret. Returns the shown text and the caret's
-// character column inside it.
+// a diagnostic about binary junk cannot corrupt the terminal; a line longer
+// than `window` characters is cut to `window` of them around the caret,
+// marked "...". Only that window is read, so a line of megabytes costs no more
+// than a short one.
+constexpr std::size_t window = 120;
+
 struct ShownLine {
-    std::string text;
-    std::size_t caret_column = 0;  // 0-based, in characters
+    std::string text;  // the line, '\n', and the indent of the caret
     std::size_t caret_length = 1;
 };
 
-ShownLine show_line(std::string_view line, std::size_t column, std::size_t length) {
-    std::vector<std::string> chars;  // one entry per character
-    for (std::size_t i = 0; i < line.size();) {
-        auto byte = static_cast<unsigned char>(line[i]);
-        std::size_t n = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3
-                                       : (byte >> 3) == 0x1E ? 4 : 0;
-        bool valid = n > 0 && i + n <= line.size();
-        for (std::size_t k = 1; valid && k < n; ++k)
-            valid = (static_cast<unsigned char>(line[i + k]) & 0xC0) == 0x80;
-        if (!valid) {
-            chars.emplace_back("?");
-            ++i;
-        } else if (n == 1 && byte < 0x20 && byte != '\t') {
-            chars.emplace_back("?");
-            ++i;
-        } else {
-            chars.emplace_back(line.substr(i, n));
-            i += n;
-        }
+bool starts_character(char byte) { return (static_cast<unsigned char>(byte) & 0xC0) != 0x80; }
+
+// The bytes of the character at `i` as shown, and how many bytes it takes.
+std::pair<std::string_view, std::size_t> shown_character(std::string_view line, std::size_t i) {
+    auto byte = static_cast<unsigned char>(line[i]);
+    std::size_t n = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3
+                                 : (byte >> 3) == 0x1E ? 4 : 0;
+    bool valid = n > 0 && i + n <= line.size();
+    for (std::size_t k = 1; valid && k < n; ++k) valid = !starts_character(line[i + k]);
+    if (!valid || (n == 1 && byte < 0x20 && byte != '\t')) return {"?", 1};
+    return {line.substr(i, n), n};
+}
+
+// Characters (as SourceFile::line_col counts them) in `text`, counted up to `cap`.
+std::size_t characters(std::string_view text, std::size_t cap) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < text.size() && n < cap; ++i) n += starts_character(text[i]);
+    return n;
+}
+
+// `at`: the caret's byte in `line`; `column`: its character (0-based);
+// `length`: the characters under the caret.
+ShownLine show_line(std::string_view line, std::size_t at, std::size_t column, std::size_t length) {
+    at = std::min(at, line.size());
+    bool long_line = column + characters(line.substr(at), window + 1) > window;
+    std::size_t begin = long_line && column > window / 2 ? column - window / 2 : 0;
+    // The byte of character `begin`: back from the caret over column - begin characters.
+    std::size_t from = at;
+    for (std::size_t back = column - begin; back > 0 && from > 0;)
+        if (starts_character(line[--from])) --back;
+    if (begin == 0) from = 0;
+    std::string chars, indent;
+    std::size_t count = 0, i = from;
+    for (; i < line.size() && (!long_line || count < window); ++count) {
+        auto [shown, bytes] = shown_character(line, i);
+        chars += shown;
+        // Tabs in the line keep their width under the caret.
+        if (count < column - begin) indent += shown == "\t" ? '\t' : ' ';
+        i += bytes;
     }
-    constexpr std::size_t window = 120;
-    std::size_t begin = 0, end = chars.size();
-    if (chars.size() > window) {
-        begin = column > window / 2 ? column - window / 2 : 0;
-        end = std::min(chars.size(), begin + window);
-    }
-    ShownLine shown;
-    if (begin > 0) shown.text += "...";
-    for (std::size_t i = begin; i < end; ++i) shown.text += chars[i];
-    if (end < chars.size()) shown.text += "...";
-    shown.caret_column = column - begin + (begin > 0 ? 3 : 0);
+    ShownLine result;
+    if (begin > 0) result.text += "...";
+    result.text += chars;
+    if (i < line.size()) result.text += "...";
+    std::size_t end = begin + count;
     std::size_t room = column < end ? end - column : 1;
-    shown.caret_length = std::max<std::size_t>(1, std::min(length, room));
-    // Tabs in the line keep their width under the caret.
-    std::string indent;
-    std::size_t seen = 0;
-    for (std::size_t i = begin; i < chars.size() && seen < column - begin; ++i, ++seen)
-        indent += chars[i] == "\t" ? '\t' : ' ';
-    shown.text += '\n';
-    shown.text += (begin > 0 ? std::string("   ") : std::string()) + indent;
-    return shown;
+    result.caret_length = std::max<std::size_t>(1, std::min(length, room));
+    result.text += '\n';
+    result.text += (begin > 0 ? std::string("   ") : std::string()) + indent;
+    return result;
+}
+
+// The characters under the caret: the span's, when it ends on its first line
+// (counted up to the window, all that can be shown), else 1.
+std::size_t caret_characters(SourceFile const& file, Span span) {
+    std::size_t size = file.text.size();
+    std::size_t offset = std::min<std::size_t>(span.offset, size);
+    std::size_t end = std::min<std::size_t>(offset + span.length, size);
+    std::size_t line_end = file.text.find('\n', offset);
+    if (line_end != std::string::npos && end > line_end) return 1;
+    return std::max<std::size_t>(
+        1, characters(std::string_view(file.text).substr(offset, end - offset), window + 1));
 }
 
 void append(std::string& out, Diagnostic const& d) {
@@ -130,12 +174,10 @@ void append(std::string& out, Diagnostic const& d) {
         auto where = file.line_col(d.span.offset);
         out += file.path + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
                ": " + severity_name(d.severity) + ": " + d.message + "\n";
-        // The caret covers the span's characters, up to the end of its first line.
-        auto end = file.line_col(d.span.offset + d.span.length);
-        std::size_t length = end.line == where.line && end.column > where.column
-                                 ? end.column - where.column
-                                 : std::size_t{1};
-        auto shown = show_line(file.line_text(where.line), where.column - 1, length);
+        auto line = file.line_text(where.line);
+        std::size_t at = std::min<std::size_t>(d.span.offset, file.text.size()) -
+                         static_cast<std::size_t>(line.data() - file.text.data());
+        auto shown = show_line(line, at, where.column - 1, caret_characters(file, d.span));
         out += shown.text + "^" + std::string(shown.caret_length - 1, '~') + "\n";
     }
     for (auto const& n : d.notes) append(out, n);

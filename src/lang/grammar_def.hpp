@@ -187,6 +187,10 @@ struct template_class : annotate_position {};
 struct kernel_class : annotate_position {};
 struct request_class : annotate_position {};
 struct reads_class : annotate_position {};
+// Lists after `>`, named so that "expected ..." says what the list holds.
+struct expression_list_class;
+struct target_names_class;
+struct tensor_list_class;
 
 x3::rule<identifier_class, ast::Identifier> const identifier = "a name";
 x3::rule<number_class, ast::Number> const number = "a number";
@@ -238,6 +242,9 @@ x3::rule<template_class, ast::TemplateStmt> const template_stmt = "a template st
 x3::rule<kernel_class, ast::KernelStmt> const kernel_stmt = "a kernel statement";
 x3::rule<request_class, ast::RequestStmt> const request_stmt = "a request statement";
 x3::rule<reads_class, ast::Expression> const reads = "a number, a name or a parenthesized expression";
+x3::rule<expression_list_class, std::vector<ast::Expression>> const expression_list = "an expression";
+x3::rule<target_names_class, std::vector<ast::Identifier>> const target_names = "a hardware name";
+x3::rule<tensor_list_class, std::vector<ast::Tensor>> const tensor_list = "an operand like bf16[B, D]";
 statement_type const statement = "a statement";
 
 // --- tokens -----------------------------------------------------------------
@@ -256,8 +263,9 @@ auto const string_def =
 
 // --- expressions ------------------------------------------------------------
 // Brackets and unary minus nest: each opens a level (nest, unnest above).
+auto const expression_list_def = expression % ',';
 auto const call_def =
-    ((identifier >> x3::omit[nest('(')]) > (expression % ',') > close_paren) >> unnest;
+    ((identifier >> x3::omit[nest('(')]) > expression_list > close_paren) >> unnest;
 // A name not followed by '(' first: names are far more common than calls, and
 // this way a name is parsed once.
 auto const primary_def = number | (identifier >> !lit('(')) | call |
@@ -295,6 +303,7 @@ auto const onchip_word = lexeme[lit("onchip") >> !ident_char >> !(*x3::ascii::sp
 // a call or a parenthesized expression), so that the `->` or `*` after it
 // stays the statement's.
 auto const reads_def = unary >> x3::attr(std::vector<ast::Operation>{});
+auto const tensor_list_def = tensor % ',';
 auto const tensor_def = ((-role >> x3::matches[onchip_word] >> identifier) > open_bracket >
                          -(dim % ',') > close_bracket) >>
                         -(keyword("x") > reads);
@@ -302,7 +311,7 @@ auto const size_unit_def = lexeme[(x3::string("bits") | x3::string("bytes")) >> 
 auto const step_kind_def = lexeme[(x3::string("step") | x3::string("times")) >> !ident_char];
 auto const sweep_step_def = step_kind > expression;
 auto const sweep_range_def = expression > range_dots > expression > -sweep_step;
-auto const sweep_list_def = '[' > (expression % ',') > close_bracket;
+auto const sweep_list_def = '[' > expression_list > close_bracket;
 auto const sweep_spec_def = sweep_list | sweep_range;
 
 // --- statements -------------------------------------------------------------
@@ -312,7 +321,8 @@ auto const dtype_stmt_def = keyword("dtype") > identifier > equals > expression 
 auto const hardware_stmt_def = keyword("hardware") > identifier >
                                -(keyword("extends") > identifier) > open_brace > *field >
                                hardware_end;
-auto const target_stmt_def = keyword("target") > (identifier % ',');
+auto const target_names_def = identifier % ',';
+auto const target_stmt_def = keyword("target") > target_names;
 auto const let_stmt_def = keyword("let") > identifier > equals > expression;
 auto const sweep_stmt_def = keyword("sweep") > identifier > equals > sweep_spec;
 auto const matmul_stmt_def = keyword("matmul") > identifier > equals > tensor > times_sign >
@@ -321,7 +331,7 @@ auto const matmul_stmt_def = keyword("matmul") > identifier > equals > tensor > 
 auto const layer_stmt_def = keyword("layer") > identifier > -(keyword("x") > expression) >
                             open_brace > *statement > layer_end;
 auto const elementwise_stmt_def = keyword("elementwise") > identifier > equals >
-                                  (tensor % ',') > arrow > tensor >
+                                  tensor_list > arrow > tensor >
                                   -(keyword("flops") > expression) >
                                   -(keyword("compute") > identifier);
 auto const resident_stmt_def = keyword("resident") > identifier > equals > tensor;
@@ -364,6 +374,6 @@ BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     elementwise_stmt, resident_stmt, tokens_stmt, argument, use_stmt, parameter,
                     template_stmt, statement, dim, shards, link, topology, mesh_axis, mesh_stmt,
                     collective_stmt, slo_stmt, mesh_axes, axis_names, kernel_stmt, request_stmt,
-                    reads)
+                    reads, expression_list, target_names, tensor_list)
 
 }  // namespace roofline::grammar

@@ -134,6 +134,12 @@ private:
         }
         for (auto const& seen : loaded_)
             if (seen == identity) return;  // read once
+        if (stack_.size() > max_include_depth) {  // the main file is not an include
+            diagnostics_.error(where, "include nested too deeply (more than " +
+                                          std::to_string(max_include_depth) +
+                                          " files included inside each other)");
+            return;
+        }
         std::string error;
         auto text = fs_.read(path, error);
         if (!text) {

@@ -11,10 +11,15 @@ SourceFile::SourceFile(std::string path_, std::string text_)
         if (text[i] == '\n') line_starts_.push_back(i + 1);
 }
 
-SourceFile::LineCol SourceFile::line_col(std::uint32_t offset) const {
+std::uint32_t SourceFile::line_of(std::uint32_t offset) const {
     offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(text.size()));
     auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-    auto line = static_cast<std::uint32_t>(it - line_starts_.begin());
+    return static_cast<std::uint32_t>(it - line_starts_.begin());
+}
+
+SourceFile::LineCol SourceFile::line_col(std::uint32_t offset) const {
+    offset = std::min<std::uint32_t>(offset, static_cast<std::uint32_t>(text.size()));
+    auto line = line_of(offset);
     std::uint32_t column = 1;
     // Characters, not bytes: UTF-8 continuation bytes do not start a character.
     for (std::uint32_t i = line_starts_[line - 1]; i < offset; ++i)

@@ -353,6 +353,7 @@ void Checker::collect_statement(ParsedFile const& file, ast::Statement const& st
             std::string const* replaced = overridable_name(*o.statement);
             if (!replaced || *replaced != *name) continue;
             override_used[i] = true;
+            override_replaced[i] = {&file, &statement};
             collect_statement(*o.file, *o.statement, 0);
             return;
         }
@@ -413,6 +414,7 @@ void Checker::collect(std::vector<StatementRef> const& statements) {
     scopes.emplace_back();
     collect_templates(statements);
     override_used.assign(options.overrides.size(), false);
+    override_replaced.assign(options.overrides.size(), {nullptr, nullptr});
     for (auto const& ref : statements) collect_statement(*ref.file, *ref.statement, 0);
     for (std::size_t i = 0; i < options.overrides.size(); ++i) {
         if (override_used[i]) continue;
@@ -447,6 +449,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     checker.collect(program.statements);
     checker.scenario.template_count = checker.templates.size();
     checker.classify_dtype_names();
+    checker.check_override_kinds();
     checker.check_value_arguments();
     checker.check_mesh_arguments();
     checker.check_lets();

@@ -102,6 +102,37 @@ void Checker::classify_dtype_names() {
     }
 }
 
+// `--set D=bf16` where the scenario's `let D = 64` is a size: one error at the
+// --set, and D kept a value without one, so that its uses say nothing more
+// (not "'D' is a dtype, not a value" at each use, nor "unknown axis 'D'").
+void Checker::check_override_kinds() {
+    auto& aliases = scopes[0].dtype_aliases;
+    for (std::size_t i = 0; i < options.overrides.size(); ++i) {
+        auto const* set = boost::get<ast::LetStmt>(&options.overrides[i].statement->get());
+        auto const& replaced = override_replaced[i];
+        auto const* original =
+            replaced.statement ? boost::get<ast::LetStmt>(&replaced.statement->get()) : nullptr;
+        // A bare name may be a dtype in the scenario too (`let wdt = fp8`).
+        if (!set || !original || bare_identifier(original->value) || !aliases.count(set->name.name))
+            continue;
+        auto const& name = set->name.name;
+        auto let = std::find_if(lets.begin(), lets.end(),
+                                [&](auto const& pending) { return pending.value == &set->value; });
+        if (let == lets.end()) continue;
+        int slot = let_slots[static_cast<std::size_t>(let - lets.begin())];
+        aliases.erase(name);
+        scopes[0].values[name] = slot;
+        bad_arguments.push_back(slot);
+        auto const* dtype = bare_identifier(set->value);
+        diagnostics
+            .error(options.overrides[i].file->span_of(set->value),
+                   "--set " + name + ": '" + name + "' is a size, not a dtype: it takes a number or "
+                   "an expression, not '" + (dtype ? dtype->name : std::string("?")) + "'")
+            .notes.push_back(Diagnostics::note(replaced.file->span_of(original->name),
+                                                  "'" + name + "' is defined here"));
+    }
+}
+
 void Checker::check_lets() {
     auto& slots = scenario.slots;
     bad_slot.assign(slots.size(), false);

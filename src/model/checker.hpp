@@ -82,6 +82,8 @@ struct Checker {
     std::vector<Scope> scopes;
     Span title_span;  // of the `scenario` statement, once seen
     std::vector<bool> override_used;  // parallel to options.overrides
+    // The statement each override replaced (nullptr: none yet), for its messages.
+    std::vector<StatementRef> override_replaced;
 
     template <typename Node>
     struct Pending {
@@ -194,7 +196,8 @@ struct Checker {
         int slot;
     };
     std::vector<ValueArgument> value_arguments;
-    std::vector<int> bad_arguments;  // value parameters given a dtype: slots left uncompiled
+    // Value parameters given a dtype, and sizes given a dtype by --set: slots left uncompiled.
+    std::vector<int> bad_arguments;
     std::vector<bool> bad_slot;  // a slot whose value could not be computed
     std::vector<double> constant_values;  // per slot: the constant, once check_lets has run
 
@@ -245,6 +248,7 @@ struct Checker {
     // Lets and sweeps whose values are dtypes become dtype names (aliases),
     // no longer values: `let wdt = fp8`, `sweep wdt = [bf16, fp8]`.
     void classify_dtype_names();
+    void check_override_kinds();
     void check_lets();
     void check_sweeps();
     // A value of a dtype sweep: its dtype's index, or -1 after an error.

@@ -8,7 +8,9 @@
 #include "roofline/lang/source.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -40,6 +42,9 @@ struct InstanceContext {
 class Diagnostics {
 public:
     static constexpr std::size_t max_errors = 50;
+    // Errors shown on one line of a file; the next one on it says that more
+    // are not shown, and later ones there are counted but not kept.
+    static constexpr std::size_t max_errors_per_line = 10;
 
     // Adds a diagnostic and returns it so that notes can be attached. Errors
     // past max_errors are counted but not kept.
@@ -65,10 +70,13 @@ public:
 
 private:
     Diagnostic& add(Severity severity, Span span, std::string message);
+    // Counts one more error shown at `shown`'s line; the count so far (0: no line).
+    std::size_t count_on_line(Span shown);
     std::vector<Diagnostic> list_;
     // An error at one place with one message is reported once; inside a
     // template instance, one message once per instance (at its `use`).
     std::unordered_set<std::string> seen_;
+    std::map<std::pair<SourceFile const*, std::uint32_t>, std::size_t> errors_on_line_;
     ContextMaker make_context_;
     Diagnostic overflow_;
     std::size_t error_count_ = 0;

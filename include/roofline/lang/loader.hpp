@@ -9,6 +9,7 @@
 #include "roofline/lang/file_system.hpp"
 #include "roofline/lang/parse.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ struct Program {
     std::vector<StatementRef> statements;
     bool main_unreadable = false;  // an I/O failure, not invalid input
 };
+
+// How many files may be included inside each other (the main file includes
+// one, which includes another, ...): loading recurses once per level, so a
+// deeper chain is an error at the include that crosses it, not a stack overflow.
+inline constexpr std::size_t max_include_depth = 64;
 
 struct LoadOptions {
     std::vector<std::string> search_path;  // -I folders, ROOFLINE_PATH, templates/

@@ -21,6 +21,7 @@ struct SourceFile {
         std::uint32_t column;
     };
     LineCol line_col(std::uint32_t offset) const;
+    std::uint32_t line_of(std::uint32_t offset) const;  // line_col's line, without counting the column
     std::string_view line_text(std::uint32_t line) const;  // without the newline
 
 private:
