@@ -178,6 +178,25 @@ TEST_CASE("numbers: an slo outside 1e-15 s .. 1e6 s is an error at its value",
     CHECK(contains(r.err, "s.roof:16:13: error: the slo must be from 1e-15 s to 1e+06 s, not 1e-320 s\n"));
 }
 
+TEST_CASE("numbers: tokens outside 1e-3 .. 2^64 is an error at its value",
+          "[reliability][hardening][ranges]") {
+    // tokens/s = tokens / step: 1e301 over a step of about 8 ns is inf; 1e-320
+    // a subnormal.
+    std::string text = scenario("3 TB/s") + "let tk = 64\ntokens = tk\n";
+    std::string at = "s.roof:17:10: error: tokens must be from 0.001 to 2^64 (about 1.8e19), ";
+    refused_by_check_and_run(text, "--set tk=1e301",
+                             at + "not 1e+301\ntokens = tk\n         ^~\n"
+                                  "<--set tk=1e301>:1:1: note: 'tk' is set by --set\n");
+    std::string constant = text;
+    constant.replace(constant.find("tokens = tk"), 11, "tokens = 1e-320");
+    refused_by_check_and_run(constant, "", at + "not 1e-320\n");
+    // A swept value, at the point that crosses.
+    std::string swept = text;
+    swept.replace(swept.find("let tk = 64"), 11, "sweep tk = [1, 2^65]");
+    refused_by_check_and_run(swept, "",
+                             at + "but the expression gives 36893488147419103232 (at tk = 36893488147419103232)\n");
+}
+
 namespace {
 
 // The fields of one CSV line, its "\r\n" cut off (roofline quotes only text;

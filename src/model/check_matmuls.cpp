@@ -329,6 +329,11 @@ void Checker::check_tokens() {
     if (!bad_slot[slot] && value.depends_on == 0 && !(value.constant > 0))
         diagnostics.error(tokens.file->span_of(tokens.node->value),
                           "tokens must be positive, not " + format_number(value.constant));
+    else if (!bad_slot[slot] && value.depends_on == 0 && !tokens_in_range(value.constant))
+        note_set_by_option(diagnostics.error(tokens.file->span_of(tokens.node->value),
+                                             std::string("tokens must be ") + tokens_range_text +
+                                                 ", not " + format_number(value.constant)),
+                           *tokens.file, tokens.node->value, 0);
 }
 
 void Checker::warn_unsupported() {

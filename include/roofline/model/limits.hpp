@@ -59,6 +59,14 @@ inline std::optional<std::string> whole_number_problem(double value) {
     return std::nullopt;
 }
 
+// The tokens of one step (`tokens = EXPR`), which the reports divide by the
+// step time: from 1e-3 to 2^64. With a step time (a sum of t_lower) in
+// [1e-34, 1e90] s, as above, tokens/s stays within [1e-93, 2e53], finite and
+// normal (a value of 1e301 published inf).
+inline constexpr double min_tokens = 1e-3;
+inline constexpr char const* tokens_range_text = "from 0.001 to 2^64 (about 1.8e19)";
+inline bool tokens_in_range(double tokens) { return tokens >= min_tokens && tokens <= count_limit; }
+
 }  // namespace roofline::model
 
 namespace roofline::model {
