@@ -11,6 +11,7 @@
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
+#include <iterator>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
@@ -52,6 +53,7 @@ struct CasesReader::Impl {
     std::size_t c_op = 0, c_layer = 0, c_hardware = 0, c_dtype = 0, c_bound = 0, c_intensity = 0,
                 c_peak = 0, c_ridge = 0, c_t_lower = 0, c_attained = 0, c_count = 0;
     std::vector<std::size_t> c_sweep, c_critical;
+    std::vector<std::size_t> c_unread;  // the other numeric columns: checked, not kept
     static constexpr std::size_t no_column = SIZE_MAX;
     // Per sweep: a dtype sweep's names -> their index in the manifest's list.
     std::vector<std::unordered_map<std::string_view, std::size_t>> dtype_positions;
@@ -165,6 +167,12 @@ struct CasesReader::Impl {
         auto r = std::from_chars(text.data(), text.data() + text.size(), value);
         if (r.ec != std::errc() || r.ptr != text.data() + text.size())
             bad("column '" + header[column] + "': '" + std::string(text) + "' is not a number");
+        // from_chars reads "inf" and "nan"; roofline publishes neither (a
+        // figure it cannot give is an empty cell), and a diff of one would
+        // put it in diff.csv.
+        if (!std::isfinite(value))
+            bad("column '" + header[column] + "': '" + std::string(text) +
+                "' is not a finite number (not a cases.csv roofline writes)");
         return value;
     }
 
@@ -188,6 +196,14 @@ struct CasesReader::Impl {
         c_intensity = column(F::intensity), c_peak = column(F::peak), c_ridge = column(F::ridge);
         c_t_lower = column(F::t_lower), c_attained = column(F::attained);
         c_count = column(F::count);
+        // Every number in the file is checked, also those the diff does not use.
+        std::size_t const used[] = {c_count, c_intensity, c_peak, c_ridge, c_t_lower, c_attained};
+        for (auto const& spec : report::case_column_specs()) {
+            auto it = spec.text || spec.per_sweep ? columns.end() : columns.find(spec.name);
+            if (it == columns.end()) continue;  // text, or a level this report does not have
+            if (std::find(std::begin(used), std::end(used), it->second) == std::end(used))
+                c_unread.push_back(it->second);
+        }
         for (auto const& sweep : report.sweeps) {
             c_sweep.push_back(column(F::sweep, sweep.name));
             // A dtype sweep has no critical column.
@@ -249,6 +265,7 @@ bool CasesReader::next(CaseRow& row) {
     row.ridge = d.number(d.c_ridge);
     row.t_lower = d.number(d.c_t_lower);
     row.attained = d.number(d.c_attained);
+    for (std::size_t c : d.c_unread) (void)d.number(c);
     std::size_t sweeps = d.c_sweep.size();
     row.sweep.resize(sweeps);
     row.critical.resize(sweeps);

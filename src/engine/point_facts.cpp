@@ -2,6 +2,8 @@
 // (a KV cache grows with the batch and the context) but not on the target.
 #include "point_evaluator.hpp"
 
+#include "roofline/model/limits.hpp"
+
 #include <algorithm>
 
 namespace roofline::engine {
@@ -92,6 +94,10 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
             facts.tokens = evaluator.slots()[static_cast<std::size_t>(scenario.tokens_slot)];
             if (!(facts.tokens > 0))
                 return fail({slot.expr.span, "tokens must be positive, but the expression gives " +
+                                                 model::format_number(facts.tokens)});
+            if (!model::tokens_in_range(facts.tokens))
+                return fail({slot.expr.span, std::string("tokens must be ") + model::tokens_range_text +
+                                                 ", but the expression gives " +
                                                  model::format_number(facts.tokens)});
         }
     }

@@ -199,4 +199,30 @@ std::optional<double> Checker::constant(ParsedFile const& file, ast::Expression 
     return std::get<double>(result);
 }
 
+void Checker::note_set_by_option(Diagnostic& d, Slot const& value) {
+    if (value.span.file && value.span.file->path.rfind("<--set ", 0) == 0)
+        d.notes.push_back(Diagnostics::note(value.span, "'" + value.name + "' is set by --set"));
+}
+
+void Checker::note_set_by_option(Diagnostic& d, ParsedFile const& file, ast::Expression const& expr,
+                                 int scope) {
+    Expr compiled;
+    if (!compile(file, expr, scope, compiled)) return;
+    // The lets it names and the lets they name, each once; without
+    // recursion (a chain of lets may be long).
+    std::vector<int> pending;
+    std::set<int> seen;
+    auto add_slots = [&](Expr const& e) {
+        for (auto const& in : e.code)
+            if (in.op == OpCode::slot && seen.insert(in.slot).second) pending.push_back(in.slot);
+    };
+    add_slots(compiled);
+    while (!pending.empty()) {
+        auto const& slot = scenario.slots[static_cast<std::size_t>(pending.back())];
+        pending.pop_back();
+        note_set_by_option(d, slot);
+        if (slot.sweep < 0) add_slots(slot.expr);
+    }
+}
+
 }  // namespace roofline::model

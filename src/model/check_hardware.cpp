@@ -252,6 +252,12 @@ void Checker::check_hardware() {
                 ok = false;
                 continue;
             }
+            if (auto problem = range_problem(spec->family, base_value)) {
+                auto& d = diagnostics.error(value_span, "'" + key + "' must be " + *problem);
+                note_set_by_option(d, file, quantity.value, 0);
+                ok = false;
+                continue;
+            }
             if (spec->name == "hbm_bandwidth") written.hbm_bandwidth = value_span;
             if (spec->name == "peak") written.peaks.push_back({dtype, value_span});
             if (spec->name == "hbm_bandwidth") hw.hbm_bytes_per_s = base_value;

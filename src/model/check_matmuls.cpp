@@ -93,7 +93,7 @@ struct OperandResolver {
                 auto& d = checker.diagnostics.error(
                     span, "axis '" + id.name + "' must be " + *problem + ", but " + value.name +
                               " = " + format_number(value.constant) + quotient_rule(value));
-                note_set_by_option(d, value);
+                Checker::note_set_by_option(d, value);
                 ok = false;
             } else if (value.sweep >= 0) {
                 for (double v : checker.scenario.sweeps[static_cast<std::size_t>(value.sweep)].values) {
@@ -103,7 +103,7 @@ struct OperandResolver {
                                                                   *bad + ", but sweep " + value.name +
                                                                   " takes the value " +
                                                                   format_number(v));
-                    note_set_by_option(d, value);
+                    Checker::note_set_by_option(d, value);
                     ok = false;
                     break;
                 }
@@ -126,12 +126,6 @@ struct OperandResolver {
         return ": " + value.name + " = " + a.name + " / " + b.name + ", so " + a.name + " = " +
                format_number(a.constant) + " must be a multiple of " + b.name + " = " +
                format_number(b.constant);
-    }
-
-    // A value given on the command line: the error says so, with the --set.
-    static void note_set_by_option(Diagnostic& d, Slot const& value) {
-        if (value.span.file && value.span.file->path.rfind("<--set ", 0) == 0)
-            d.notes.push_back(Diagnostics::note(value.span, "'" + value.name + "' is set by --set"));
     }
 
     // An on-chip activation lives inside a kernel, passed from one member to
@@ -335,6 +329,11 @@ void Checker::check_tokens() {
     if (!bad_slot[slot] && value.depends_on == 0 && !(value.constant > 0))
         diagnostics.error(tokens.file->span_of(tokens.node->value),
                           "tokens must be positive, not " + format_number(value.constant));
+    else if (!bad_slot[slot] && value.depends_on == 0 && !tokens_in_range(value.constant))
+        note_set_by_option(diagnostics.error(tokens.file->span_of(tokens.node->value),
+                                             std::string("tokens must be ") + tokens_range_text +
+                                                 ", not " + format_number(value.constant)),
+                           *tokens.file, tokens.node->value, 0);
 }
 
 void Checker::warn_unsupported() {

@@ -56,6 +56,11 @@ void Checker::check_slo() {
         diagnostics.error(value_span, "the slo must be positive and finite, not " + format_number(*value));
         return;
     }
+    if (auto problem = range_problem(UnitFamily::seconds, seconds)) {
+        auto& d = diagnostics.error(value_span, "the slo must be " + *problem);
+        note_set_by_option(d, file, quantity.value, 0);
+        return;
+    }
     scenario.slo_step_s = seconds;
     // Only the Plan reads it, and there is a Plan only with a mesh and tokens.
     if (scenario.mesh.empty() || !tokens.node) {

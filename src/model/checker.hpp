@@ -240,6 +240,13 @@ struct Checker {
     bool compile(ParsedFile const& file, ast::Expression const& expr, int scope, Expr& out);
     std::optional<double> constant(ParsedFile const& file, ast::Expression const& expr,
                                    int scope, char const* what);
+    // A value given on the command line: the error about it says so, with a
+    // note at the --set.
+    static void note_set_by_option(Diagnostic& d, Slot const& value);
+    // The same for each value a constant expression depends on (a hardware
+    // field's `bw TB/s`, where `let bw` is set by --set).
+    void note_set_by_option(Diagnostic& d, ParsedFile const& file, ast::Expression const& expr,
+                            int scope);
     int lookup_value(int scope, std::string const& name) const;
     std::vector<std::string_view> visible_values(int scope) const;
     // "; the names that can be set are A, B" for an unknown --set NAME.

@@ -1,5 +1,8 @@
 #include "roofline/model/units.hpp"
 
+#include "roofline/model/expr.hpp"
+#include "roofline/model/limits.hpp"
+
 #include <array>
 
 namespace roofline::model {
@@ -48,6 +51,18 @@ std::string_view family_name(UnitFamily family) {
         case UnitFamily::seconds: return "seconds";
     }
     return "";
+}
+
+std::optional<std::string> range_problem(UnitFamily family, double base_value) {
+    bool const time = family == UnitFamily::seconds;
+    double const low = time ? min_seconds : min_rate, high = time ? max_seconds : max_rate;
+    if (base_value >= low && base_value <= high) return std::nullopt;
+    std::string unit = family == UnitFamily::bytes         ? " B"
+                       : family == UnitFamily::bytes_per_s ? " B/s"
+                       : family == UnitFamily::ops_per_s   ? " FLOP/s"
+                                                           : " s";
+    return "from " + format_number(low) + unit + " to " + format_number(high) + unit + ", not " +
+           format_number(base_value) + unit;
 }
 
 }  // namespace roofline::model

@@ -3,6 +3,7 @@
 // binary ones powers of 1024; a bare number is in base units.
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,5 +24,11 @@ struct Unit {
 std::optional<Unit> find_unit(std::string_view name);
 std::vector<std::string_view> unit_names();
 std::string_view family_name(UnitFamily family);  // "bytes", "bytes/s", "FLOP/s", "seconds"
+
+// Where a positive quantity of `family`, in base units, is outside the range
+// that keeps every published figure finite and normal (limits.hpp): "from
+// 0.001 B/s to 1e+30 B/s, not 1e+300 B/s", to follow "must be"; nothing
+// when it is inside.
+std::optional<std::string> range_problem(UnitFamily family, double base_value);
 
 }  // namespace roofline::model
