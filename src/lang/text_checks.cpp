@@ -3,10 +3,7 @@
 #include "roofline/lang/parse.hpp"
 
 namespace roofline {
-namespace {
 
-// Length of the valid UTF-8 sequence at text[i], or 0 (overlong forms,
-// surrogates and code points past U+10FFFF are invalid too).
 std::size_t utf8_length(std::string_view text, std::size_t i) {
     auto at = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
     unsigned char b0 = at(i);
@@ -29,6 +26,8 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
         if ((at(i + k) & 0xC0) != 0x80) return 0;
     return n;
 }
+
+namespace {
 
 std::string hex_byte(unsigned char byte) {
     char const* digits = "0123456789abcdef";

@@ -6,8 +6,10 @@
 #include "roofline/lang/diagnostics.hpp"
 #include "roofline/lang/source.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline {
@@ -40,6 +42,10 @@ ParsedFile parse_set(SourceFile const& source, bool always_sweep, Diagnostics& d
 // an error, when the file must not be parsed.
 inline constexpr int max_nesting = 256;
 bool check_text(SourceFile const& source, Diagnostics& diagnostics);
+
+// Length of the valid UTF-8 sequence at text[i], or 0 (overlong forms,
+// surrogates and code points past U+10FFFF are invalid too).
+std::size_t utf8_length(std::string_view text, std::size_t i);
 
 // While parsing: an expression nests at most this deep, counting each '('
 // (of a group or a call) and each unary '-' around the innermost operand; the
