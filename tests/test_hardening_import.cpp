@@ -106,7 +106,8 @@ TEST_CASE("import: hostile keys and values stay in comments; the statements are 
     INFO(format(diagnostics));
     REQUIRE_FALSE(diagnostics.has_errors());
     std::vector<std::string> targets;
-    for (auto t : loaded.scenario.targets) targets.push_back(loaded.scenario.hardware[t].name);
+    for (int t : loaded.scenario.targets)
+        targets.push_back(loaded.scenario.hardware[static_cast<std::size_t>(t)].id);
     CHECK(targets == std::vector<std::string>{"h100_sxm", "h200", "mi300x", "tpu_v5p"});
 
     // Through the command line: written, then checked as a user would.
