@@ -7,6 +7,8 @@ BUILD_FUZZ  ?= build-fuzz
 # fuzz-smoke: how long libFuzzer runs (seconds), the longest input it makes.
 FUZZ_TIME   ?= 60
 FUZZ_LEN    ?= 4096
+# fuzz_import's longest input: the largest seed config is 13 KB.
+FUZZ_IMPORT_LEN ?= 16384
 JOBS        ?= $(shell nproc)
 ROOFLINE     = $(BUILD)/roofline
 SCENARIO    ?= scenarios/roofline-exercises.roof
@@ -68,24 +70,31 @@ build-release: deps $(BUILD_REL)/CMakeCache.txt
 test-release: build-release
 	cd $(BUILD_REL) && ctest --output-on-failure -j $(JOBS)
 
-# The libFuzzer target (clang, ASan + UBSan), in a build folder of its own;
-# see docs/reliability.md, "Fuzzing".
+# The libFuzzer targets (clang, ASan + UBSan), in a build folder of its own:
+# fuzz_scenario (a scenario's text) and fuzz_import (a config.json for
+# `roofline import`); see docs/reliability.md, "Fuzzing".
 $(BUILD_FUZZ)/CMakeCache.txt: $(BUILD_FUZZ)/.werror-$(WERROR)
 	CXX=clang++ cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOFLINE_FUZZ=ON \
 	  -DROOFLINE_BENCH=OFF -DROOFLINE_WERROR=$(WERROR)
 
 fuzz: deps $(BUILD_FUZZ)/CMakeCache.txt
-	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_scenario
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_scenario fuzz_import
 
-# About a minute of fuzzing from the seeds and the kept corpus (fuzz/corpus,
-# read only); new inputs are kept in $(BUILD_FUZZ)/corpus, a crash's input in
-# $(BUILD_FUZZ)/crash-*.
+# FUZZ_TIME seconds of each target (about two minutes in all), from the seeds
+# and, for fuzz_scenario, the kept corpus (fuzz/corpus, read only); new inputs
+# are kept in $(BUILD_FUZZ)/corpus and $(BUILD_FUZZ)/import-corpus, a crash's
+# input in $(BUILD_FUZZ)/crash-* (fuzz_import's: import-crash-*).
 fuzz-smoke: fuzz
 	fuzz/make-corpus.sh $(BUILD_FUZZ)/seeds
 	mkdir -p $(BUILD_FUZZ)/corpus
 	$(BUILD_FUZZ)/fuzz/fuzz_scenario $(BUILD_FUZZ)/corpus $(BUILD_FUZZ)/seeds fuzz/corpus -dict=fuzz/roof.dict \
 	  -max_total_time=$(FUZZ_TIME) -max_len=$(FUZZ_LEN) -timeout=10 -rss_limit_mb=2048 \
 	  -artifact_prefix=$(BUILD_FUZZ)/ -print_final_stats=1
+	fuzz/make-import-corpus.sh $(BUILD_FUZZ)/import-seeds
+	mkdir -p $(BUILD_FUZZ)/import-corpus
+	$(BUILD_FUZZ)/fuzz/fuzz_import $(BUILD_FUZZ)/import-corpus $(BUILD_FUZZ)/import-seeds -dict=fuzz/json.dict \
+	  -max_total_time=$(FUZZ_TIME) -max_len=$(FUZZ_IMPORT_LEN) -timeout=10 -rss_limit_mb=2048 \
+	  -artifact_prefix=$(BUILD_FUZZ)/import- -print_final_stats=1
 
 report: build
 	$(ROOFLINE) run $(SCENARIO)

@@ -10,39 +10,16 @@
 #include "roofline/lang/file_system.hpp"
 #include "roofline/lang/loader.hpp"
 #include "roofline/model/check.hpp"
+#include "templates.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-
-namespace {
-
-// The templates folder as it is on disk, under the same absolute paths.
-roofline::MemoryFileSystem const& templates() {
-    static roofline::MemoryFileSystem const files = [] {
-        roofline::MemoryFileSystem result;
-        std::error_code ec;
-        for (auto const& entry :
-             std::filesystem::recursive_directory_iterator(ROOFLINE_TEMPLATES_DIR, ec)) {
-            if (!entry.is_regular_file()) continue;
-            std::ifstream in(entry.path(), std::ios::binary);
-            std::stringstream text;
-            text << in.rdbuf();
-            result.add(entry.path().string(), text.str());
-        }
-        return result;
-    }();
-    return files;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
     std::string text(reinterpret_cast<char const*>(data), size);
-    roofline::MemoryFileSystem fs = templates();  // a fresh copy: inputs never share state
+    // A fresh copy: inputs never share state.
+    roofline::MemoryFileSystem fs = roofline::fuzz::templates();
     roofline::Diagnostics diagnostics;
     roofline::LoadOptions load{{ROOFLINE_TEMPLATES_DIR}};
     auto program = roofline::load_program_text("fuzz.roof", text, fs, load, diagnostics);

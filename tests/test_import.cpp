@@ -4,6 +4,7 @@
 // against the shipped scenarios case by case; then the errors.
 #include "command.hpp"
 #include "helpers.hpp"
+#include "import_error.hpp"
 #include "sandbox.hpp"
 
 #include "roofline/lang/file_system.hpp"
@@ -17,6 +18,7 @@
 
 using namespace roofline;
 using roofline::test::contains;
+using roofline::test::import_error;
 
 namespace {
 
@@ -429,16 +431,6 @@ std::unique_ptr<Evaluated> import_and_evaluate(char const* config,
     auto imported = model::import_config(config, "config.json", options);
     INFO(imported.text);
     return evaluate_text(imported.text);
-}
-
-// The message import_config throws for `config` ("" if it does not throw).
-std::string import_error(std::string const& config) {
-    try {
-        model::import_config(config, "config.json");
-    } catch (model::ImportError const& e) {
-        return e.what();
-    }
-    return "";
 }
 
 // `config` with the field `name` replaced by `value` (a JSON text), or

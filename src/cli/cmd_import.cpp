@@ -6,12 +6,11 @@
 #include "options.hpp"
 
 #include "roofline/importer/import_config.hpp"
+#include "roofline/lang/file_system.hpp"
 
 #include <cctype>
 #include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 
 namespace roofline::cli {
 
@@ -42,12 +41,14 @@ int cmd_import(std::vector<std::string> const& args) {
     }
 
     auto const& path = vm["config"].as<std::string>();
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    if (in) buffer << in.rdbuf();
-    if (!in) {
-        std::cerr << "roofline import: error: cannot read '" << path << "'\n";
-        return io_error;
+    // A regular file of at most max_config_bytes: a device, a pipe or a folder
+    // is refused before it is read (a pipe never waited on), as scenarios are.
+    std::string error;
+    bool refused = false;
+    auto config_text = read_regular_file(path, model::max_config_bytes, error, &refused);
+    if (!config_text) {
+        std::cerr << "roofline import: error: cannot read '" << path << "': " << error << "\n";
+        return refused ? invalid_input : io_error;
     }
 
     model::ImportOptions import_options;
@@ -73,7 +74,7 @@ int cmd_import(std::vector<std::string> const& args) {
         import_options.mode = m;
         model::ImportedScenario imported;
         try {
-            imported = model::import_config(buffer.str(), path, import_options);
+            imported = model::import_config(*config_text, path, import_options);
         } catch (model::ImportError const& e) {
             std::cerr << e.what() << "\n";
             return invalid_input;

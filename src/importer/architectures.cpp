@@ -28,7 +28,7 @@ Architecture const& find_architecture(Config& config, json const& root) {
     auto supported = supported_architectures();
     if (auto it = root.find("architectures"); it != root.end() && !it->is_null()) {
         if (!it->is_array() || it->empty() || !(*it)[0].is_string())
-            config.fail("field 'architectures' must be a list of names, not " + it->dump());
+            config.fail("field 'architectures' must be a list of names, not " + shown(*it));
         auto name = (*it)[0].get<std::string>();
         for (auto const& a : known_architectures)
             if (name == a.name) {
@@ -39,7 +39,7 @@ Architecture const& find_architecture(Config& config, json const& root) {
                     " (field 'architectures'); roofline import supports " + supported);
     }
     if (auto it = root.find("model_type"); it != root.end() && !it->is_null()) {
-        if (!it->is_string()) config.fail("field 'model_type' must be a string, not " + it->dump());
+        if (!it->is_string()) config.fail("field 'model_type' must be a string, not " + shown(*it));
         auto type = it->get<std::string>();
         for (auto const& a : known_architectures)
             if (type == a.model_type) {

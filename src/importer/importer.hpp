@@ -11,14 +11,17 @@
 //   read_gpt2.cpp        GPT-2
 //   parameters.cpp       the parameter count and its formula
 //   write_scenario.cpp   Shapes -> the scenario's text
+//   visible_text.cpp     a config's text made safe for comments and messages
 
 #include "roofline/importer/import_config.hpp"
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -38,9 +41,22 @@ struct Architecture {
     Family family;
 };
 
-// 'name', for messages. Appended, not "'" + s + "'": GCC 12 at -O3 gives a
-// false -Wrestrict for a string literal + a temporary std::string.
-inline std::string in_quotes(std::string const& s) { return std::string("'").append(s).append("'"); }
+// A config's text (a key, a value, its path) as the scenario's comments and
+// the messages show it: control characters, C1 controls and bytes that are
+// not UTF-8 escaped visibly (\n, \r, \t, \xHH, \u00HH), so that nothing in
+// it ends a comment, breaks the file or reaches a terminal raw; at most
+// `max_characters` characters, then "... (N bytes)".
+std::string visible(std::string_view text, std::size_t max_characters);
+// Characters of one key or value shown in a comment or a message.
+inline constexpr std::size_t max_shown = 200;
+
+// 'name', for messages, visible. Appended, not "'" + s + "'": GCC 12 at -O3
+// gives a false -Wrestrict for a string literal + a temporary std::string.
+inline std::string in_quotes(std::string const& s) {
+    return std::string("'").append(visible(s, max_shown)).append("'");
+}
+// A JSON value in a message: as JSON, visible.
+std::string shown(json const& value);
 
 // config.json's text as JSON; throws ImportError "file:line:col: error:
 // invalid JSON: ..." when it is not.

@@ -47,20 +47,21 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     bool windowed = decode && s.window && (gemma2 || *s.window < S);
 
     std::string out;
-    std::string source = c.file();  // in a comment: no line breaks
-    for (char& ch : source)
-        if (static_cast<unsigned char>(ch) < 0x20) ch = '?';
+    // The config's path, keys and values are comments here: visible() keeps
+    // each on its line, so that no text of the config becomes a statement
+    // (the path is shown whole up to PATH_MAX).
     out += "# " + c.architecture() + ", " + (decode ? "decode" : "prefill") + ", " + w +
-           " weights: imported from " + source + " by `roofline import`.\n";
+           " weights: imported from " + visible(c.file(), 4096) + " by `roofline import`.\n";
     out += "#\n# Config fields used:\n";
-    for (auto const& [name, value] : c.used()) out += "#   " + name + " = " + value + "\n";
+    for (auto const& [name, value] : c.used())
+        out += "#   " + name + " = " + visible(value, max_shown) + "\n";
     for (auto const& line : s.assumed) out += "# Assumed: " + line + "\n";
     auto others = c.not_read();
     if (!others.empty()) {
         // Wrapped at 80 columns; docs/import.md says why each is not needed.
         std::string line = "# Not read (no effect on what the templates model):";
         for (std::size_t i = 0; i < others.size(); ++i) {
-            std::string word = " " + others[i] + (i + 1 < others.size() ? "," : "");
+            std::string word = " " + visible(others[i], max_shown) + (i + 1 < others.size() ? "," : "");
             if (line.size() + word.size() > 80) {
                 out += line + "\n";
                 line = "#  ";

@@ -5,11 +5,16 @@
 // and writes the text. Defined in src/importer/; in namespace roofline::model
 // beside load_scenario, which checks the text it returns.
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace roofline::model {
+
+// The largest config.json `roofline import` reads (real ones are a few KB; the
+// largest of ../shared/measured/configs is 13 KB).
+inline constexpr std::uintmax_t max_config_bytes = std::uintmax_t{16} << 20;  // 16 MiB
 
 enum class ImportMode { decode, prefill };
 
@@ -19,9 +24,11 @@ struct ImportOptions {
     std::string weight_dtype = "bf16";  // the templates' `wdt`
 };
 
-// A config that cannot be imported. what() is the whole message, one line:
-// "FILE:LINE:COL: error: ..." for malformed JSON, "FILE: error: ..." for the
-// rest (an unknown architecture, a missing, unsupported or inconsistent field).
+// A config that cannot be imported. what() is the whole message:
+// "FILE:LINE:COL: error: ...", the line and a caret (and a note likewise, for
+// a key given twice) for malformed JSON, a number out of range or a
+// duplicate key; one line "FILE: error: ..." for the rest (an unknown
+// architecture, a missing, unsupported or inconsistent field).
 struct ImportError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };

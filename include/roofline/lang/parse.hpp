@@ -6,8 +6,10 @@
 #include "roofline/lang/diagnostics.hpp"
 #include "roofline/lang/source.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline {
