@@ -132,37 +132,58 @@ TEST_CASE("lang: did you mean lists every equally close name",
     CHECK(contains(checked->errors(), "unknown name 'fp9'; did you mean 'fp4' or 'fp8'?"));
 }
 
-TEST_CASE("lang: an error on a line of megabytes shows 120 characters of it, at the right column",
+TEST_CASE("lang: an error on a line of a megabyte shows 120 characters of it, at the right column",
           "[reliability][hardening][lang-bounds]") {
-    // "let A = " (8 characters), 750,000 times "1 + " (4 each), then the unknown zz.
+    // "let A = " (8 characters), 250,000 times "1 + " (4 each), then the
+    // unknown zz: 1,000,011 bytes, under the 1 MiB a line may hold.
     std::string text = "let A = ";
-    for (int i = 0; i < 750000; ++i) text += "1 + ";
+    for (int i = 0; i < 250000; ++i) text += "1 + ";
     text += "zz\n";
     auto checked = check_text(text);
     auto errors = checked->errors();
     std::string ones;
     for (int i = 0; i < 15; ++i) ones += "1 + ";
     // The 60 characters before the caret, the name, and the marker of the cut.
-    CHECK(diagnostic_at(errors, "test.roof:1:3000009:") ==
-          "test.roof:1:3000009: error: unknown name 'zz'\n" +
+    CHECK(diagnostic_at(errors, "test.roof:1:1000009:") ==
+          "test.roof:1:1000009: error: unknown name 'zz'\n" +
               ("..." + ones + "zz\n") + std::string(3 + 60, ' ') + "^~\n");
     CHECK(errors.size() < 2000);  // every diagnostic shows a window, never the line
 
     // In the middle of the line, cut on both sides.
     std::string middle = "let A = ";
-    for (int i = 0; i < 500000; ++i) middle += "1 + ";
+    for (int i = 0; i < 125000; ++i) middle += "1 + ";
     middle += "zz";
-    for (int i = 0; i < 500000; ++i) middle += " + 1";
+    for (int i = 0; i < 125000; ++i) middle += " + 1";
     middle += "\n";
     errors = check_text(middle)->errors();
-    CHECK(diagnostic_at(errors, "test.roof:1:2000009:") ==
-          "test.roof:1:2000009: error: unknown name 'zz'\n" +
+    CHECK(diagnostic_at(errors, "test.roof:1:500009:") ==
+          "test.roof:1:500009: error: unknown name 'zz'\n" +
               ("..." + ones + "zz" + [] {
                   std::string after;  // 58 characters after zz: 14 times " + 1" and " +"
                   for (int i = 0; i < 14; ++i) after += " + 1";
                   return after + " +";
               }() + "...\n") +
               std::string(3 + 60, ' ') + "^~\n");
+}
+
+TEST_CASE("lang: a line past 1 MiB is one error where it passes the limit, before parsing",
+          "[reliability][hardening][lang-bounds]") {
+    // Line 2 is "let A = " and 262,142 times "1 + ": 1,048,576 bytes, the
+    // limit, so its byte 1,048,577 (column 1048577) is the first past it. One
+    // error, no parse (before, such lines were parsed whole: 60 MB took 2 GB).
+    std::string text = "# first line\nlet A = ";
+    for (int i = 0; i < 262142; ++i) text += "1 + ";
+    auto over = check_text(text + "1\n")->errors();
+    INFO(over.substr(0, 300));
+    CHECK(over.substr(0, over.find('\n')) ==
+          "test.roof:2:1048577: error: line longer than 1048576 bytes (1 MiB); break it into "
+          "several lines");
+    CHECK(count(over, "error:") == 1);
+    // The same line one byte shorter (its last " " dropped): the limit, so it
+    // is parsed, and its error is the syntax one at its end.
+    text.pop_back();
+    auto at = check_text(text + "\n")->errors();
+    CHECK_FALSE(contains(at, "line longer"));
 }
 
 TEST_CASE("lang: past 10 errors on one line, one line says that more are not shown",

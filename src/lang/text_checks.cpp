@@ -58,8 +58,14 @@ bool check_text(SourceFile const& source, Diagnostics& diagnostics) {
     // One pass: encoding, and bracket depth outside comments and strings.
     int depth = 0;
     bool in_comment = false, in_string = false, escaped = false;
+    std::size_t line_start = 0;
     for (std::size_t i = 0; i < text.size();) {
         char c = text[i];
+        if (c != '\n' && i - line_start >= max_line_bytes) {
+            diagnostics.error(at(source, i), "line longer than " + std::to_string(max_line_bytes) +
+                                                 " bytes (1 MiB); break it into several lines");
+            return false;
+        }
         if (static_cast<unsigned char>(c) >= 0x80) {
             std::size_t n = utf8_length(text, i);
             if (n == 0) {
@@ -77,6 +83,7 @@ bool check_text(SourceFile const& source, Diagnostics& diagnostics) {
             return false;
         }
         ++i;
+        if (c == '\n') line_start = i;
         if (in_comment) {
             in_comment = c != '\n';
         } else if (in_string) {

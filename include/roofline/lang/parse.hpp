@@ -37,10 +37,13 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics);
 // `sweep NAME = [VALUE]`. Or no statement, and an error that names the --set.
 ParsedFile parse_set(SourceFile const& source, bool always_sweep, Diagnostics& diagnostics);
 
-// Before parsing: the text must be UTF-8 without NUL bytes, and brackets may
-// nest at most max_nesting deep (the parser is recursive). Returns false, with
-// an error, when the file must not be parsed.
+// Before parsing: the text must be UTF-8 without NUL bytes, brackets may
+// nest at most max_nesting deep (the parser is recursive), and a line may
+// hold at most max_line_bytes (what one line can make the parser build is
+// bounded: a 60 MB line of one expression took 2 GB to reject). Returns
+// false, with an error, when the file must not be parsed.
 inline constexpr int max_nesting = 256;
+inline constexpr std::size_t max_line_bytes = 1 << 20;  // 1 MiB
 bool check_text(SourceFile const& source, Diagnostics& diagnostics);
 
 // While parsing: an expression nests at most this deep, counting each '('
