@@ -6,9 +6,11 @@
 #include "helpers.hpp"
 
 #include "roofline/engine/evaluate.hpp"
+#include "roofline/report/run.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 
 using namespace roofline;
@@ -114,4 +116,46 @@ request chat(prompt = 16, output = 10, batch = 1) {
     INFO(checked->errors());
     CHECK(checked->diagnostics.error_count() == 1);
     CHECK(contains(checked->errors(), "i = 3)"));
+}
+
+TEST_CASE("bounds: a report whose manifest the tool could not read back is not published",
+          "[reliability][hardening][bounds]") {
+    // The names and strings are bounded, the counts of targets and charts are
+    // not: a manifest past what `run` and `diff` read back (16 MiB) is an
+    // error before the version appears. Shown with the limit lowered to 1,000
+    // bytes: a manifest lists its inputs and outputs with 64-digit SHA-256s,
+    // so even this one-op report's is longer.
+    test::Sandbox box;
+    box.write("small.roof", "hardware h { hbm_bandwidth = 1 TB/s peak bf16 = 1e15 FLOP/s }\n"
+                            "target h\nlet D = 64\nlet F = 64\nsweep B = [1, 2]\n"
+                            "matmul up = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n");
+    report::RunRequest request;
+    request.scenario = (box.path / "small.roof").string();
+    request.out_root = (box.path / "out").string();
+    request.charts = false;
+    request.command_line = {"test"};
+    Diagnostics first;
+    auto published = report::run(request, first);
+    INFO(format(first));
+    REQUIRE(published.status == report::RunOutcome::Status::published);
+
+    request.force = true;
+    request.max_manifest_bytes = 1000;
+    Diagnostics diagnostics;
+    auto refused = report::run(request, diagnostics);
+    CHECK(refused.status == report::RunOutcome::Status::invalid_input);
+    auto const printed = format(diagnostics);
+    INFO(printed);
+    CHECK(contains(printed, " bytes, more than the 1000 that roofline reads back (up to date, "
+                                  "diff); nothing is published"));
+    CHECK(std::filesystem::exists(box.path / "out/small/v1/manifest.json"));
+    CHECK_FALSE(std::filesystem::exists(box.path / "out/small/v2"));
+    CHECK(std::filesystem::read_symlink(box.path / "out/small/latest") == "v1");
+    // Nothing is left of the refused run: v1, latest and the lock only.
+    std::size_t entries = 0;
+    for (auto const& e : std::filesystem::directory_iterator(box.path / "out/small")) {
+        (void)e;
+        ++entries;
+    }
+    CHECK(entries == 3);
 }

@@ -61,7 +61,9 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
         // Wrapped at 80 columns; docs/import.md says why each is not needed.
         std::string line = "# Not read (no effect on what the templates model):";
         for (std::size_t i = 0; i < others.size(); ++i) {
-            std::string word = " " + visible(others[i], max_shown) + (i + 1 < others.size() ? "," : "");
+            // Appends, not " " + a temporary: GCC 12 -O3's false -Wrestrict.
+            std::string word(" ");
+            word.append(visible(others[i], max_shown)).append(i + 1 < others.size() ? "," : "");
             if (line.size() + word.size() > 80) {
                 out += line + "\n";
                 line = "#  ";

@@ -117,7 +117,22 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     for (auto const& name : written) outputs.push_back({name, sha256_file((folder / name).string())});
     auto manifest =
         make_manifest(info, context, request.command_line, inputs, grid.case_count(), outputs);
-    write_file(folder / "manifest.json", manifest_text(manifest));
+    // The limits on names and sizes keep an ordinary manifest far below what
+    // the tool reads back (reliability.md, Sizes); the counts do not (some
+    // hundred targets, each with its charts), so a report that the tool could
+    // not read again is refused here, and nothing is published.
+    auto manifest_json = manifest_text(manifest);
+    if (manifest_json.size() > request.max_manifest_bytes) {
+        diagnostics.error(Span{}, "this report's manifest.json would hold " +
+                                      std::to_string(manifest_json.size()) +
+                                      " bytes, more than the " +
+                                      std::to_string(request.max_manifest_bytes) +
+                                      " that roofline reads back (up to date, diff); nothing is "
+                                      "published: run fewer targets, sweeps or charts at once");
+        outcome.status = Status::invalid_input;
+        return outcome;  // the publisher's destructor removes the temporary folder
+    }
+    write_file(folder / "manifest.json", manifest_json);
 
     outcome.folder = publisher.commit();
     outcome.warnings = publisher.warnings();

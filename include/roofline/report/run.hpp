@@ -7,10 +7,12 @@
 #include "roofline/engine/evaluate.hpp"
 #include "roofline/lang/diagnostics.hpp"
 #include "roofline/model/load.hpp"
+#include "roofline/report/manifest.hpp"
 #include "roofline/report/progress.hpp"
 #include "roofline/report/report.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +31,9 @@ struct RunRequest {
     // Told of each phase of writing a new version (progress.hpp), if not
     // null; nothing when the inputs are invalid or the report is up to date.
     ProgressObserver* progress = nullptr;
+    // The largest manifest.json a run publishes: what the tool reads back (a
+    // later run's up-to-date check, diff). Only tests lower it.
+    std::uintmax_t max_manifest_bytes = report::max_manifest_bytes;
 };
 
 struct RunOutcome {
