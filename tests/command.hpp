@@ -4,8 +4,11 @@
 
 #include "sandbox.hpp"
 
+#include <catch2/catch.hpp>
+
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <sys/wait.h>
 
@@ -42,6 +45,21 @@ inline CommandResult run_roofline(std::filesystem::path const& cwd, std::string 
                                   std::string const& env = "") {
     return run_command("cd " + quoted(cwd) + " && " + (env.empty() ? "" : env + " ") +
                        quoted(ROOFLINE_BINARY) + " " + args);
+}
+
+// The names of the entries of `folder` (not below it).
+inline std::set<std::string> names_in(std::filesystem::path const& folder) {
+    std::set<std::string> names;
+    for (auto const& entry : std::filesystem::directory_iterator(folder))
+        names.insert(entry.path().filename().string());
+    return names;
+}
+
+// Runs `roofline ARGS` in `box`; INFO shows what it said.
+inline CommandResult roofline_in(Sandbox const& box, std::string const& args) {
+    auto r = run_roofline(box.path, args);
+    UNSCOPED_INFO("roofline " << args << "\nstdout: " << r.out << "\nstderr: " << r.err);
+    return r;
 }
 
 }  // namespace roofline::test

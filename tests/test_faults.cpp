@@ -40,13 +40,6 @@ std::map<std::string, std::string> hash_tree(fs::path const& folder) {
     return hashes;
 }
 
-std::set<std::string> names_in(fs::path const& folder) {
-    std::set<std::string> names;
-    for (auto const& entry : fs::directory_iterator(folder))
-        names.insert(entry.path().filename().string());
-    return names;
-}
-
 bool is_version(std::string const& name) {
     return name.size() > 1 && name[0] == 'v' &&
            std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });

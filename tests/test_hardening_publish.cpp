@@ -32,19 +32,6 @@ std::string scenario(int d = 64) {
            "\nlet F = 128\nmatmul proj = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
 }
 
-std::set<std::string> names_in(fs::path const& folder) {
-    std::set<std::string> names;
-    for (auto const& entry : fs::directory_iterator(folder))
-        names.insert(entry.path().filename().string());
-    return names;
-}
-
-CommandResult roofline_in(Sandbox const& box, std::string const& args) {
-    auto r = run_roofline(box.path, args);
-    UNSCOPED_INFO("roofline " << args << "\nstdout: " << r.out << "\nstderr: " << r.err);
-    return r;
-}
-
 // The folder name of a name that file_part changes: the safe name, '-', and
 // 8 hex digits of the SHA-256 of the name as given.
 std::string hashed(std::string const& safe, std::string const& given) {

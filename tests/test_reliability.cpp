@@ -48,20 +48,6 @@ std::string scenario(std::string const& chip = "chip", std::string const& extra 
            "matmul proj = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
 }
 
-std::set<std::string> names_in(fs::path const& folder) {
-    std::set<std::string> names;
-    for (auto const& entry : fs::directory_iterator(folder))
-        names.insert(entry.path().filename().string());
-    return names;
-}
-
-// Runs `roofline ARGS` in `box`; INFO shows what it said.
-CommandResult roofline_in(Sandbox const& box, std::string const& args) {
-    auto r = run_roofline(box.path, args);
-    UNSCOPED_INFO("roofline " << args << "\nstdout: " << r.out << "\nstderr: " << r.err);
-    return r;
-}
-
 // An flock held on `path` (created if needed) by this test, as a run in
 // another PID namespace would hold it: its pid means nothing here.
 struct HeldLock {
