@@ -36,6 +36,24 @@ constexpr char const* memory_limit = "ulimit -v 2000000;";
 constexpr char const* memory_limit = "ulimit -v 2000000;";
 #endif
 
+// A request whose decode step fails at i = 3 (S = 3 - i = 0), after `sweeps`.
+std::string failing_request(std::string const& sweeps, std::string const& output,
+                            std::string const& batch) {
+    std::string text = "hardware toy { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }\n"
+                       "target toy\nlet E = 64\n";
+    text.append(sweeps).append(
+        "template step(B, S) {\n"
+        "    matmul scores = bf16[B, E] * cache bf16[B, S, E] -> bf16[B, S]\n"
+        "}\n"
+        "request chat(prompt = 16, output = ");
+    text.append(output).append(", batch = ").append(batch).append(
+        ") {\n"
+        "    prefill: use step(B = batch, S = prompt)\n"
+        "    decode:  use step(B = batch, S = 3 - i)\n"
+        "}\n");
+    return text;
+}
+
 }  // namespace
 
 TEST_CASE("bounds: eval refuses a 10^7-value --set at its token, before making its values",
@@ -81,19 +99,7 @@ TEST_CASE("bounds: the requests' work is checked at every point before a decode 
     // step would fail at i = 3 (S = 3 - i = 0) at the first point, B = 1;
     // before, that step was evaluated (and 10^6 steps with it) before the
     // bound was seen, so its error was the one reported.
-    auto checked = test::check_text(R"(
-hardware toy { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }
-target toy
-let E = 64
-sweep B = 1..201
-template step(B, S) {
-    matmul scores = bf16[B, E] * cache bf16[B, S, E] -> bf16[B, S]
-}
-request chat(prompt = 16, output = 1000000, batch = B) {
-    prefill: use step(B = batch, S = prompt)
-    decode:  use step(B = batch, S = 3 - i)
-}
-)");
+    auto checked = test::check_text(failing_request("sweep B = 1..201\n", "1000000", "B"));
     INFO(checked->errors());
     REQUIRE_FALSE(checked->diagnostics.has_errors());
     auto grid = engine::prepare(checked->scenario, checked->diagnostics);
@@ -112,18 +118,7 @@ TEST_CASE("bounds: under the requests' bound, a decode step's error names its st
           "[reliability][hardening][bounds]") {
     // The same request at one point: within the bound, so the steps run and
     // the first one that fails is reported, at i = 3.
-    auto checked = test::check_text(R"(
-hardware toy { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }
-target toy
-let E = 64
-template step(B, S) {
-    matmul scores = bf16[B, E] * cache bf16[B, S, E] -> bf16[B, S]
-}
-request chat(prompt = 16, output = 10, batch = 1) {
-    prefill: use step(B = batch, S = prompt)
-    decode:  use step(B = batch, S = 3 - i)
-}
-)");
+    auto checked = test::check_text(failing_request("", "10", "1"));
     REQUIRE_FALSE(checked->diagnostics.has_errors());
     auto grid = engine::prepare(checked->scenario, checked->diagnostics);
     REQUIRE(grid);
