@@ -10,12 +10,14 @@
 # config.json written in the script.
 # The fields that differ from run to run (created_utc in manifest.json and
 # diff.json, the manifests' hashes in diff.json) are blanked before hashing,
-# and the temporary folder's path is taken out of them.
+# and the temporary folder's, the checkout's and the templates folder's paths
+# are taken out of them (so two checkouts compare).
 #
 #   scripts/output-digests.sh [build/roofline] > digests.txt
 set -euo pipefail
 roofline=$(realpath "${1:-build/roofline}")
 root=$(cd "$(dirname "$0")/.." && pwd)
+templates=$("$roofline" --version | sed -n 's/^templates: //p')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -55,7 +57,7 @@ find out shipped llama.roof -type f ! -name '.lock' | LC_ALL=C sort | while read
     *manifest.json | */diff.json)
         sed -e 's/"created_utc": "[^"]*"/"created_utc": ""/' \
             -e 's/"manifest_sha256": "[^"]*"/"manifest_sha256": ""/' \
-            -e "s#$work/##g" "$f" | sha256sum | sed "s#-\$#$f#" ;;
+            -e "s#$work/##g" -e "s#$templates/#TEMPLATES/#g" -e "s#$root/#ROOT/#g" "$f" | sha256sum | sed "s#-\$#$f#" ;;
     *) sha256sum "$f" ;;
     esac
 done
