@@ -10,6 +10,10 @@ namespace roofline::diff {
 
 namespace {
 
+// Every stride-th case of a series as it streams past, and its last one: the
+// diff reads cases.csv row by row and samples without output::even_sample's
+// positions; its charts have always been drawn from these points, so the
+// formula stays (a change would move them).
 std::size_t stride_for(std::size_t n) {
     return std::max<std::size_t>(1,
                                  (n + DiffChartData::max_points - 1) / DiffChartData::max_points);

@@ -3,7 +3,8 @@
 #include "roofline/diff/diff_text.hpp"
 #include "roofline/output/errors.hpp"
 #include "output/chart.hpp"
-#include "output/chart_ticks.hpp"
+#include "output/chart_axes.hpp"
+#include "output/chart_roofs.hpp"
 #include "output/file_names.hpp"
 #include "output/gnuplot_text.hpp"
 #include "output/render_charts.hpp"
@@ -92,24 +93,11 @@ std::vector<Group> groups(DiffChartData const& d, std::uint32_t p) {
     return result;
 }
 
-double floor_decade(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
-double ceil_decade(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
+using output::add_series;
+using output::ceil_decade;
+using output::floor_decade;
 
-std::string n(double v) { return output::num(v); }
 std::string si(double v, char const* unit) { return output::eng(v, unit); }
-
-// A series, left out when it has no points (gnuplot warns about an empty
-// data block); its title (empty: none) shows at most `title_chars` in the key.
-void add(Chart& chart, std::string title, std::string style, Points points,
-         std::size_t title_chars) {
-    if (points.empty()) return;
-    output::Series series;
-    series.title = std::move(title);
-    series.style = std::move(style);
-    series.points = std::move(points);
-    series.title_chars = title_chars;
-    chart.series.push_back(std::move(series));
-}
 
 std::string side_name(ComparedReport const& r, std::string const& hw) {
     return hw + " (" + r.label() + ")";
@@ -139,14 +127,13 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group
     x_lo = floor_decade(x_lo / 1.3), x_hi = ceil_decade(x_hi * 1.5);
     // Room for the ridge labels: A's run right from its ridge, B's left from
     // it (below); a decade more where one would leave the plot.
-    constexpr double char_width = 7.2 / 880.0;  // of the plot's width
     auto room = [&](double ridge, bool right) {
         double f = std::log(ridge / x_lo) / std::log(x_hi / x_lo);
         return right ? 1 - f : f;
     };
     for (int side = 0; side < 2; ++side)
         for (auto const& r : side == 0 ? d.roofs_a[p] : d.roofs_b[p]) {
-            double need = (std::string_view("A ridge 1000 FLOP/B").size() + 1) * char_width;
+            double need = (std::string_view("A ridge 1000 FLOP/B").size() + 1) * output::char_width_graph;
             for (int k = 0; k < 3 && room(r.ridge, side == 0) < need; ++k)
                 (side == 0 ? x_hi : x_lo) *= side == 0 ? 10 : 0.1;
         }
@@ -154,10 +141,8 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group
     y_lo = floor_decade(std::min(y_lo, y_hi / 1e3) / 1.3), y_hi *= 2.5;
     chart.title = "Rooflines: A = " + side_name(m.a(), pair.a) + group.title_note();
     chart.subtitle = "B = " + side_name(m.b(), pair.b);
-    chart.x = {"arithmetic intensity (FLOP/byte)", true, 10, x_lo, x_hi,
-               output::log_ticks(x_lo, x_hi, output::decimal_tick), ""};
-    chart.y = {"attained (FLOP/s)", true, 10, y_lo, y_hi,
-               output::log_ticks(y_lo, y_hi, output::power_tick), ""};
+    chart.x = output::log_axis("arithmetic intensity (FLOP/byte)", x_lo, x_hi, output::decimal_tick);
+    chart.y = output::log_axis("attained (FLOP/s)", y_lo, y_hi, output::power_tick);
     // Ridge labels on an opaque ground: another roof may pass behind one.
     chart.decorations.push_back("set style textbox opaque noborder");
     for (int side = 0; side < 2; ++side) {
@@ -174,9 +159,8 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group
         label += "FLOP/s";
         for (std::size_t i = 0; i < roofs.size(); ++i) {
             auto const& r = roofs[i];
-            double bw = r.peak / r.ridge;
-            add(chart, i == 0 ? label : "", "with lines" + style,
-                {{x_lo, bw * x_lo}, {r.ridge, r.peak}, {x_hi, r.peak}}, 100);
+            add_series(chart, i == 0 ? label : "", "with lines" + style,
+                       output::roof_points(r.peak / r.ridge, r.ridge, r.peak, x_lo, x_hi), 100);
             // The ridge: A's right of and below its kink, B's left of and above
             // it, where no case is drawn; once where both sides share it.
             bool shared =
@@ -188,11 +172,10 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group
                                            : side == 0 ? "A ridge "
                                                        : "B ridge ") +
                                si(r.ridge, "FLOP/B");
-            chart.decorations.push_back("set label " + output::literal(text) + " at first " +
-                                        n(r.ridge) + ", first " + n(r.peak) +
-                                        (side == 0 ? " left offset character 0.6, -1.1"
-                                                   : " right offset character -0.6, 1.1") +
-                                        " tc rgb '#404040' boxed front");
+            chart.decorations.push_back(output::label_at(
+                text, r.ridge, r.peak,
+                side == 0 ? "left offset character 0.6, -1.1 tc rgb '#404040' boxed front"
+                          : "right offset character -0.6, 1.1 tc rgb '#404040' boxed front"));
         }
     }
     for (auto const& [key, series] : d.roofline) {
@@ -204,7 +187,7 @@ Chart roofline_chart(DiffChartData const& d, std::uint32_t p, Group const& group
         auto other = key;
         std::get<2>(other) = 1;
         bool a_only = side == 0 && !d.roofline.count(other);
-        add(chart, side == 1 ? m.ops()[op].label() : a_only ? m.ops()[op].label() + " (A only)" : "",
+        add_series(chart, side == 1 ? m.ops()[op].label() : a_only ? m.ops()[op].label() + " (A only)" : "",
             "with points" + marker + " lc " + color(group.slot(op)), series.all(), 60);
     }
     // Cases of 0 FLOPs or 0 bytes: a note each, not a series.
@@ -296,7 +279,7 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p, Grou
         if (l.parts.size() == 1 && label.find("HBM") == 0) label += " (memory-bound)";
         if (l.parts.size() == 1 && label.find(" peak ") != std::string::npos)
             label += " (compute-bound)";
-        add(chart, label + ": " + format_speedup(l.y), "with lines " + l.style,
+        add_series(chart, label + ": " + format_speedup(l.y), "with lines " + l.style,
             {{x_lo, l.y}, {x_hi, l.y}}, 100);
     }
     for (auto const& [key, series] : d.speedup) {
@@ -309,7 +292,7 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p, Grou
                                       .append(std::to_string(output::filled_point(k)))
                                       .append(" ps 0.9 lw 2")
                                 : std::string("with lines lw 2");
-        add(chart, m.ops()[op].label(),
+        add_series(chart, m.ops()[op].label(),
             style + " dt " + std::to_string(output::dash_type(k)) + " lc " + color(k),
             std::move(points), 60);
     }
@@ -317,7 +300,7 @@ Chart speedup_chart(DiffChartData const& d, std::size_t v, std::uint32_t p, Grou
     // sits at the HBM ratio (a memory-bound decode), its line would
     // otherwise lie hidden under theirs.
     for (auto const& l : lines)
-        add(chart, "", "with lines " + l.style, {{x_lo, l.y}, {x_hi, l.y}}, 100);
+        add_series(chart, "", "with lines " + l.style, {{x_lo, l.y}, {x_hi, l.y}}, 100);
     return chart;
 }
 

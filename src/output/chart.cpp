@@ -2,6 +2,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 
 namespace roofline::output {
 
@@ -21,6 +22,17 @@ std::string color(std::size_t i) { return palette[i % palette.size()]; }
 int filled_point(std::size_t i) { return filled_points[i % filled_points.size()]; }
 int open_point(std::size_t i) { return open_points[i % open_points.size()]; }
 int dash_type(std::size_t i) { return 1 + static_cast<int>((i / palette.size()) % 4); }
+
+void add_series(Chart& chart, std::string title, std::string style, Points points,
+                std::size_t title_chars) {
+    if (points.empty()) return;
+    Series series;
+    series.title = std::move(title);
+    series.style = std::move(style);
+    series.points = std::move(points);
+    series.title_chars = title_chars;
+    chart.series.push_back(std::move(series));
+}
 
 std::string off_log_note(std::string_view op, bool zero_flops, bool zero_bytes, bool partly) {
     std::string why = zero_flops && zero_bytes ? "0 FLOPs, 0 bytes" : zero_flops ? "0 FLOPs" : "0 bytes";

@@ -68,6 +68,12 @@ struct Chart {
     std::size_t max_key_series = 40;       // more titled series: a note instead
 };
 
+// Adds a series of `points` to `chart` (its title, data, shows at most
+// `title_chars` in the key; empty: not in the key), none when there is no
+// point: gnuplot warns about an empty data block.
+void add_series(Chart& chart, std::string title, std::string style, Points points,
+                std::size_t title_chars = 70);
+
 // Series styles by index: palette colour ("#1f77b4"; `palette_size` of them,
 // none repeated), filled and open point types, and a dash type that changes
 // once the palette repeats.

@@ -36,14 +36,17 @@ std::string superscript(int e) {
 
 }  // namespace
 
+double floor_decade(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
+double ceil_decade(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
+
 double nice_floor(double v) {
-    double decade = std::pow(10.0, std::floor(std::log10(v)));
+    double decade = floor_decade(v);
     for (double m : {5.0, 2.0, 1.0})
         if (m * decade <= v * (1 + 1e-9)) return m * decade;
     return decade;
 }
 double nice_ceil(double v) {
-    double decade = std::pow(10.0, std::floor(std::log10(v)));
+    double decade = floor_decade(v);
     for (double m : {1.0, 2.0, 5.0, 10.0})
         if (m * decade >= v * (1 - 1e-9)) return m * decade;
     return 10 * decade;

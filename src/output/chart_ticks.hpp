@@ -15,6 +15,11 @@ namespace roofline::output {
 double nice_floor(double v);
 double nice_ceil(double v);
 
+// The power of ten at or below (above) v: the ends of a log axis at whole
+// decades, as the diff's roofline and the workbook's charts have them. v > 0.
+double floor_decade(double v);
+double ceil_decade(double v);
+
 // Ticks on a log axis: every decade, with 2 and 5 (or every digit) between
 // them when the axis spans few decades.
 Ticks log_ticks(double lo, double hi, std::string (*text)(double));

@@ -1,30 +1,13 @@
 #include "roofline/report/chart_writer.hpp"
 
+#include "output/chart_sample.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <vector>
 
 namespace roofline::report {
-
-// ---------------------------------------------------------------------------
-// Sampling: which sweep points a series keeps.
-
-namespace {
-
-// `count` indices spread evenly over [0, n), the first and the last included.
-std::vector<std::size_t> even_sample(std::size_t n, std::size_t count) {
-    std::vector<std::size_t> kept;
-    if (n <= count) {
-        for (std::size_t i = 0; i < n; ++i) kept.push_back(i);
-        return kept;
-    }
-    for (std::size_t s = 0; s < count; ++s)
-        kept.push_back((s * (n - 1) + (count - 1) / 2) / (count - 1));
-    return kept;
-}
-
-}  // namespace
 
 bool ChartData::OffLog::add(engine::Metrics const& m) {
     ++supported;
@@ -48,12 +31,12 @@ ChartData::ChartData(ReportContext const& context)
       network_rate_(matmuls_ * targets_, 0.0),
       bases_(context.dtype_bases()) {
     auto const& grid = context.grid;
-    roofline_points_ = even_sample(grid.point_count, max_points);
+    roofline_points_ = output::even_sample(grid.point_count, max_points);
     stride_.assign(grid.sweep_count, 1);
     for (std::size_t v = grid.sweep_count; v-- > 1;)
         stride_[v - 1] = stride_[v] * grid.sweep_sizes[v];
     for (std::size_t v = 0; v < grid.sweep_count; ++v)
-        sweep_values_.push_back(even_sample(grid.sweep_sizes[v], max_points));
+        sweep_values_.push_back(output::even_sample(grid.sweep_sizes[v], max_points));
     sweep_.resize(grid.sweep_count * bases_.size() * matmuls_ * targets_);
     digits_.resize(grid.sweep_count);
 }

@@ -42,6 +42,29 @@ std::string dtypes_at(ReportContext const& context, std::size_t base) {
     return dtypes;
 }
 
+Chart chart_along(ReportContext const& context, char const* kind, std::size_t v,
+                  model::Hardware const& hw, std::size_t base) {
+    Chart chart;
+    std::string const& sweep = context.scenario.sweeps[v].name;
+    std::string const dtypes = dtypes_at(context, base);
+    chart.stem = dtypes.empty() ? output::file_name({kind, sweep, hw.id})
+                                : output::file_name({kind, sweep, hw.id, dtypes});
+    chart.title = chart_title(context);
+    return chart;
+}
+
+std::size_t sweep_stride(engine::CaseGrid const& grid, std::size_t v) {
+    std::size_t stride = 1;
+    for (std::size_t w = v + 1; w < grid.sweep_count; ++w) stride *= grid.sweep_sizes[w];
+    return stride;
+}
+
+bool any_supported(ReportContext const& context, model::Hardware const& hw) {
+    auto const& ops = context.scenario.ops;
+    return std::any_of(ops.begin(), ops.end(),
+                       [&](model::Op const& m) { return context.supported_on(m, hw); });
+}
+
 std::vector<Roof> roofs(ReportContext const& context, model::Hardware const& hw) {
     std::vector<Roof> result;
     for (int dtype : context.compute_dtypes()) {

@@ -1,17 +1,20 @@
 #pragma once
 // The charts of a report as output::Charts, and the parts they share:
 //   chart_model.cpp     chip names, roofs, notes
-//   chart_axes.cpp      axis ranges and ticks
 //   roofline_chart.cpp  roofline-<HW>
 //   sweep_chart.cpp     sweep-<V>-<HW>
 //   step_chart.cpp      step-<V>-<HW>
 //   scaling_chart.cpp   scaling-<V>-<HW>
 //   request_chart.cpp   request-<NAME>-<HW>
-// output::render_charts draws them. Private to src/report.
+// Axes, ticks, roofs, keys and the sampler are output's (output/chart_*),
+// shared with the diff's charts; output::render_charts draws them. Private
+// to src/report.
 
 #include "roofline/report/chart_writer.hpp"
 
 #include "output/chart.hpp"
+#include "output/chart_axes.hpp"
+#include "output/chart_roofs.hpp"
 #include "output/file_names.hpp"
 #include "output/gnuplot_text.hpp"
 
@@ -42,12 +45,24 @@ using output::Points;
 using output::Series;
 using output::Ticks;
 
-constexpr char const* roof_color = "#303030";
+using output::char_height_graph;
+using output::char_width_graph;
+using output::decimal_tick;
+using output::fraction;
+using output::linear_ticks;
+using output::log_axis;
+using output::log_ticks;
+using output::nice_ceil;
+using output::nice_floor;
+using output::power_tick;
+using output::sweep_axis;
+using output::time_tick;
+using output::time_unit;
+using output::TimeUnit;
+using output::y_high;
+using output::zero_based;
 
-// Plot geometry used to keep labels apart: a 1000 px wide chart has about
-// 880 px of plot, and a character of the 10-point key font is about 7 px.
-constexpr double char_width_graph = 7.2 / 880.0;
-constexpr double char_height_graph = 14.0 / 520.0;
+constexpr char const* roof_color = "#303030";
 
 // "layer/name", or "name" at the top level.
 std::string op_label(model::Op const& m);
@@ -64,6 +79,16 @@ std::string other_sweeps_note(ReportContext const& context, std::size_t v, std::
 // The dtypes of the dtype sweeps at point `base`, joined with '_' ("fp8",
 // "fp8_bf16"): the end of a chart's name; "" without a dtype sweep.
 std::string dtypes_at(ReportContext const& context, std::size_t base);
+
+// A chart along sweep v on `hw`, named <kind>-<V>-<HW>, with a dtype sweep
+// <kind>-<V>-<HW>-<DTYPE> (dtypes_at `base`), titled chart_title: the start
+// of the sweep, step and scaling charts.
+Chart chart_along(ReportContext const& context, char const* kind, std::size_t v,
+                  model::Hardware const& hw, std::size_t base);
+// Points between two values of sweep v (the first sweep varies slowest).
+std::size_t sweep_stride(engine::CaseGrid const& grid, std::size_t v);
+// Whether some op has a peak on `hw`: else a chart of its time has nothing to draw.
+bool any_supported(ReportContext const& context, model::Hardware const& hw);
 
 // The compute dtypes used on a chip, grouped by equal peak (bf16 and fp16 on
 // an H100 share one roof), highest peak first.

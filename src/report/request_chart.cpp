@@ -3,8 +3,8 @@
 // context length, one line per sweep point (at most eight, picked as the
 // Summary's step points are), each line's key saying its TTFT, which the
 // chart cannot show on this axis, and whether the request fits in HBM.
-#include "chart_axes.hpp"
 #include "chart_model.hpp"
+#include "output/chart_sample.hpp"
 
 #include "roofline/output/terminal_text.hpp"
 #include "roofline/report/requests_csv.hpp"
@@ -84,15 +84,9 @@ Chart request_chart(ReportContext const& context, std::size_t r, std::size_t t) 
                          .append(color(drawn))
                          .append("'");
         std::size_t const n = result.per_token.size();
-        std::size_t const kept = std::min(n, max_line_points);
-        std::size_t previous = n;
-        for (std::size_t k = 0; k < kept; ++k) {
-            std::size_t i = kept == 1 ? 0 : (k * (n - 1) + (kept - 1) / 2) / (kept - 1);
-            if (i == previous) continue;
-            previous = i;
+        for (std::size_t i : output::even_sample(n, max_line_points))
             line.points.push_back(
                 {result.prompt + static_cast<double>(i + 1), result.per_token[i] / unit.seconds});
-        }
         // One token is a point, not a line.
         if (n == 1) line.style = "with points pt 7 ps 1 lc rgb '" + color(drawn) + "'";
         chart.series.push_back(std::move(line));

@@ -1,4 +1,3 @@
-#include "chart_axes.hpp"
 #include "chart_model.hpp"
 #include "output/gnuplot_text.hpp"
 
@@ -123,43 +122,33 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
     chart.x.log = chart.y.log = true;
 
     double x_min = INFINITY, x_max = 0, y_min = INFINITY, top = 0;
-    for (std::size_t i = 0; i < matmuls.size(); ++i)
-        for (auto const& p : data.roofline(i, t))
-            if (p.x > 0 && p.y > 0) {
-                x_min = std::min(x_min, p.x), x_max = std::max(x_max, p.x);
-                y_min = std::min(y_min, p.y), top = std::max(top, p.y);
-            }
-    for (auto const& r : roof_list) {
-        x_min = std::min(x_min, r.ridge), x_max = std::max(x_max, r.ridge);
-        top = std::max(top, r.peak);
-    }
-    if (!net_roofs.empty()) {
-        chart.x.label = "intensity (FLOP/byte): open marks per HBM byte, filled marks per network byte";
+    // The cases a log axis can show, and a ridge with its peak.
+    auto extend = [&](std::vector<ChartData::Point> const& (ChartData::*points)(std::size_t, std::size_t) const) {
         for (std::size_t i = 0; i < matmuls.size(); ++i)
-            for (auto const& p : data.network(i, t))
+            for (auto const& p : (data.*points)(i, t))
                 if (p.x > 0 && p.y > 0) {
                     x_min = std::min(x_min, p.x), x_max = std::max(x_max, p.x);
                     y_min = std::min(y_min, p.y), top = std::max(top, p.y);
                 }
-        for (auto const& r : net_roofs) {
-            x_min = std::min(x_min, r.peak / r.rate), x_max = std::max(x_max, r.peak / r.rate);
-            top = std::max(top, r.peak);
-        }
+    };
+    auto reach = [&](double ridge, double peak) {
+        x_min = std::min(x_min, ridge), x_max = std::max(x_max, ridge);
+        top = std::max(top, peak);
+    };
+    extend(&ChartData::roofline);
+    for (auto const& r : roof_list) reach(r.ridge, r.peak);
+    if (!net_roofs.empty()) {
+        chart.x.label = "intensity (FLOP/byte): open marks per HBM byte, filled marks per network byte";
+        extend(&ChartData::network);
+        for (auto const& r : net_roofs) reach(r.peak / r.rate, r.peak);
     }
     if (chip_roof) {
         chart.x.label = net_roofs.empty()
                             ? "intensity (FLOP/byte): open marks per HBM byte, \u00d7 per on-chip byte"
                             : "intensity (FLOP/byte): open marks per HBM byte, filled per network byte, "
                               "\u00d7 per on-chip byte";
-        for (std::size_t i = 0; i < matmuls.size(); ++i)
-            for (auto const& p : data.onchip(i, t))
-                if (p.x > 0 && p.y > 0) {
-                    x_min = std::min(x_min, p.x), x_max = std::max(x_max, p.x);
-                    y_min = std::min(y_min, p.y), top = std::max(top, p.y);
-                }
-        double const ridge = chip_roof->peak / chip_roof->rate;
-        x_min = std::min(x_min, ridge), x_max = std::max(x_max, ridge);
-        top = std::max(top, chip_roof->peak);
+        extend(&ChartData::onchip);
+        reach(chip_roof->peak / chip_roof->rate, chip_roof->peak);
     }
     if (!(x_min <= x_max)) x_min = 1, x_max = 1e4;
     chart.x.lo = nice_floor(x_min / 1.3);
@@ -170,86 +159,47 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
     chart.x.ticks = log_ticks(chart.x.lo, chart.x.hi, decimal_tick);
     chart.y.ticks = log_ticks(chart.y.lo, chart.y.hi, power_tick);
 
+    // The HBM roofs' labels sit left of the ridge, above the bandwidth slope,
+    // where nothing is drawn; the network ridges' right of theirs, above the
+    // peak. The on-chip ridge is in the key, not at the roof: left of the HBM
+    // ridge, where that roof's label already is.
     std::string const bandwidth = eng(hw.hbm_bytes_per_s, "B/s");
     for (std::size_t r = 0; r < roof_list.size(); ++r) {
         auto const& roof = roof_list[r];
-        chart.series.push_back({r == 0 ? "roof (HBM " + bandwidth + ")" : "",
-                                "with lines lw 2.5 lc rgb '" + std::string(roof_color) + "'",
-                                {{chart.x.lo, hw.hbm_bytes_per_s * chart.x.lo},
-                                 {roof.ridge, roof.peak},
-                                 {chart.x.hi, roof.peak}},
-                                ""});
-        chart.series.push_back({"",
-                                "with points pt 7 ps 1.4 lc rgb '" + std::string(roof_color) + "'",
-                                {{roof.ridge, roof.peak}},
-                                ""});
-        chart.decorations.push_back("set arrow from first " + num(roof.ridge) +
-                                    ", graph 0 to first " + num(roof.ridge) + ", first " +
-                                    num(roof.peak) + " nohead dt 2 lw 1 lc rgb '#777777' back");
-        // The label sits left of the ridge, above the bandwidth slope, where
-        // nothing is drawn; right of it when the axis leaves no room.
-        std::string text = roof.dtypes + ": peak " + eng(roof.peak, "FLOP/s") + ", ridge " +
-                           eng(roof.ridge, "FLOP/B");
-        double width = (static_cast<double>(text.size()) + 1) * char_width_graph;
-        bool left = fraction(chart.x, roof.ridge) > width;
-        chart.decorations.push_back("set label " + literal(text) + " at first " + num(roof.ridge) +
-                                    ", first " + num(roof.peak) + (left ? " right" : " left") +
-                                    " offset character " + (left ? "-0.8" : "0.8") +
-                                    ", 0.9 tc rgb '" + roof_color + "' front noenhanced");
+        output::add_roof(chart, {.title = r == 0 ? "roof (HBM " + bandwidth + ")" : "",
+                                 .bandwidth = hw.hbm_bytes_per_s,
+                                 .ridge = roof.ridge,
+                                 .peak = roof.peak,
+                                 .line = "lw 2.5",
+                                 .marker = "pt 7 ps 1.4",
+                                 .label = roof.dtypes + ": peak " + eng(roof.peak, "FLOP/s") +
+                                          ", ridge " + eng(roof.ridge, "FLOP/B")});
     }
-
     for (auto const& r : net_roofs) {
         double const ridge = r.peak / r.rate;
-        std::string const lc = std::string(" lc rgb '") + roof_color + "'";
-        chart.series.push_back({"network roof (" + r.links + ", " + eng(r.rate, "B/s") +
-                                    " received per chip)",
-                                "with lines lw 2 dt 2" + lc,
-                                {{chart.x.lo, r.rate * chart.x.lo}, {ridge, r.peak}},
-                                ""});
-        chart.series.push_back({"", "with points pt 6 ps 1.4 lw 2" + lc, {{ridge, r.peak}}, ""});
-        chart.decorations.push_back(std::string("set arrow from first ")
-                                        .append(num(ridge))
-                                        .append(", graph 0 to first ")
-                                        .append(num(ridge))
-                                        .append(", first ")
-                                        .append(num(r.peak))
-                                        .append(" nohead dt 3 lw 1 lc rgb '#777777' back"));
-        // Above the peak, right of the ridge (the HBM roof's label is left
-        // of its own ridge); left of it when the axis leaves no room.
-        std::string const text = std::string("network ridge ").append(eng(ridge, "FLOP/B"));
-        double const width = (static_cast<double>(text.size()) + 1) * char_width_graph;
-        bool const right = fraction(chart.x, ridge) + width < 1;
-        chart.decorations.push_back(std::string("set label ")
-                                        .append(literal(text))
-                                        .append(" at first ")
-                                        .append(num(ridge))
-                                        .append(", first ")
-                                        .append(num(r.peak))
-                                        .append(right ? " left offset character 0.8"
-                                                      : " right offset character -0.8")
-                                        .append(", 0.9 tc rgb '")
-                                        .append(roof_color)
-                                        .append("' front noenhanced"));
+        output::add_roof(chart, {.title = "network roof (" + r.links + ", " + eng(r.rate, "B/s") +
+                                          " received per chip)",
+                                 .bandwidth = r.rate,
+                                 .ridge = ridge,
+                                 .peak = r.peak,
+                                 .flat = false,
+                                 .line = "lw 2 dt 2",
+                                 .marker = "pt 6 ps 1.4 lw 2",
+                                 .drop_dash = 3,
+                                 .label = std::string("network ridge ").append(eng(ridge, "FLOP/B")),
+                                 .label_left = false});
     }
-
     if (chip_roof) {
-        // Its ridge in the key, not at the roof: left of the HBM ridge, where
-        // that roof's label already is.
         double const ridge = chip_roof->peak / chip_roof->rate;
-        std::string const lc = std::string(" lc rgb '") + roof_color + "'";
-        chart.series.push_back({"on-chip roof (" + eng(chip_roof->rate, "B/s") + ", ridge " +
-                                    eng(ridge, "FLOP/B") + ")",
-                                "with lines lw 2 dt 4" + lc,
-                                {{chart.x.lo, chip_roof->rate * chart.x.lo}, {ridge, chip_roof->peak}},
-                                ""});
-        chart.series.push_back({"", "with points pt 6 ps 1.4 lw 2" + lc, {{ridge, chip_roof->peak}}, ""});
-        chart.decorations.push_back(std::string("set arrow from first ")
-                                        .append(num(ridge))
-                                        .append(", graph 0 to first ")
-                                        .append(num(ridge))
-                                        .append(", first ")
-                                        .append(num(chip_roof->peak))
-                                        .append(" nohead dt 3 lw 1 lc rgb '#777777' back"));
+        output::add_roof(chart, {.title = "on-chip roof (" + eng(chip_roof->rate, "B/s") +
+                                          ", ridge " + eng(ridge, "FLOP/B") + ")",
+                                 .bandwidth = chip_roof->rate,
+                                 .ridge = ridge,
+                                 .peak = chip_roof->peak,
+                                 .flat = false,
+                                 .line = "lw 2 dt 4",
+                                 .marker = "pt 6 ps 1.4 lw 2",
+                                 .drop_dash = 3});
     }
 
     bool several_roofs = roof_list.size() > 1;

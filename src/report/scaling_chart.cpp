@@ -6,7 +6,6 @@
 // its axis as the sweep chart would draw it), the remaining sweeps at their
 // value at `base`: how much faster the step gets with more chips, and what
 // each chip then delivers.
-#include "chart_axes.hpp"
 #include "chart_model.hpp"
 #include "output/gnuplot_text.hpp"
 
@@ -21,13 +20,6 @@
 namespace roofline::report::chart_detail {
 
 namespace {
-
-// Points between two values of sweep v (the first sweep varies slowest).
-std::size_t stride_of(engine::CaseGrid const& grid, std::size_t v) {
-    std::size_t stride = 1;
-    for (std::size_t w = v + 1; w < grid.sweep_count; ++w) stride *= grid.sweep_sizes[w];
-    return stride;
-}
 
 // The indices of a sweep's values in increasing order of value.
 std::vector<std::size_t> by_value(std::vector<double> const& values) {
@@ -77,15 +69,12 @@ bool has_scaling_chart(ReportContext const& context, std::size_t v, std::size_t 
     if (grid.chips.empty() || sweep.of_dtypes || sweep.values.size() < 2) return false;
     // The mesh's size follows V: it differs between two values of V, the
     // other sweeps at their first values.
-    std::size_t const stride = stride_of(grid, v);
+    std::size_t const stride = sweep_stride(grid, v);
     bool varies = false;
     for (std::size_t i = 1; i < sweep.values.size() && !varies; ++i)
         varies = grid.chips_at(i * stride) != grid.chips_at(0);
     if (!varies) return false;
-    auto const& hw = context.target(t);
-    auto const& ops = context.scenario.ops;
-    return std::any_of(ops.begin(), ops.end(),
-                       [&](model::Op const& m) { return context.supported_on(m, hw); });
+    return any_supported(context, context.target(t));
 }
 
 Chart scaling_chart(ReportContext const& context, Summary const& summary, std::size_t v,
@@ -99,11 +88,7 @@ Chart scaling_chart(ReportContext const& context, Summary const& summary, std::s
     bool const lines_of_w = w < sweeps.size();
     bool const tokens = grid.has_tokens;
 
-    Chart chart;
-    std::string const dtypes = dtypes_at(context, base);
-    chart.stem = dtypes.empty() ? output::file_name({"scaling", sweep.name, hw.id})
-                                : output::file_name({"scaling", sweep.name, hw.id, dtypes});
-    chart.title = chart_title(context);
+    Chart chart = chart_along(context, "scaling", v, hw, base);
     chart.subtitle = std::string(tokens ? "Step and tokens/s per chip" : "Step per chip")
                          .append(" against the chips of the mesh as ")
                          .append(sweep.name)
@@ -121,14 +106,14 @@ Chart scaling_chart(ReportContext const& context, Summary const& summary, std::s
         std::vector<Point> points;
     };
     std::vector<Line> lines;
-    std::size_t const stride = stride_of(grid, v);
+    std::size_t const stride = sweep_stride(grid, v);
     std::vector<std::size_t> const along = by_value(sweep.values);
     std::vector<std::size_t> const values_of_w =
         lines_of_w ? line_values(sweeps[w].values, 5) : std::vector<std::size_t>{0};
     std::vector<double> no_mesh;  // values of V at which the chip cannot build the mesh
     for (std::size_t j : values_of_w) {
         Line line;
-        std::size_t const from = base + (lines_of_w ? j * stride_of(grid, w) : 0);
+        std::size_t const from = base + (lines_of_w ? j * sweep_stride(grid, w) : 0);
         if (lines_of_w) {
             double const value = grid.sweep_value(from, w);
             auto const* dtype = context.scenario.sweep_dtype_name(w, value);

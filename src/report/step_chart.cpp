@@ -8,8 +8,8 @@
 // of the cases of each bound (Summary::memory_t_lower_total, ...
 // network_t_lower_total, and the rest compute-bound), per chip, so that the
 // reader sees where the network or the on-chip memory takes a share of the step.
-#include "chart_axes.hpp"
 #include "chart_model.hpp"
+#include "output/chart_sample.hpp"
 #include "output/gnuplot_text.hpp"
 
 #include <algorithm>
@@ -26,10 +26,7 @@ bool has_step_chart(ReportContext const& context, std::size_t v, std::size_t t) 
     // A dtype sweep has no axis to draw along.
     auto const& sweep = context.scenario.sweeps[v];
     if (sweep.values.size() < 2 || sweep.of_dtypes) return false;
-    auto const& hw = context.target(t);
-    auto const& matmuls = context.scenario.ops;
-    return std::any_of(matmuls.begin(), matmuls.end(),
-                       [&](model::Op const& m) { return context.supported_on(m, hw); });
+    return any_supported(context, context.target(t));
 }
 
 Chart step_chart(ReportContext const& context, Summary const& summary, std::size_t v,
@@ -39,11 +36,7 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
     auto const& sweep = context.scenario.sweeps[v];
     auto const& hw = context.target(t);
 
-    Chart chart;
-    std::string const dtypes = dtypes_at(context, base);
-    chart.stem = dtypes.empty() ? output::file_name({"step", sweep.name, hw.id})
-                                : output::file_name({"step", sweep.name, hw.id, dtypes});
-    chart.title = chart_title(context);
+    Chart chart = chart_along(context, "step", v, hw, base);
     bool const mesh = !context.scenario.mesh.empty(), onchip = context.scenario.has_onchip();
     bool const by_bound = mesh || onchip;
     chart.subtitle = by_bound ? "Step time by bound (sum of count \u00d7 t_lower, " +
@@ -56,18 +49,11 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
 
     // The values of V drawn: at most ChartData::max_points of them, evenly
     // spread over the sweep (the first and last kept), in increasing order.
-    std::size_t const n = sweep.values.size();
-    std::size_t const kept = std::min(n, ChartData::max_points);
-    std::vector<std::size_t> indices;
-    for (std::size_t k = 0; k < kept; ++k) {
-        std::size_t i = kept == 1 ? 0 : (k * (n - 1) + (kept - 1) / 2) / (kept - 1);
-        if (indices.empty() || indices.back() != i) indices.push_back(i);
-    }
+    std::vector<std::size_t> indices = output::even_sample(sweep.values.size(), ChartData::max_points);
     std::stable_sort(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
         return sweep.values[a] < sweep.values[b];
     });
-    std::size_t stride = 1;  // points between two values of V (the first sweep varies slowest)
-    for (std::size_t w = v + 1; w < grid.sweep_count; ++w) stride *= grid.sweep_sizes[w];
+    std::size_t const stride = sweep_stride(grid, v);
 
     double largest = 0;
     for (std::size_t i : indices)

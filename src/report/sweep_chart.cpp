@@ -1,4 +1,3 @@
-#include "chart_axes.hpp"
 #include "chart_model.hpp"
 #include "output/gnuplot_text.hpp"
 
@@ -101,11 +100,7 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     auto const& sweep = scenario.sweeps[v];
     auto const roof_list = roofs(context, hw);
 
-    Chart chart;
-    std::string const dtypes = dtypes_at(context, base);
-    chart.stem = dtypes.empty() ? output::file_name({"sweep", sweep.name, hw.id})
-                                : output::file_name({"sweep", sweep.name, hw.id, dtypes});
-    chart.title = chart_title(context);
+    Chart chart = chart_along(context, "sweep", v, hw, base);
     chart.subtitle = "Attained FLOP/s against " + sweep.name + " on " + chip_name(hw);
     chart.subtitle += other_sweeps_note(context, v, base);
     chart.y.label = "attained (FLOP/s)";

@@ -1,6 +1,7 @@
 #include "xlsx_state.hpp"
 
 #include "output/chart.hpp"
+#include "output/chart_sample.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,14 +16,18 @@ namespace roofline::report {
 // ---- Charts ------------------------------------------------------------------------
 
 // Keeps (intensity, attained) of evenly spaced sweep points for the charts:
-// point floor(k (P-1) / (N-1)) for k = 0 .. N-1, every point when P <= N.
+// point floor(k (P-1) / (N-1)) for k = 0 .. N-1, every point when P <= N
+// (output::sample_index rounding down, as the workbook always has: the PNG
+// charts round to the nearest, and neither may move a point).
 void XlsxWriter::State::sample(engine::Case const& cs) {
     auto const& x = cs.metrics;
     if (x.bound == engine::Bound::unsupported) return;
     bool const off = off_log[cs.op * targets + cs.target].add(x);
     std::uint64_t cap = options.chart_points_per_series, p = cs.point;
     if (points > cap) {
-        auto point_of = [&](std::uint64_t k) { return k * (points - 1) / (cap - 1); };
+        auto point_of = [&](std::uint64_t k) {
+            return output::sample_index(points, cap, k, output::Sampling::down);
+        };
         while (sample_k < cap && point_of(sample_k) < p) ++sample_k;
         if (sample_k >= cap || point_of(sample_k) != p) return;
     }

@@ -1,4 +1,4 @@
-#include "chart_axes.hpp"
+#include "output/chart_axes.hpp"
 
 #include "output/gnuplot_text.hpp"
 
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace roofline::report::chart_detail {
+namespace roofline::output {
 
 bool is_geometric(std::vector<double> const& values) {
     if (values.size() < 3 || values[0] <= 0) return false;
@@ -49,6 +49,10 @@ Axis sweep_axis(std::string label, std::vector<double> const& values) {
     return x;
 }
 
+Axis log_axis(std::string label, double lo, double hi, std::string (*text)(double)) {
+    return {std::move(label), true, 10, lo, hi, log_ticks(lo, hi, text), ""};
+}
+
 double fraction(Axis const& axis, double v) {
     if (axis.log) return std::log10(v / axis.lo) / std::log10(axis.hi / axis.lo);
     return (v - axis.lo) / (axis.hi - axis.lo);
@@ -87,4 +91,4 @@ void zero_based(Axis& axis, double top, std::string (*label)(double)) {
     axis.ticks = linear_ticks(axis.lo, axis.hi, label);
 }
 
-}  // namespace roofline::report::chart_detail
+}  // namespace roofline::output

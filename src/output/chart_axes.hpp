@@ -1,21 +1,24 @@
 #pragma once
-// Axis ranges and ticks of a chart (tick positions and labels come from
-// output/chart_ticks). Private to src/report.
+// Axis ranges and the plot geometry of a chart, shared by the charts of `run`
+// and `diff` (tick positions and labels come from chart_ticks). Private to
+// the core library.
 
-#include "chart_model.hpp"
+#include "output/chart.hpp"
 #include "output/chart_ticks.hpp"
 
 #include <string>
 #include <vector>
 
-namespace roofline::report::chart_detail {
+namespace roofline::output {
 
-using output::decimal_tick;
-using output::linear_ticks;
-using output::log_ticks;
-using output::nice_ceil;
-using output::nice_floor;
-using output::power_tick;
+// Plot geometry used to keep labels apart: a 1000 px wide chart has about
+// 880 px of plot, and a character of the 10-point key font is about 7 px.
+constexpr double char_width_graph = 7.2 / 880.0;
+constexpr double char_height_graph = 14.0 / 520.0;
+
+// A log axis (base 10) from lo to hi, a tick at every decade (and between
+// them on a short axis), labelled by `text`.
+Axis log_axis(std::string label, double lo, double hi, std::string (*text)(double));
 
 // The fraction of the axis at which v lies.
 double fraction(Axis const& axis, double v);
@@ -50,4 +53,4 @@ std::string time_tick(double v);
 // times a power of ten for about six ticks, labelled by `label`.
 void zero_based(Axis& axis, double top, std::string (*label)(double));
 
-}  // namespace roofline::report::chart_detail
+}  // namespace roofline::output
