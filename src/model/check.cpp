@@ -1,5 +1,9 @@
-// The order of the passes matters only in that each pass uses names the
-// previous ones defined; within a pass, definitions may appear in any order.
+// The checker's pipeline: the passes in the order they run. Each pass uses
+// what the ones before it produced (names, values, dtypes, chips); within a
+// pass, definitions may appear in any order. The passes with explicit inputs
+// and outputs are declared in passes.hpp; the rest are still Checker members
+// (checker.hpp) over its shared state. docs/architecture.md, "The checker's
+// passes", says what each one reads and writes.
 #include "checker.hpp"
 
 #include <filesystem>
@@ -7,31 +11,40 @@
 namespace roofline::model {
 
 Scenario check(Program const& program, CheckOptions const& options, Diagnostics& diagnostics) {
-    Checker checker(program, options, diagnostics);
+    Context const context{program, options, diagnostics};
+    Checker checker(context);
+    Scenario& scenario = checker.scenario;
+    Constants const constant(checker);
+    SlotValues const values{scenario.slots, checker.bad_slot};
     if (!program.files.empty())
-        checker.scenario.title =
-            std::filesystem::path(program.files.front()->source->path).filename().string();
+        scenario.title = std::filesystem::path(program.files.front()->source->path).filename().string();
+
+    // Symbols and collected statements: scopes, names, templates expanded.
     checker.collect(program.statements);
-    checker.scenario.template_count = checker.templates.size();
+    scenario.template_count = checker.templates.size();
+    // Values: which names are dtypes, template arguments, lets and sweeps.
     checker.classify_dtype_names();
     checker.check_override_kinds();
     checker.check_value_arguments();
     checker.check_mesh_arguments();
     checker.check_lets();
-    checker.check_mesh();
-    checker.check_dtypes();
+    check_mesh(context, checker.scopes.front().values, scenario.mesh, values);
+    check_dtypes(context, checker.dtypes, constant, scenario.dtypes);
     checker.check_dtype_arguments();
     checker.check_sweeps();
     checker.check_layer_counts();
+    // Hardware and the chips to evaluate.
     checker.check_hardware();
-    checker.check_targets();
+    scenario.targets = check_targets(context, checker.hardware, checker.targets, scenario.hardware);
+    // Ops (with their shard plans and kernels), residents, requests, the step.
     checker.check_ops();
     checker.check_residents();
-    checker.check_requests();
-    checker.check_tokens();
-    checker.check_slo();
-    if (!diagnostics.has_errors()) checker.warn_unsupported();
-    return std::move(checker.scenario);
+    check_requests(context, checker.requests, scenario.requests, values);
+    check_tokens(context, checker.tokens, scenario.tokens_slot, values, constant);
+    scenario.slo_step_s = check_slo(context, checker.slo_statement, constant, !scenario.mesh.empty(),
+                                    checker.tokens.node != nullptr);
+    if (!diagnostics.has_errors()) warn_unsupported(context, scenario);
+    return std::move(scenario);
 }
 
 }  // namespace roofline::model

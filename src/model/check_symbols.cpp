@@ -16,12 +16,16 @@ void Checker::define(std::map<std::string, Span>& names, ast::Identifier const& 
     }
 }
 
-bool Checker::within_limit(std::string const& text, std::size_t limit, Span span,
-                           char const* what) {
+bool within_limit(Diagnostics& diagnostics, std::string const& text, std::size_t limit, Span span,
+                  char const* what) {
     if (text.size() <= limit) return true;
     diagnostics.error(span, std::string(what) + " too long (" + std::to_string(text.size()) +
                                 " bytes; at most " + std::to_string(limit) + ")");
     return false;
+}
+
+bool Checker::within_limit(std::string const& text, std::size_t limit, Span span, char const* what) {
+    return model::within_limit(diagnostics, text, limit, span, what);
 }
 
 bool Checker::nesting_allowed(int scope, Span span, std::string const& what) {

@@ -1,6 +1,8 @@
 #pragma once
 // State shared by the checking passes (check*.cpp). Not a public header.
 
+#include "passes.hpp"
+
 #include "roofline/lang/suggest.hpp"
 #include "roofline/model/check.hpp"
 
@@ -17,9 +19,11 @@ namespace roofline::model {
 ast::Identifier const* bare_identifier(ast::Expression const& e);
 
 struct Checker {
-    Checker(Program const& program, CheckOptions const& options, Diagnostics& diagnostics)
-        : program(program), options(options), diagnostics(diagnostics) {}
+    explicit Checker(Context const& context)
+        : context(context), program(context.program), options(context.options),
+          diagnostics(context.diagnostics) {}
 
+    Context const& context;
     Program const& program;
     CheckOptions const& options;
     Diagnostics& diagnostics;
@@ -86,11 +90,7 @@ struct Checker {
     std::vector<StatementRef> override_replaced;
 
     template <typename Node>
-    struct Pending {
-        ParsedFile const* file;
-        Node const* node;
-        int scope;
-    };
+    using Pending = model::Pending<Node>;
     // A value to compile in `scope`: a let, a value parameter of a template
     // instance (its argument, compiled at the use site, or its default), or
     // the tokens expression. Parallel to let_slots.
@@ -266,9 +266,7 @@ struct Checker {
     // A chip extends at most this many definitions (its base, the base's
     // base, ...); real catalogs use one or two.
     static constexpr int max_extends = 64;
-    void check_dtypes();
     void check_hardware();
-    void check_targets();
     static constexpr int unknown_dtype = -1;
     int lookup_dtype(std::string const& name) const;  // an index, or unknown_dtype
     // In a scope: through dtype lets, dtype sweeps and the dtype parameters
@@ -293,18 +291,15 @@ struct Checker {
     void check_collective(PendingOp const& pending, ast::CollectiveStmt const& stmt);
     void check_residents();
     // check_kernels.cpp: the ops built by check_ops, with the scope of each,
-    // grouped into kernels and routed to the cases or a request's phases.
+    // grouped into kernels (each checked by check_kernel, passes.hpp) and
+    // routed to the cases or a request's phases.
     void assemble_ops(std::vector<Op>& built, std::vector<int> const& scope_of);
-    void check_kernel(Op& kernel);
     // `request NAME(...) { prefill: ... decode: ... }` at the top level: its
     // arguments are values of its scope, `i` a value of the decode's whose
     // every dependent is evaluated again at each step.
     void collect_request(ParsedFile const& file, ast::RequestStmt const& r);
-    void check_requests();
 
     // check_mesh.cpp
-    void check_mesh();
-    void check_slo();
     // A mesh axis named in `scope`: through the mesh-axis parameters of
     // enclosing instances to an axis of the mesh.
     struct MeshLookup {
@@ -330,8 +325,6 @@ struct Checker {
     bool plan_elementwise(Op& op);
     bool plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFile const& file,
                          int scope);
-    void check_tokens();
-    void warn_unsupported();
 };
 
 }  // namespace roofline::model
