@@ -1,7 +1,7 @@
 // Kernels and requests (docs/fusion.md): the ops check_ops built, grouped
-// into one case per `kernel` block and routed to the scenario's cases or to
-// a request's prefill and decode; the rules of on-chip tensors inside a
-// kernel; the values of each request.
+// into one case per `kernel` block (each checked by check_kernel,
+// pass_kernels.cpp) and routed to the scenario's cases or to a request's
+// prefill and decode; a request's names and scopes, collected.
 #include "checker.hpp"
 
 #include "roofline/model/limits.hpp"

@@ -1,5 +1,7 @@
 #pragma once
-// State shared by the checking passes (check*.cpp). Not a public header.
+// State shared by the checking passes not yet moved to passes.hpp (the
+// check_*.cpp files): the collected statements, the scopes and the values.
+// Not a public header.
 
 #include "passes.hpp"
 
@@ -201,16 +203,16 @@ struct Checker {
     std::vector<bool> bad_slot;  // a slot whose value could not be computed
     std::vector<double> constant_values;  // per slot: the constant, once check_lets has run
 
-    // check.cpp
+    // check_collect.cpp
     void collect(std::vector<StatementRef> const& statements);
     void collect_in_layer(ParsedFile const& file, std::vector<ast::Statement> const& body,
                           int scope);
     void collect_statement(ParsedFile const& file, ast::Statement const& statement, int scope);
+    // check_symbols.cpp
     void define(std::map<std::string, Span>& names, ast::Identifier const& id, Span span,
                 char const* what);
     bool define_value(int scope, std::string const& name, Span span);
-    // Whether `text` is at most `limit` bytes (max_text_bytes, max_name_bytes);
-    // else an error at `span` that gives the length (not the text).
+    // model::within_limit (passes.hpp), reporting to this checker's diagnostics.
     bool within_limit(std::string const& text, std::size_t limit, Span span, char const* what);
     // A scope inside `outer` (a layer, a template instance, a kernel, a
     // request or one of its phases): it inherits the kernel, request and phase.
