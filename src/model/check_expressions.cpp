@@ -225,4 +225,14 @@ void Checker::note_set_by_option(Diagnostic& d, ParsedFile const& file, ast::Exp
     }
 }
 
+std::optional<double> Constants::operator()(ParsedFile const& file, ast::Expression const& expr,
+                                            char const* what) const {
+    return checker_.constant(file, expr, 0, what);
+}
+
+void Constants::note_set_by_option(Diagnostic& d, ParsedFile const& file,
+                                   ast::Expression const& expr) const {
+    checker_.note_set_by_option(d, file, expr, 0);
+}
+
 }  // namespace roofline::model

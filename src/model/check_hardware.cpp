@@ -1,4 +1,4 @@
-// Dtypes, hardware (with `extends` and unit-checked fields) and targets.
+// Hardware (with `extends` and unit-checked fields); the dtype lookups.
 #include "checker.hpp"
 #include "plausible.hpp"
 
@@ -21,43 +21,6 @@ std::vector<std::string_view> Checker::dtype_names() const {
     std::vector<std::string_view> names;
     for (auto const& d : scenario.dtypes) names.push_back(d.name);
     return names;
-}
-
-void Checker::check_dtypes() {
-    for (auto const& builtin : builtin_dtypes())
-        scenario.dtypes.push_back(Dtype{std::string(builtin.name), builtin.bytes, Span{}});
-    for (auto const& pending : dtypes) {
-        auto const& stmt = *pending.node;
-        Span span = pending.file->span_of(stmt.name);
-        if (!within_limit(stmt.name.name, max_name_bytes, span, "dtype name")) continue;
-        if (int existing = lookup_dtype(stmt.name.name); existing >= 0) {
-            auto const& previous = scenario.dtypes[static_cast<std::size_t>(existing)];
-            if (previous.span.file == nullptr) {
-                diagnostics.error(span, "redefinition of built-in dtype '" + stmt.name.name + "'");
-            } else {
-                diagnostics.error(span, "redefinition of dtype '" + stmt.name.name + "'")
-                    .notes.push_back(Diagnostics::note(previous.span, "previous definition is here"));
-            }
-            continue;
-        }
-        auto size = constant(*pending.file, stmt.size, 0, "a dtype size");
-        if (!size) continue;
-        if (*size <= 0) {
-            diagnostics.error(pending.file->span_of(stmt.size),
-                              "dtype size must be positive, not " + format_number(*size));
-            continue;
-        }
-        double bytes = stmt.unit == "bits" ? *size / 8 : *size;
-        if (bytes < min_dtype_bytes || bytes > max_dtype_bytes) {
-            diagnostics.error(pending.file->span_of(stmt.size),
-                              std::string("dtype size must be ") +
-                                  (bytes < min_dtype_bytes ? "at least 1/1024 bit"
-                                                           : "at most 65536 bytes") +
-                                  ", not " + format_number(*size) + " " + stmt.unit);
-            continue;
-        }
-        scenario.dtypes.push_back(Dtype{stmt.name.name, bytes, span});
-    }
 }
 
 namespace {
@@ -333,45 +296,6 @@ void Checker::check_hardware() {
     for (std::size_t i = 0; i < hardware.size(); ++i)
         if (resolved[i] >= 0) ordered.push_back(list[static_cast<std::size_t>(resolved[i])]);
     list = std::move(ordered);
-}
-
-void Checker::check_targets() {
-    std::vector<std::string_view> names;
-    for (auto const& hw : scenario.hardware) names.push_back(hw.id);
-    auto add = [&](int index) {
-        if (std::find(scenario.targets.begin(), scenario.targets.end(), index) ==
-            scenario.targets.end())
-            scenario.targets.push_back(index);
-    };
-    // A chip whose definition failed has its own error already.
-    auto defined = [&](std::string const& name) {
-        return std::any_of(hardware.begin(), hardware.end(),
-                           [&](auto const& h) { return h.node->name.name == name; });
-    };
-    if (!options.targets.empty()) {
-        for (auto const& name : options.targets) {
-            int index = scenario.find_hardware(name);
-            if (index < 0 && !defined(name))
-                diagnostics.error(Span{}, "unknown hardware '" + name + "' in --target" +
-                                              did_you_mean(name, names));
-            else if (index >= 0)
-                add(index);
-        }
-        return;
-    }
-    for (auto const& pending : targets) {
-        for (auto const& id : pending.node->names) {
-            int index = scenario.find_hardware(id.name);
-            if (index >= 0) {
-                add(index);
-            } else if (!defined(id.name)) {
-                diagnostics.error(pending.file->span_of(id), "unknown hardware '" + id.name + "'" +
-                                                                 did_you_mean(id.name, names));
-            }
-        }
-    }
-    if (targets.empty())
-        for (std::size_t i = 0; i < scenario.hardware.size(); ++i) add(static_cast<int>(i));
 }
 
 }  // namespace roofline::model

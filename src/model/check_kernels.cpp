@@ -1,7 +1,7 @@
 // Kernels and requests (docs/fusion.md): the ops check_ops built, grouped
-// into one case per `kernel` block and routed to the scenario's cases or to
-// a request's prefill and decode; the rules of on-chip tensors inside a
-// kernel; the values of each request.
+// into one case per `kernel` block (each checked by check_kernel,
+// pass_kernels.cpp) and routed to the scenario's cases or to a request's
+// prefill and decode; a request's names and scopes, collected.
 #include "checker.hpp"
 
 #include "roofline/model/limits.hpp"
@@ -11,22 +11,6 @@
 
 namespace roofline::model {
 
-namespace {
-
-// The same tensor, as two members of a kernel write it: the same dtype and
-// the same axes (by the values they name) in the same order.
-bool same_tensor(Op const& a, Tensor const& ta, Op const& b, Tensor const& tb) {
-    if (ta.dtype.dtype != tb.dtype.dtype || ta.dtype.slot != tb.dtype.slot ||
-        ta.axes.size() != tb.axes.size())
-        return false;
-    for (std::size_t i = 0; i < ta.axes.size(); ++i)
-        if (a.axes[static_cast<std::size_t>(ta.axes[i])].slot !=
-            b.axes[static_cast<std::size_t>(tb.axes[i])].slot)
-            return false;
-    return true;
-}
-
-}  // namespace
 
 void Checker::assemble_ops(std::vector<Op>& built, std::vector<int> const& scope_of) {
     auto destination = [&](int scope) -> std::vector<Op>& {
@@ -68,77 +52,12 @@ void Checker::assemble_ops(std::vector<Op>& built, std::vector<int> const& scope
         auto const& pending = kernels[k];
         if (placed[k]) {
             diagnostics.set_context(context_of(pending.inner_scope));
-            check_kernel((*placed[k]->list)[placed[k]->index]);
+            check_kernel(context, (*placed[k]->list)[placed[k]->index]);
             diagnostics.set_context(nullptr);
         } else if (pending.node->body.empty()) {
             diagnostics.error(pending.file->span_of(pending.node->name),
                               "kernel '" + pending.node->name.name + "' has no ops");
         }
-    }
-}
-
-void Checker::check_kernel(Op& kernel) {
-    // The case's axes: every member's, once, so that the engine checks
-    // every size the members need.
-    for (auto const& m : kernel.members)
-        for (auto const& axis : m.axes) {
-            bool seen = false;
-            for (auto const& a : kernel.axes) seen = seen || a.slot == axis.slot;
-            if (!seen) kernel.axes.push_back(axis);
-        }
-    // Its collectives as the `collective` column writes them: the members'.
-    for (auto const& m : kernel.members)
-        if (!m.network.empty()) kernel.network.append(kernel.network.empty() ? "" : ", ").append(m.network);
-    auto const& name = kernel.name;
-    auto& members = kernel.members;
-    Span kernel_span = kernel.span;
-    for (std::size_t j = 0; j < members.size(); ++j) {
-        auto const& member = members[j];
-        // An on-chip input: written on chip by an earlier member.
-        for (auto const& input : member.inputs) {
-            if (!input.onchip || input.resident()) continue;
-            bool written = false;
-            for (std::size_t w = 0; w < j && !written; ++w)
-                written = members[w].out.onchip && same_tensor(members[w], members[w].out, member, input);
-            if (written) continue;
-            auto& error = diagnostics.error(input.span, "'" + member.name +
-                                                            "' reads an on-chip tensor that no earlier "
-                                                            "member of kernel '" + name + "' writes");
-            std::optional<Diagnostic> note;
-            for (std::size_t w = 0; w < members.size() && !note; ++w) {
-                if (w == j || !same_tensor(members[w], members[w].out, member, input)) continue;
-                note = Diagnostics::note(
-                    members[w].out.span,
-                    w < j ? "'" + members[w].name + "' writes a tensor of this shape to HBM; write its "
-                                                    "output 'onchip' to pass it on chip"
-                          : "'" + members[w].name + "' writes it, but after '" + member.name +
-                                "'; a member reads what an earlier one wrote");
-            }
-            error.notes.push_back(note ? *note
-                                       : Diagnostics::note(kernel_span, "kernel '" + name + "' is here"));
-        }
-        // An on-chip output: read on chip by a later member.
-        if (!member.out.onchip) continue;
-        bool read = false;
-        for (std::size_t r = j + 1; r < members.size() && !read; ++r)
-            for (auto const& input : members[r].inputs)
-                read = read || (input.onchip && same_tensor(member, member.out, members[r], input));
-        if (read) continue;
-        auto& error = diagnostics.error(member.out.span,
-                                        "'" + member.name + "' writes an on-chip tensor that no later "
-                                                            "member of kernel '" + name +
-                                            "' reads; it would be lost when the kernel ends");
-        std::optional<Diagnostic> note;
-        for (std::size_t r = j + 1; r < members.size() && !note; ++r)
-            for (auto const& input : members[r].inputs)
-                if (!note && !input.onchip && same_tensor(member, member.out, members[r], input))
-                    note = Diagnostics::note(input.span, "'" + members[r].name +
-                                                             "' reads a tensor of this shape from HBM; "
-                                                             "write it 'onchip' if it is this one");
-        error.notes.push_back(note ? *note
-                                   : Diagnostics::note(kernel_span,
-                                                       "write the output to HBM (drop 'onchip'), or "
-                                                       "read it in a later member of kernel '" + name + "'"));
     }
 }
 
@@ -190,33 +109,6 @@ void Checker::collect_request(ParsedFile const& file, ast::RequestStmt const& r)
     requests.push_back({&file, &r, 0});
     collect_in_layer(file, r.prefill, prefill);
     collect_in_layer(file, r.decode, decode);
-}
-
-void Checker::check_requests() {
-    for (std::size_t r = 0; r < requests.size(); ++r) {
-        auto const& request = scenario.requests[r];
-        auto const& pending = requests[r];
-        // A constant argument is checked here, at its value; a swept one by
-        // the engine at each point.
-        for (auto [slot, what] : {std::pair{request.prompt_slot, "the prompt"},
-                                  std::pair{request.output_slot, "the output"},
-                                  std::pair{request.batch_slot, "the batch"}}) {
-            if (slot < 0) continue;
-            auto const& value = scenario.slots[static_cast<std::size_t>(slot)];
-            if (bad_slot[static_cast<std::size_t>(slot)] || value.depends_on != 0) continue;
-            Span at = value.expr.span.file ? value.expr.span : value.span;
-            if (auto problem = whole_number_problem(value.constant))
-                diagnostics.error(at, std::string(what) + " must be " + *problem + ", not " +
-                                          format_number(value.constant));
-            else if (slot == request.output_slot && value.constant > max_request_steps)
-                diagnostics.error(at, "a request has at most " + format_number(max_request_steps) +
-                                          " output tokens, not " + format_number(value.constant));
-        }
-        if (request.decode.empty() && pending.node->decode.empty())
-            diagnostics.error(request.span, "request '" + request.name +
-                                                "' has no decode ops: write the step that makes one "
-                                                "token after 'decode:'");
-    }
 }
 
 }  // namespace roofline::model

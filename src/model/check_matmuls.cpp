@@ -320,44 +320,4 @@ void Checker::check_residents() {
     diagnostics.set_context(nullptr);
 }
 
-void Checker::check_tokens() {
-    // The value is a let like any other (check_lets); it must be positive at
-    // every sweep point, which the engine checks point by point.
-    if (!tokens.node || scenario.tokens_slot < 0) return;
-    auto slot = static_cast<std::size_t>(scenario.tokens_slot);
-    auto const& value = scenario.slots[slot];
-    if (!bad_slot[slot] && value.depends_on == 0 && !(value.constant > 0))
-        diagnostics.error(tokens.file->span_of(tokens.node->value),
-                          "tokens must be positive, not " + format_number(value.constant));
-    else if (!bad_slot[slot] && value.depends_on == 0 && !tokens_in_range(value.constant))
-        note_set_by_option(diagnostics.error(tokens.file->span_of(tokens.node->value),
-                                             std::string("tokens must be ") + tokens_range_text +
-                                                 ", not " + format_number(value.constant)),
-                           *tokens.file, tokens.node->value, 0);
-}
-
-void Checker::warn_unsupported() {
-    std::vector<std::pair<int, int>> warned;  // (dtype, hardware)
-    auto warn = [&](Op const& op, std::string const& what) {
-        for (int compute : scenario.compute_dtypes_of(op)) {
-            for (int target : scenario.targets) {
-                auto const& hw = scenario.hardware[static_cast<std::size_t>(target)];
-                if (hw.peak_for(compute)) continue;
-                std::pair<int, int> key{compute, target};
-                if (std::find(warned.begin(), warned.end(), key) != warned.end()) continue;
-                warned.push_back(key);
-                auto const& dtype = scenario.dtypes[static_cast<std::size_t>(compute)].name;
-                diagnostics.warning(op.span, "hardware '" + hw.id + "' has no peak for " + dtype +
-                                                 "; its " + dtype + what);
-            }
-        }
-    };
-    for (auto const& op : scenario.ops) warn(op, " cases are evaluated as unsupported");
-    // A request's step sums its cases: one without a time leaves it without one.
-    for (auto const& request : scenario.requests)
-        for (auto const* phase : {&request.prefill, &request.decode})
-            for (auto const& op : *phase)
-                warn(op, " ops have no time, so request '" + request.name + "' has none there");
-}
-
 }  // namespace roofline::model

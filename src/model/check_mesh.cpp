@@ -1,6 +1,6 @@
-// The mesh and the names of sharded dimensions (docs/multichip.md): the
-// `mesh` and `slo` statements, mesh axes through template instances, and
-// `D@X` resolved to mesh axes. How a matmul's computation is then split is
+// The names of sharded dimensions (docs/multichip.md): mesh axes through
+// template instances, and `D@X` resolved to mesh axes (the mesh statement
+// itself is pass_mesh.cpp's). How a matmul's computation is then split is
 // check_shard_plans.cpp.
 #include "checker.hpp"
 
@@ -11,66 +11,6 @@
 #include <cmath>
 
 namespace roofline::model {
-
-void Checker::check_mesh() {
-    auto const& top = scopes.front().values;
-    for (auto const& axis : scenario.mesh) {
-        if (auto it = top.find(axis.name); it != top.end()) {
-            diagnostics.error(axis.span, "mesh axis '" + axis.name +
-                                             "' has the name of a value; name mesh axes apart "
-                                             "from lets, sweeps and tensor axes")
-                .notes.push_back(Diagnostics::note(
-                    scenario.slots[static_cast<std::size_t>(it->second)].span, "the value is defined here"));
-        }
-        auto const& size = scenario.slots[static_cast<std::size_t>(axis.slot)];
-        if (bad_slot[static_cast<std::size_t>(axis.slot)] || size.depends_on != 0) continue;
-        if (auto problem = whole_number_problem(size.constant))
-            diagnostics.error(axis.size_span, "mesh axis '" + axis.name + "' must be " + *problem +
-                                             ", not " + format_number(size.constant));
-    }
-}
-
-// `slo step <= 50 ms`: a time, positive.
-void Checker::check_slo() {
-    if (!slo_statement.node) return;
-    auto const& file = *slo_statement.file;
-    auto const& quantity = slo_statement.node->limit;
-    auto value = constant(file, quantity.value, 0, "the slo");
-    if (!value) return;
-    Span value_span = file.span_of(quantity.value);
-    if (!quantity.unit) {
-        diagnostics.error(value_span, "the slo is a time: write a unit, e.g. '" +
-                                          format_number(*value) + " ms'");
-        return;
-    }
-    auto unit = find_unit(quantity.unit->text);
-    if (!unit || unit->family != UnitFamily::seconds) {
-        std::vector<std::string_view> times = {"s", "ms", "us", "ns"};
-        diagnostics.error(file.span_of(*quantity.unit),
-                          "the slo is a time (s, ms, us or ns), not '" + quantity.unit->text + "'" +
-                              did_you_mean(quantity.unit->text, times));
-        return;
-    }
-    double seconds = unit->to_base(*value);
-    if (!(seconds > 0) || std::isinf(seconds)) {
-        diagnostics.error(value_span, "the slo must be positive and finite, not " + format_number(*value));
-        return;
-    }
-    if (auto problem = range_problem(UnitFamily::seconds, seconds)) {
-        auto& d = diagnostics.error(value_span, "the slo must be " + *problem);
-        note_set_by_option(d, file, quantity.value, 0);
-        return;
-    }
-    scenario.slo_step_s = seconds;
-    // Only the Plan reads it, and there is a Plan only with a mesh and tokens.
-    if (scenario.mesh.empty() || !tokens.node) {
-        Span keyword = file.span_of(*slo_statement.node);
-        keyword.length = 3;
-        diagnostics.warning(keyword, std::string("the slo is read only by the Plan table, which needs ")
-                                         .append(scenario.mesh.empty() ? "a mesh" : "a tokens statement")
-                                         .append("; it changes nothing here"));
-    }
-}
 
 Checker::MeshLookup Checker::lookup_mesh(int scope, std::string const& name) const {
     // A default like `X = Y, Y = X` would chase itself; no real chain is this deep.

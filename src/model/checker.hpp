@@ -1,5 +1,9 @@
 #pragma once
-// State shared by the checking passes (check*.cpp). Not a public header.
+// State shared by the checking passes not yet moved to passes.hpp (the
+// check_*.cpp files): the collected statements, the scopes and the values.
+// Not a public header.
+
+#include "passes.hpp"
 
 #include "roofline/lang/suggest.hpp"
 #include "roofline/model/check.hpp"
@@ -17,9 +21,11 @@ namespace roofline::model {
 ast::Identifier const* bare_identifier(ast::Expression const& e);
 
 struct Checker {
-    Checker(Program const& program, CheckOptions const& options, Diagnostics& diagnostics)
-        : program(program), options(options), diagnostics(diagnostics) {}
+    explicit Checker(Context const& context)
+        : context(context), program(context.program), options(context.options),
+          diagnostics(context.diagnostics) {}
 
+    Context const& context;
     Program const& program;
     CheckOptions const& options;
     Diagnostics& diagnostics;
@@ -86,11 +92,7 @@ struct Checker {
     std::vector<StatementRef> override_replaced;
 
     template <typename Node>
-    struct Pending {
-        ParsedFile const* file;
-        Node const* node;
-        int scope;
-    };
+    using Pending = model::Pending<Node>;
     // A value to compile in `scope`: a let, a value parameter of a template
     // instance (its argument, compiled at the use site, or its default), or
     // the tokens expression. Parallel to let_slots.
@@ -201,16 +203,16 @@ struct Checker {
     std::vector<bool> bad_slot;  // a slot whose value could not be computed
     std::vector<double> constant_values;  // per slot: the constant, once check_lets has run
 
-    // check.cpp
+    // check_collect.cpp
     void collect(std::vector<StatementRef> const& statements);
     void collect_in_layer(ParsedFile const& file, std::vector<ast::Statement> const& body,
                           int scope);
     void collect_statement(ParsedFile const& file, ast::Statement const& statement, int scope);
+    // check_symbols.cpp
     void define(std::map<std::string, Span>& names, ast::Identifier const& id, Span span,
                 char const* what);
     bool define_value(int scope, std::string const& name, Span span);
-    // Whether `text` is at most `limit` bytes (max_text_bytes, max_name_bytes);
-    // else an error at `span` that gives the length (not the text).
+    // model::within_limit (passes.hpp), reporting to this checker's diagnostics.
     bool within_limit(std::string const& text, std::size_t limit, Span span, char const* what);
     // A scope inside `outer` (a layer, a template instance, a kernel, a
     // request or one of its phases): it inherits the kernel, request and phase.
@@ -266,9 +268,7 @@ struct Checker {
     // A chip extends at most this many definitions (its base, the base's
     // base, ...); real catalogs use one or two.
     static constexpr int max_extends = 64;
-    void check_dtypes();
     void check_hardware();
-    void check_targets();
     static constexpr int unknown_dtype = -1;
     int lookup_dtype(std::string const& name) const;  // an index, or unknown_dtype
     // In a scope: through dtype lets, dtype sweeps and the dtype parameters
@@ -293,18 +293,15 @@ struct Checker {
     void check_collective(PendingOp const& pending, ast::CollectiveStmt const& stmt);
     void check_residents();
     // check_kernels.cpp: the ops built by check_ops, with the scope of each,
-    // grouped into kernels and routed to the cases or a request's phases.
+    // grouped into kernels (each checked by check_kernel, passes.hpp) and
+    // routed to the cases or a request's phases.
     void assemble_ops(std::vector<Op>& built, std::vector<int> const& scope_of);
-    void check_kernel(Op& kernel);
     // `request NAME(...) { prefill: ... decode: ... }` at the top level: its
     // arguments are values of its scope, `i` a value of the decode's whose
     // every dependent is evaluated again at each step.
     void collect_request(ParsedFile const& file, ast::RequestStmt const& r);
-    void check_requests();
 
     // check_mesh.cpp
-    void check_mesh();
-    void check_slo();
     // A mesh axis named in `scope`: through the mesh-axis parameters of
     // enclosing instances to an axis of the mesh.
     struct MeshLookup {
@@ -330,8 +327,6 @@ struct Checker {
     bool plan_elementwise(Op& op);
     bool plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFile const& file,
                          int scope);
-    void check_tokens();
-    void warn_unsupported();
 };
 
 }  // namespace roofline::model

@@ -1,0 +1,58 @@
+// The targets pass: which chips the scenario is evaluated on.
+#include "passes.hpp"
+
+#include "roofline/lang/suggest.hpp"
+
+#include <algorithm>
+
+namespace roofline::model {
+
+std::vector<int> check_targets(Context const& context,
+                               std::vector<Pending<ast::HardwareStmt>> const& definitions,
+                               std::vector<Pending<ast::TargetStmt>> const& statements,
+                               std::vector<Hardware> const& chips) {
+    auto& diagnostics = context.diagnostics;
+    std::vector<int> targets;
+    std::vector<std::string_view> names;
+    for (auto const& hw : chips) names.push_back(hw.id);
+    auto find = [&](std::string const& id) {
+        for (std::size_t i = 0; i < chips.size(); ++i)
+            if (chips[i].id == id) return static_cast<int>(i);
+        return -1;
+    };
+    auto add = [&](int index) {
+        if (std::find(targets.begin(), targets.end(), index) == targets.end()) targets.push_back(index);
+    };
+    // A chip whose definition failed has its own error already.
+    auto defined = [&](std::string const& name) {
+        return std::any_of(definitions.begin(), definitions.end(),
+                           [&](auto const& h) { return h.node->name.name == name; });
+    };
+    if (!context.options.targets.empty()) {
+        for (auto const& name : context.options.targets) {
+            int index = find(name);
+            if (index < 0 && !defined(name))
+                diagnostics.error(Span{}, "unknown hardware '" + name + "' in --target" +
+                                              did_you_mean(name, names));
+            else if (index >= 0)
+                add(index);
+        }
+        return targets;
+    }
+    for (auto const& pending : statements) {
+        for (auto const& id : pending.node->names) {
+            int index = find(id.name);
+            if (index >= 0) {
+                add(index);
+            } else if (!defined(id.name)) {
+                diagnostics.error(pending.file->span_of(id), "unknown hardware '" + id.name + "'" +
+                                                                 did_you_mean(id.name, names));
+            }
+        }
+    }
+    if (statements.empty())
+        for (std::size_t i = 0; i < chips.size(); ++i) add(static_cast<int>(i));
+    return targets;
+}
+
+}  // namespace roofline::model

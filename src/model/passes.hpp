@@ -1,0 +1,106 @@
+#pragma once
+// The checker's passes with explicit inputs and outputs (docs/architecture.md,
+// "The checker's passes"). Each takes the Context, `const&` of what it reads
+// and returns, or fills a `&` to, only what it produces; check.cpp calls them
+// in order. The passes not yet moved here are Checker members (checker.hpp).
+// Not a public header.
+
+#include "roofline/lang/diagnostics.hpp"
+#include "roofline/lang/loader.hpp"
+#include "roofline/model/check.hpp"
+#include "roofline/model/scenario.hpp"
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace roofline::model {
+
+// What every pass reads, and where it reports: never changed by a pass
+// (the diagnostics are its output channel, in the order the passes run).
+struct Context {
+    Program const& program;
+    CheckOptions const& options;
+    Diagnostics& diagnostics;
+};
+
+// A statement the collection pass kept for a later pass: its file, its node
+// and the scope it was written in.
+template <typename Node>
+struct Pending {
+    ParsedFile const* file;
+    Node const* node;
+    int scope;
+};
+
+// Whether `text` is at most `limit` bytes (max_text_bytes, max_name_bytes);
+// else an error at `span` that gives the length (not the text).
+bool within_limit(Diagnostics& diagnostics, std::string const& text, std::size_t limit, Span span,
+                  char const* what);
+
+// The values computed by check_lets, as the later passes read them: every
+// slot, and which could not be computed.
+struct SlotValues {
+    std::vector<Slot> const& slots;
+    std::vector<bool> const& bad;
+    // A slot whose value is known here: computed and the same at every point.
+    bool is_constant(int slot) const {
+        auto i = static_cast<std::size_t>(slot);
+        return !bad[i] && slots[i].depends_on == 0;
+    }
+};
+
+struct Checker;
+// Constant expressions at the top level, as a pass may evaluate them: a
+// narrow view of the checker's expression compiler (check_expressions.cpp).
+// The names it sees are the top-level values and the dtypes defined so far.
+class Constants {
+public:
+    explicit Constants(Checker& checker) : checker_(checker) {}
+    std::optional<double> operator()(ParsedFile const& file, ast::Expression const& expr,
+                                     char const* what) const;
+    // A note at each --set that sets a value `expr` depends on.
+    void note_set_by_option(Diagnostic& d, ParsedFile const& file, ast::Expression const& expr) const;
+
+private:
+    Checker& checker_;
+};
+
+// pass_dtypes.cpp: the built-in dtypes, then each `dtype` statement, into
+// `dtypes` (a size expression sees those defined before it).
+void check_dtypes(Context const& context, std::vector<Pending<ast::DtypeStmt>> const& statements,
+                  Constants const& constant, std::vector<Dtype>& dtypes);
+
+// pass_targets.cpp: the chips to evaluate (indices into `chips`): --target,
+// else the `target` statements, else every chip. `definitions` are all the
+// `hardware` statements: a chip whose definition failed is reported there.
+std::vector<int> check_targets(Context const& context,
+                               std::vector<Pending<ast::HardwareStmt>> const& definitions,
+                               std::vector<Pending<ast::TargetStmt>> const& statements,
+                               std::vector<Hardware> const& chips);
+
+// pass_mesh.cpp: each mesh axis named apart from the top-level values and
+// of a whole-number size; reports only.
+void check_mesh(Context const& context, std::unordered_map<std::string, int> const& top_level_values,
+                std::vector<MeshAxis> const& mesh, SlotValues const& values);
+// `slo step <= 50 ms`: the limit in seconds, or nullopt after an error.
+std::optional<double> check_slo(Context const& context, Pending<ast::SloStmt> const& statement,
+                                Constants const& constant, bool has_mesh, bool has_tokens);
+
+// pass_tokens.cpp: a constant `tokens` value positive and in range; reports only.
+void check_tokens(Context const& context, Pending<ast::TokensStmt> const& statement, int tokens_slot,
+                  SlotValues const& values, Constants const& constant);
+
+// pass_kernels.cpp: a kernel assembled from its members: its axes and
+// collectives, and the rules of its on-chip tensors.
+void check_kernel(Context const& context, Op& kernel);
+
+// pass_requests.cpp: each request's constant arguments, and that it has a decode.
+void check_requests(Context const& context, std::vector<Pending<ast::RequestStmt>> const& statements,
+                    std::vector<Request> const& requests, SlotValues const& values);
+
+// pass_warnings.cpp: a warning per (compute dtype, target) that has no peak.
+void warn_unsupported(Context const& context, Scenario const& scenario);
+
+}  // namespace roofline::model
