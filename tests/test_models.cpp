@@ -15,6 +15,7 @@
 
 #include "roofline/lang/file_system.hpp"
 #include "roofline/model/load.hpp"
+#include "roofline/engine/network.hpp"
 #include "roofline/report/report.hpp"
 
 #include <catch2/catch.hpp>
@@ -691,7 +692,8 @@ TEST_CASE("Mixtral 8x7B expert-parallel: per-GPU weights, KV cache and all-to-al
         CHECK_THAT(a2a.t_net, WithinRel(458'752.0 / 450e9, 1e-15));
         CHECK(a2a.bound == engine::Bound::network);
     }
-    CHECK(r->scenario.ops[r->find("dispatch", "decoder/moe", 0, h100).op].network == "alltoall(ep)");
+    CHECK(engine::collective_text(
+              r->scenario, r->scenario.ops[r->find("dispatch", "decoder/moe", 0, h100).op]) == "alltoall(ep)");
     // EP = 8, Bc = 1: 16 rows, 2 per GPU, but R = ceil(16 / 64) = 1 row to
     // each GPU (padding): 7 x (8 x 8,192 x 8) / 64 = 57,344 B, and the 1 us
     // step, not the 0.13 us of bandwidth, sets the time.
@@ -789,14 +791,16 @@ TEST_CASE("Llama 3 70B on a TPU v5e 4 x 4: per-chip weights, KV cache and collec
     auto const& q = r->find("q_proj", "decoder/attention", r->point(32), v5e).metrics;
     CHECK(q.counts.flops == 268'435'456.0);
     CHECK(q.net_bytes == 98'304.0);
-    CHECK(r->scenario.ops[r->find("q_proj", "decoder/attention", 0, v5e).op].network == "reducescatter(Y)");
+    CHECK(engine::collective_text(
+              r->scenario, r->scenario.ops[r->find("q_proj", "decoder/attention", 0, v5e).op]) == "reducescatter(Y)");
     // The MLP's AllReduce over both lines at B = 128: V = 128 x 8192 x 2 =
     // 2,097,152 B; 2 x 15/16 x V = 3,932,160 B received; each pass 15/16 V
     // over the two axes' links, 2 x 4.5e10 B/s: 2 x 15/16 x V / 9e10 = 43.7 us.
     auto const& down = r->find("down", "decoder/mlp", r->point(128), v5e).metrics;
     CHECK(down.net_bytes == 3'932'160.0);
     CHECK_THAT(down.t_net, WithinRel(2 * (15.0 / 16) * 2'097'152.0 / 9e10, 1e-15));
-    CHECK(r->scenario.ops[r->find("down", "decoder/mlp", 0, v5e).op].network == "allreduce(X,Y)");
+    CHECK(engine::collective_text(
+              r->scenario, r->scenario.ops[r->find("down", "decoder/mlp", 0, v5e).op]) == "allreduce(X,Y)");
 }
 
 TEST_CASE("the multi-chip layer templates are closed, and moe_mlp_ep by hand", "[models][multichip]") {

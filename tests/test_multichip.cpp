@@ -3,6 +3,7 @@
 // (roofline.md "network communication rooflines", sharding.md pop quiz 2).
 #include "helpers.hpp"
 
+#include "roofline/engine/network.hpp"
 #include "roofline/report/report.hpp"
 
 #include <catch2/catch.hpp>
@@ -81,7 +82,7 @@ TEST_CASE("roofline.md: a matmul split over 2 chips is compute-bound from D = 87
     CHECK_THAT(m.t_net, WithinRel(2 * B * F / 4.5e10, 1e-15));
     CHECK(m.bound == engine::Bound::network);
     CHECK(r.evaluation.chips_at(0) == 2);
-    CHECK(r.checked->scenario.ops[0].network == "allreduce(X)");
+    CHECK(engine::collective_text(r.checked->scenario, r.checked->scenario.ops[0]) == "allreduce(X)");
     // Compute-bound against the network when 2B(D/2)F / 1.97e14 >= 2BF / 4.5e10,
     // i.e. D/2 >= 4377.8: D = 8756 (the book: "D > 8755"), even, so it splits.
     CHECK(r.find("split", "tpu", {8754}).metrics.bound == engine::Bound::network);
@@ -228,10 +229,10 @@ TEST_CASE("Megatron MLP on H100, tp = 8: memory-bound, then network-bound, never
     CHECK(r.find("down", "h100", {309}).metrics.bound == engine::Bound::memory);
     CHECK(r.find("down", "h100", {310}).metrics.bound == engine::Bound::network);
     CHECK(std::isnan(r.evaluation.critical_value(r.find("down", "h100", {309}), 0)));
-    CHECK(r.checked->scenario.ops[1].network == "allreduce(tp)");
+    CHECK(engine::collective_text(r.checked->scenario, r.checked->scenario.ops[1]) == "allreduce(tp)");
     // The column-parallel matmul does not communicate.
     CHECK(r.find("up", "h100", {309}).metrics.t_net == 0);
-    CHECK(r.checked->scenario.ops[0].network.empty());
+    CHECK(engine::collective_text(r.checked->scenario, r.checked->scenario.ops[0]).empty());
     // Each GPU holds an eighth of both weights.
     CHECK(r.evaluation.point_facts[0].weight_bytes == 2 * (8192.0 * 28672 / 8) * 2);
 }
@@ -289,11 +290,11 @@ TEST_CASE("the book's cases: gathers, slices and reduce-scatters are planned", "
         let T = 32
         matmul batch = bf16[B@Y, S, F] * bf16[B@Y, F, T] -> bf16[B@Y, S, T])");
     auto const& ops = r.checked->scenario.ops;
-    CHECK(ops[0].network == "allgather(X)");
-    CHECK(ops[1].network.empty());
-    CHECK(ops[2].network == "reducescatter(X)");
-    CHECK(ops[3].network == "allgather(Y)");
-    CHECK(ops[4].network.empty());
+    CHECK(engine::collective_text(r.checked->scenario, ops[0]) == "allgather(X)");
+    CHECK(engine::collective_text(r.checked->scenario, ops[1]).empty());
+    CHECK(engine::collective_text(r.checked->scenario, ops[2]) == "reducescatter(X)");
+    CHECK(engine::collective_text(r.checked->scenario, ops[3]) == "allgather(Y)");
+    CHECK(engine::collective_text(r.checked->scenario, ops[4]).empty());
     // Case 2: the lhs is gathered first (V = its whole B x D), then a local matmul.
     auto const& c2 = r.find("case2", "tpu").metrics;
     CHECK(c2.counts.flops == 2.0 * 256 * 1024 * 2048);
@@ -457,8 +458,8 @@ engine::Case const& in_layer(Run const& r, std::string const& layer, std::string
     throw;
 }
 
-std::string const& network_of(Run const& r, std::string const& layer, std::string const& op) {
-    return r.checked->scenario.ops[in_layer(r, layer, op).op].network;
+std::string network_of(Run const& r, std::string const& layer, std::string const& op) {
+    return engine::collective_text(r.checked->scenario, r.checked->scenario.ops[in_layer(r, layer, op).op]);
 }
 
 // Two NVLink axes of 2 and 4 chips (8 in all, one switch) at 100 GB/s per GPU.
@@ -593,14 +594,15 @@ TEST_CASE("the tensor-parallel layer templates split over the mesh axis they are
         CHECK(x.metrics.counts.bytes_written == y.metrics.counts.bytes_written);
         CHECK(x.metrics.net_bytes == y.metrics.net_bytes);
         CHECK(x.metrics.t_lower == y.metrics.t_lower);
-        auto network = by_default->scenario.ops[y.op].network;
+        auto network = engine::collective_text(by_default->scenario, by_default->scenario.ops[y.op]);
         if (auto at = network.find("(tp)"); at != std::string::npos) network.replace(at, 4, "(model)");
-        CHECK(named->scenario.ops[x.op].network == network);
+        CHECK(engine::collective_text(named->scenario, named->scenario.ops[x.op]) == network);
     }
     // Two AllReduces per layer, over the axis given.
     std::vector<std::string> reduced;
     for (auto const& op : named->scenario.ops)
-        if (!op.network.empty()) reduced.push_back(op.layer + "/" + op.name + ": " + op.network);
+        if (auto network = engine::collective_text(named->scenario, op); !network.empty())
+            reduced.push_back(op.layer + "/" + op.name + ": " + network);
     CHECK(reduced == std::vector<std::string>{"decoder/attention/o_proj: allreduce(model)",
                                               "decoder/mlp/down: allreduce(model)"});
 }

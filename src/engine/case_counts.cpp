@@ -2,8 +2,10 @@
 // members' sums (docs/fusion.md), each with its read factors, its on-chip
 // operands and, on a mesh, per chip with its collectives. One function, so
 // that the cases, the critical values and the requests count alike.
-#include "point_evaluator.hpp"
+#include "case_counts.hpp"
+#include "divisible.hpp"
 
+#include "roofline/engine/network.hpp"
 #include "roofline/model/limits.hpp"
 
 namespace roofline::engine {

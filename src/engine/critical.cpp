@@ -16,7 +16,8 @@
 //   fail (an axis that is not a positive integer) count as not compute-bound.
 #include "roofline/engine/evaluate.hpp"
 
-#include "point_evaluator.hpp"
+#include "case_counts.hpp"
+#include "critical.hpp"
 
 #include "roofline/engine/network.hpp"
 #include "roofline/model/limits.hpp"

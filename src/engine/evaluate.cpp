@@ -1,44 +1,16 @@
 #include "roofline/engine/evaluate.hpp"
 
-#include "point_evaluator.hpp"
+#include "case_counts.hpp"
+#include "critical.hpp"
+#include "mesh_points.hpp"
+#include "point_facts.hpp"
 
+#include "roofline/engine/network.hpp"
 #include "roofline/model/limits.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace roofline::engine {
-
-PointEvaluator::PointEvaluator(model::Scenario const& scenario) : scenario_(scenario) {
-    values_.reserve(scenario.slots.size());
-    for (auto const& slot : scenario.slots) values_.push_back(slot.constant);
-}
-
-std::optional<model::EvalError> PointEvaluator::set_point(std::span<double const> sweep_values) {
-    for (std::size_t i = 0; i < scenario_.sweeps.size(); ++i)
-        values_[static_cast<std::size_t>(scenario_.sweeps[i].slot)] = sweep_values[i];
-    for (int s : scenario_.let_order) {
-        auto slot = static_cast<std::size_t>(s);
-        auto result = model::evaluate(scenario_.slots[slot].expr, values_);
-        if (auto const* error = std::get_if<model::EvalError>(&result)) return *error;
-        values_[slot] = std::get<double>(result);
-    }
-    return std::nullopt;
-}
-
-std::optional<model::EvalError> PointEvaluator::axis_sizes(std::span<model::Axis const> axes,
-                                                           std::vector<double>& sizes) const {
-    sizes.clear();
-    for (auto const& axis : axes) {
-        double size = values_[static_cast<std::size_t>(axis.slot)];
-        if (auto problem = model::whole_number_problem(size))
-            return model::EvalError{axis.span, "axis '" + axis.name + "' must be " + *problem +
-                                                   ", but " + axis.name + " = " +
-                                                   model::format_number(size)};
-        sizes.push_back(size);
-    }
-    return std::nullopt;
-}
 
 std::size_t CaseGrid::reduced_point(std::size_t point, std::size_t sweep) const {
     std::size_t stride = 1;
@@ -50,27 +22,6 @@ double CaseGrid::critical_value(std::size_t point, std::size_t matmul, std::size
                                 std::size_t sweep) const {
     return critical[sweep][(reduced_point(point, sweep) * op_count + matmul) * target_count +
                            target];
-}
-
-std::string describe_point(model::Scenario const& scenario, std::span<double const> values) {
-    std::string text;
-    for (std::size_t i = 0; i < scenario.sweeps.size(); ++i)
-        text += (i ? ", " : "") + scenario.sweeps[i].name + " = " +
-                (scenario.sweeps[i].of_dtypes
-                     ? scenario.dtypes[static_cast<std::size_t>(values[i])].name
-                     : model::format_number(values[i]));
-    return text;
-}
-
-std::string at_point(model::Scenario const& scenario, std::span<double const> values) {
-    return scenario.sweeps.empty() ? "" : " (at " + describe_point(scenario, values) + ")";
-}
-
-std::optional<model::EvalError> check_count(Span span, std::string const& before, double count,
-                                            std::string const& after) {
-    if (count <= model::count_limit) return std::nullopt;  // NaN is not
-    return model::EvalError{span, before + model::format_number(count) + after + "; counts above " +
-                                      model::count_limit_text + " are not exact"};
 }
 
 namespace {
@@ -124,6 +75,8 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
     for (std::size_t p = 0; p < grid.point_count; ++p)
         point_digits(scenario, p, std::span<double>(grid.point_values.data() + p * sweeps, sweeps));
 
+    for (auto const& op : scenario.ops) grid.collective_texts.push_back(collective_text(scenario, op));
+
     PointEvaluator evaluator(scenario);
     if (!compute_mesh_points(scenario, grid, evaluator, diagnostics)) return std::nullopt;
 
@@ -157,47 +110,37 @@ std::optional<CaseGrid> prepare(model::Scenario const& scenario, Diagnostics& di
 
 bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnostics& diagnostics,
                   std::function<void(Case const&)> const& sink) {
-    std::size_t sweeps = grid.sweep_count, ops = grid.op_count, targets = grid.target_count;
+    std::size_t ops = grid.op_count, targets = grid.target_count;
     PointEvaluator evaluator(scenario);
-    std::vector<double> mesh_sizes;
     CaseScratch scratch;
     CaseCounts counts;
     bool on_mesh = !scenario.mesh.empty();
-    for (std::size_t p = 0; p < grid.point_count; ++p) {
-        std::span<double const> values(grid.point_values.data() + p * sweeps, sweeps);
-        auto fail = [&](model::EvalError const& error) {
-            diagnostics.error(error.span,
-                              error.message + (error.at_every_point ? "" : at_point(scenario, values)));
-            return false;
-        };
-        if (auto error = evaluator.set_point(values)) return fail(*error);
-        if (on_mesh)
-            if (auto error = evaluator.mesh_sizes(mesh_sizes)) return fail(*error);
+    return for_each_point(scenario, grid, evaluator, diagnostics,
+                          [&](GridPoint const& point) -> std::optional<model::EvalError> {
         for (std::size_t m = 0; m < ops; ++m) {
             auto const& op = scenario.ops[m];
-            if (auto error = count_case(scenario, op, evaluator, mesh_sizes, scratch, counts))
-                return fail(*error);
+            if (auto error = count_case(scenario, op, evaluator, point.mesh_sizes, scratch, counts))
+                return error;
             int compute = op.compute_dtype_at(evaluator.slots(), scenario.dtypes);
             if (auto error = check_counts(op, counts.counts)) {
                 // An op that no sweep changes is wrong at every point: none is named.
                 bool varies = std::any_of(op.axes.begin(), op.axes.end(), [&](auto const& a) {
                     return scenario.slots[static_cast<std::size_t>(a.slot)].depends_on != 0;
                 });
-                if (varies) return fail(*error);
-                diagnostics.error(error->span, error->message);
-                return false;
+                if (!varies) error->at_every_point = true;
+                return error;
             }
             for (std::size_t t = 0; t < targets; ++t) {
                 auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
-                bool unsupported = on_mesh && grid.mesh_unsupported[p * targets + t];
-                sink(Case{static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(m),
+                bool unsupported = on_mesh && grid.mesh_unsupported[point.index * targets + t];
+                sink(Case{static_cast<std::uint32_t>(point.index), static_cast<std::uint32_t>(m),
                           static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(compute),
-                          case_metrics(scenario, op, hw, compute, counts, mesh_sizes, scratch,
+                          case_metrics(scenario, op, hw, compute, counts, point.mesh_sizes, scratch,
                                        unsupported)});
             }
         }
-    }
-    return true;
+        return std::nullopt;
+    });
 }
 
 std::optional<Evaluation> evaluate(model::Scenario const& scenario, Diagnostics& diagnostics,

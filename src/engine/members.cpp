@@ -2,7 +2,9 @@
 // count_member) and timed at the kernel's compute dtype.
 #include "roofline/engine/members.hpp"
 
-#include "point_evaluator.hpp"
+#include "case_counts.hpp"
+
+#include "roofline/engine/network.hpp"
 
 #include <stdexcept>
 #include <vector>

@@ -1,5 +1,6 @@
 #include "roofline/engine/network.hpp"
 
+#include "roofline/engine/metrics.hpp"
 #include "roofline/model/expr.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@ namespace roofline::engine {
 
 using model::CollectiveKind;
 using model::Link;
+using model::Traffic;
 
 bool is_ring(model::MeshAxis const& axis, model::Hardware const& hw, double size) {
     if (axis.topology != model::Topology::automatic) return axis.topology == model::Topology::ring;
@@ -47,14 +49,10 @@ MeshProblem mesh_problem(model::Scenario const& scenario, model::Hardware const&
 }
 
 double collective_net_bytes(CollectiveKind kind, double chips, double volume) {
+    auto const& info = model::collective_info(kind);
     double n = chips;
-    switch (kind) {
-        case CollectiveKind::allgather:
-        case CollectiveKind::reducescatter: return (n - 1) / n * volume;
-        case CollectiveKind::allreduce: return 2 * (n - 1) / n * volume;
-        case CollectiveKind::alltoall: return (n - 1) * volume / (n * n);
-    }
-    return 0;
+    double once = info.traffic == Traffic::exchange ? (n - 1) * volume / (n * n) : (n - 1) / n * volume;
+    return info.passes * once;
 }
 
 namespace {
@@ -141,7 +139,8 @@ double collective_seconds(model::Scenario const& scenario, model::Hardware const
     // the faster ones (a hierarchical collective).
     std::stable_sort(stages, stages + used,
                      [](Stage const& a, Stage const& b) { return a.bandwidth < b.bandwidth; });
-    bool all_to_all = kind == CollectiveKind::alltoall;
+    auto const& info = model::collective_info(kind);
+    bool all_to_all = info.traffic == Traffic::exchange;
     double all_chips = 1;
     for (std::size_t s = 0; s < used; ++s) all_chips *= stages[s].chips;
     double seconds = 0;
@@ -154,8 +153,75 @@ double collective_seconds(model::Scenario const& scenario, model::Hardware const
         double stage_volume = all_to_all ? stages[s].chips * volume / all_chips : volume / faster;
         seconds += stage_seconds(scenario, hw, stages[s], all_to_all, mesh_sizes, stage_volume);
     }
-    // An AllReduce is a ReduceScatter and then an AllGather of the same volume.
-    return kind == CollectiveKind::allreduce ? 2 * seconds : seconds;
+    return info.passes * seconds;
+}
+
+namespace {
+
+double volume_of(model::Op const& op, model::Collective const& c, std::span<double const> axis_sizes,
+                 std::span<double const> mesh_sizes, std::span<model::Dtype const> dtypes,
+                 std::span<double const> slots) {
+    auto const& t = c.tensor < 0 ? op.out : op.inputs[static_cast<std::size_t>(c.tensor)];
+    auto v = static_cast<double>(tensor_bytes(t, c.volume_shards, axis_sizes, mesh_sizes, dtypes, slots));
+    // An exchange's volume is the whole array over its axes.
+    bool exchange = model::collective_info(c.kind).traffic == Traffic::exchange;
+    return exchange ? v * shard_count(c.mesh_axes, mesh_sizes) : v;
+}
+
+}  // namespace
+
+void op_volumes(model::Scenario const& scenario, model::Op const& op,
+                std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
+                std::span<double const> slots, std::vector<double>& volumes) {
+    volumes.clear();
+    for (auto const& c : op.collectives)
+        volumes.push_back(volume_of(op, c, axis_sizes, mesh_sizes, scenario.dtypes, slots));
+}
+
+double op_net_bytes(model::Op const& op, std::span<double const> mesh_sizes,
+                    std::span<double const> volumes) {
+    double bytes = 0;
+    for (std::size_t i = 0; i < op.collectives.size(); ++i) {
+        auto const& c = op.collectives[i];
+        bytes += collective_net_bytes(c.kind, shard_count(c.mesh_axes, mesh_sizes), volumes[i]);
+    }
+    return bytes;
+}
+
+double op_net_seconds(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
+                      std::span<double const> mesh_sizes, std::span<double const> volumes) {
+    double seconds = 0;
+    for (std::size_t i = 0; i < op.collectives.size(); ++i) {
+        auto const& c = op.collectives[i];
+        seconds += collective_seconds(scenario, hw, c.kind, c.mesh_axes, mesh_sizes, volumes[i]);
+    }
+    return seconds;
+}
+
+double op_net_seconds(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
+                      std::span<double const> axis_sizes, std::span<double const> mesh_sizes,
+                      std::span<double const> slots) {
+    std::vector<double> volumes;
+    op_volumes(scenario, op, axis_sizes, mesh_sizes, slots, volumes);
+    return op_net_seconds(scenario, op, hw, mesh_sizes, volumes);
+}
+
+std::string collective_text(model::Scenario const& scenario, model::Op const& op) {
+    std::string text;
+    if (op.kind == model::OpKind::kernel) {
+        for (auto const& m : op.members) {
+            auto member = collective_text(scenario, m);
+            if (!member.empty()) text.append(text.empty() ? "" : ", ").append(member);
+        }
+        return text;
+    }
+    for (auto const& c : op.collectives) {
+        text.append(text.empty() ? "" : " + ").append(model::collective_info(c.kind).name).append("(");
+        for (std::size_t i = 0; i < c.mesh_axes.size(); ++i)
+            text.append(i ? "," : "").append(scenario.mesh[static_cast<std::size_t>(c.mesh_axes[i])].name);
+        text.append(")");
+    }
+    return text;
 }
 
 }  // namespace roofline::engine

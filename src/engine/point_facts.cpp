@@ -1,6 +1,9 @@
 // Resident bytes and tokens at every sweep point. Both depend on the point
 // (a KV cache grows with the batch and the context) but not on the target.
-#include "point_evaluator.hpp"
+#include "point_facts.hpp"
+
+#include "case_counts.hpp"
+#include "divisible.hpp"
 
 #include "roofline/model/limits.hpp"
 
@@ -70,38 +73,29 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
     grid.point_facts.assign(grid.point_count, PointFacts{});
     if (!grid.has_tokens && !grid.has_resident) return true;
 
-    std::vector<double> mesh_sizes;
     ResidentBytes bytes;
-    for (std::size_t p = 0; p < grid.point_count; ++p) {
-        std::span<double const> values(grid.point_values.data() + p * grid.sweep_count,
-                                       grid.sweep_count);
-        auto fail = [&](model::EvalError const& error) {
-            diagnostics.error(error.span,
-                              error.message + (error.at_every_point ? "" : at_point(scenario, values)));
-            return false;
-        };
-        if (auto error = evaluator.set_point(values)) return fail(*error);
-        if (auto error = evaluator.mesh_sizes(mesh_sizes)) return fail(*error);
+    return for_each_point(scenario, grid, evaluator, diagnostics,
+                          [&](GridPoint const& point) -> std::optional<model::EvalError> {
         if (auto error = resident_bytes(scenario, scenario.ops, scenario.residents, evaluator,
-                                        mesh_sizes, bytes))
-            return fail(*error);
-        auto& facts = grid.point_facts[p];
+                                        point.mesh_sizes, bytes))
+            return error;
+        auto& facts = grid.point_facts[point.index];
         facts.weight_bytes = static_cast<double>(bytes.weight);
         facts.cache_bytes = static_cast<double>(bytes.cache);
         facts.onchip_resident_bytes = static_cast<double>(bytes.onchip);
-        if (grid.has_tokens) {
-            auto const& slot = scenario.slots[static_cast<std::size_t>(scenario.tokens_slot)];
-            facts.tokens = evaluator.slots()[static_cast<std::size_t>(scenario.tokens_slot)];
-            if (!(facts.tokens > 0))
-                return fail({slot.expr.span, "tokens must be positive, but the expression gives " +
-                                                 model::format_number(facts.tokens)});
-            if (!model::tokens_in_range(facts.tokens))
-                return fail({slot.expr.span, std::string("tokens must be ") + model::tokens_range_text +
-                                                 ", but the expression gives " +
-                                                 model::format_number(facts.tokens)});
-        }
-    }
-    return true;
+        if (!grid.has_tokens) return std::nullopt;
+        auto const& slot = scenario.slots[static_cast<std::size_t>(scenario.tokens_slot)];
+        facts.tokens = evaluator.slots()[static_cast<std::size_t>(scenario.tokens_slot)];
+        if (!(facts.tokens > 0))
+            return model::EvalError{slot.expr.span, "tokens must be positive, but the expression gives " +
+                                                        model::format_number(facts.tokens)};
+        if (!model::tokens_in_range(facts.tokens))
+            return model::EvalError{slot.expr.span, std::string("tokens must be ") +
+                                                        model::tokens_range_text +
+                                                        ", but the expression gives " +
+                                                        model::format_number(facts.tokens)};
+        return std::nullopt;
+    });
 }
 
 }  // namespace roofline::engine

@@ -3,7 +3,8 @@
 // (count_case, case_metrics) and summed exactly, one step at a time.
 #include "roofline/engine/evaluate.hpp"
 
-#include "point_evaluator.hpp"
+#include "case_counts.hpp"
+#include "point_facts.hpp"
 
 #include "roofline/engine/network.hpp"
 #include "roofline/model/check.hpp"

@@ -88,19 +88,6 @@ std::vector<Shards> at_compute(Tensor const& t, std::vector<Shards> const& compu
     return out;
 }
 
-// "allgather(X) + allreduce(tp)": the `collective` column.
-std::string network_text(Scenario const& s, std::vector<Collective> const& collectives) {
-    static constexpr char const* names[] = {"allgather", "reducescatter", "allreduce", "alltoall"};
-    std::string text;
-    for (auto const& c : collectives) {
-        text.append(text.empty() ? "" : " + ").append(names[static_cast<int>(c.kind)]).append("(");
-        for (std::size_t i = 0; i < c.mesh_axes.size(); ++i)
-            text.append(i ? "," : "").append(s.mesh[static_cast<std::size_t>(c.mesh_axes[i])].name);
-        text.append(")");
-    }
-    return text;
-}
-
 bool any_sharded(Op const& op) {
     if (!op.out.shards.empty()) return true;
     return std::any_of(op.inputs.begin(), op.inputs.end(),
@@ -242,7 +229,6 @@ bool Checker::plan_matmul(Op& op) {
 
     for (auto* t : {&op.inputs[0], &op.inputs[1], &op.out}) t->local = at_compute(*t, compute);
     op.compute_shards = std::move(compute);
-    op.network = network_text(scenario, op.collectives);
     return true;
 }
 
@@ -275,23 +261,13 @@ bool Checker::plan_elementwise(Op& op) {
 
 bool Checker::plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFile const& file,
                               int scope) {
-    static constexpr std::pair<std::string_view, CollectiveKind> kinds[] = {
-        {"allgather", CollectiveKind::allgather},
-        {"reducescatter", CollectiveKind::reducescatter},
-        {"allreduce", CollectiveKind::allreduce},
-        {"alltoall", CollectiveKind::alltoall},
-    };
-    auto kind_it = std::find_if(std::begin(kinds), std::end(kinds),
-                                [&](auto const& k) { return k.first == stmt.kind.name; });
-    if (kind_it == std::end(kinds)) {
+    auto const* info = find_collective(stmt.kind.name);
+    if (!info) {
         std::vector<std::string_view> names;
-        for (auto const& k : kinds) names.push_back(k.first);
+        for (auto const& c : collective_table) names.push_back(c.name);
         auto hint = did_you_mean(stmt.kind.name, names);
-        diagnostics.error(file.span_of(stmt.kind),
-                          "unknown collective '" + stmt.kind.name + "'" +
-                              (hint.empty() ? "; the collectives are allgather, reducescatter, "
-                                              "allreduce and alltoall"
-                                            : hint));
+        if (hint.empty()) hint = std::string("; the collectives are ").append(collective_names());
+        diagnostics.error(file.span_of(stmt.kind), "unknown collective '" + stmt.kind.name + "'" + hint);
         return false;
     }
     Shards over;
@@ -326,8 +302,8 @@ bool Checker::plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFil
         return false;
     }
     auto in_shards = all_shards(in), out_shards = all_shards(out);
-    auto kind = kind_it->second;
-    std::string head = std::string(kind_it->first) + "(" + shards_text(scenario, over) + ") of " +
+    auto kind = info->kind;
+    std::string head = std::string(info->name) + "(" + shards_text(scenario, over) + ") of " +
                        tensor_text(scenario, op, in, in_shards);
     auto fail = [&](std::string const& message) {
         diagnostics.error(out.span, message);
@@ -395,7 +371,6 @@ bool Checker::plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFil
     }
     in.local = in_shards;
     out.local = out_shards;
-    op.network = network_text(scenario, op.collectives);
     return true;
 }
 

@@ -34,9 +34,6 @@ void check_kernel(Context const& context, Op& kernel) {
             for (auto const& a : kernel.axes) seen = seen || a.slot == axis.slot;
             if (!seen) kernel.axes.push_back(axis);
         }
-    // Its collectives as the `collective` column writes them: the members'.
-    for (auto const& m : kernel.members)
-        if (!m.network.empty()) kernel.network.append(kernel.network.empty() ? "" : ", ").append(m.network);
     auto const& name = kernel.name;
     auto& members = kernel.members;
     Span kernel_span = kernel.span;

@@ -175,7 +175,7 @@ std::string_view case_text(CaseColumn const& column, model::Scenario const& scen
             return scenario.hardware[static_cast<std::size_t>(scenario.targets[c.target])].id;
         case F::compute_dtype: return scenario.dtypes[c.compute_dtype].name;
         case F::bound: return engine::bound_name(c.metrics.bound);
-        case F::collective: return op.network;
+        case F::collective: return grid.collective_texts[c.op];
         default:
             break;
     }

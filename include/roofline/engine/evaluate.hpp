@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace roofline::engine {
@@ -78,6 +79,10 @@ struct CaseGrid {
     std::vector<double> chips;
     std::vector<std::uint8_t> mesh_unsupported;
     double chips_at(std::size_t point) const { return chips.empty() ? 1 : chips[point]; }
+    // Per op: its collectives as the `collective` column writes them
+    // (collective_text in network.hpp), formatted once, since the writers
+    // print the text for every case.
+    std::vector<std::string> collective_texts;
     bool has_tokens = false;              // the scenario has a `tokens` statement
     bool has_resident = false;            // some operand or declaration is resident
 

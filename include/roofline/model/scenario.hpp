@@ -4,6 +4,7 @@
 // nothing else; spans remain so that later errors can point at the text.
 
 #include "roofline/lang/source.hpp"
+#include "roofline/model/collectives.hpp"
 #include "roofline/model/expr.hpp"
 
 #include <cstdint>
@@ -131,8 +132,6 @@ struct MeshAxis {
     Span size_span;  // its size expression
 };
 
-enum class CollectiveKind : std::uint8_t { allgather, reducescatter, allreduce, alltoall };
-
 // A collective a case performs: implied by a matmul's shardings, or the op
 // itself (`collective`). Its volume V (per chip, multichip.md section 4) is
 // the bytes of `tensor` (an input's index, or -1 for the output) with each
@@ -179,7 +178,6 @@ struct Op {
     // nothing is split. And the collectives the case performs, in order.
     std::vector<Shards> compute_shards;
     std::vector<Collective> collectives;
-    std::string network;  // the collectives as the `collective` column writes them: "allreduce(tp)"
     // A kernel (docs/fusion.md): one case whose counts are its members'
     // sums. Its axes are every member's axes (the sizes the case needs), its
     // compute dtype that of its first matmul (else its first member).
