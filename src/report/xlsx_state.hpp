@@ -101,15 +101,16 @@ struct XlsxWriter::State {
     std::vector<std::string> bw_ref;    // per target: Hardware!$C$2
     std::vector<std::string> onchip_ref;  // per target: its onchip_bandwidth cell, "" if none
     std::vector<std::string> peak_ref;  // [target * slots + slot]: Hardware!$J$2, "" if none
-    std::vector<output::Text> op_text, layer_text, hw_text;
-    std::vector<output::Text> dtype_text;  // per scenario dtype (compute dtypes, dtype sweeps)
+    std::vector<bool> column_needs_onchip;  // per Cases column: its formula reads onchip_bandwidth
+    // Per Cases text column, its texts by key (case_columns.hpp), each made once.
+    std::vector<std::vector<std::optional<output::Text>>> column_texts;
+    output::Text const& case_text_cell(std::size_t column, CaseRow const& row);
+    CaseColumnSpec const* critical_spec = nullptr;  // critical_V's: the workbook's own formula
     // The Cases column of sweep v's critical value; none for a dtype sweep.
     std::optional<std::size_t> critical_column(std::size_t v) const;
     // "(R=4)" or, for a dtype sweep, "EXACT(R,\"fp8\")": whether a cell of the
     // range R holds sweep v's value at `point` (a formula's factor).
     std::string sweep_test(std::string const& range, std::size_t point, std::size_t v) const;
-    output::Text compute_text{"compute"}, memory_text{"memory"}, unsupported_text{"unsupported"},
-        network_text{"network"}, onchip_text{"onchip"};
     output::Text never_text{"never"};
     // A critical_V that is a value evaluated at the scenario's hardware (V
     // reaches the axes through lets): italic, and the Summary says why.
