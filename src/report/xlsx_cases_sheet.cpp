@@ -28,6 +28,15 @@ output::Style const& XlsxWriter::State::cell_style(CellStyle style) {
     return rows->style(nullptr);
 }
 
+std::string const& XlsxWriter::State::hardware_ref(std::string_view field, std::size_t target,
+                                                   std::size_t compute_dtype) const {
+    if (field == "bandwidth") return bw_ref[target];
+    if (field == "peak") return peak_ref[target * dtypes.size() + slot_of[compute_dtype]];
+    if (field == "onchip_bandwidth") return onchip_ref[target];
+    if (field == "hbm_capacity") return capacity_ref[target];
+    throw std::logic_error(std::string("a formula names no Hardware cell: hw.").append(field));
+}
+
 // The columns of case_columns.hpp, their letters, styles and formulas.
 void XlsxWriter::State::layout_cases() {
     columns = case_columns(ctx.scenario);

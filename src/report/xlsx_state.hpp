@@ -15,9 +15,11 @@
 #include "roofline/engine/members.hpp"
 #include "roofline/report/case_columns.hpp"
 #include "roofline/report/kernel_columns.hpp"
+#include "roofline/report/request_columns.hpp"
 #include "roofline/report/chart_writer.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
+#include "formula_pieces.hpp"
 #include "output/fast_rows.hpp"
 #include "output/workbook.hpp"
 #include "output/xlsx_cells.hpp"
@@ -123,6 +125,10 @@ struct XlsxWriter::State {
     // Hardware sheet columns.
     std::size_t hw_peak0 = 9, hw_ridge0 = 0, hw_onchip0 = 0, hw_extends = 0, hw_source = 0;
     std::vector<std::string> capacity_ref;  // per target: Hardware!$D$2, "" without hbm_capacity
+    // The Hardware cell of {hw.<field>} in a table's formula (formula_pieces.hpp)
+    // for a target and (for `peak`) a compute dtype; "" when the chip has none.
+    std::string const& hardware_ref(std::string_view field, std::size_t target,
+                                    std::size_t compute_dtype = 0) const;
 
     // The Steps sheet (xlsx_steps_sheet.cpp): a note, a header, then one row
     // per target and sweep point, target by target. The optional column
@@ -241,6 +247,7 @@ struct XlsxWriter::State {
     std::string no_cases_note() const;
     // xlsx_requests_sheet.cpp
     void write_requests();
+    lxw_format* request_format(RequestCell cell) const;
     // xlsx_charts_sheet.cpp
     void sample(engine::Case const& c);
     void write_charts();
