@@ -174,7 +174,7 @@ struct XlsxWriter::State {
         std::optional<output::FastRows> rows;
         std::vector<output::Style const*> styles;  // per column
         std::size_t total_rows = 0, next_row = 0, sheet = static_cast<std::size_t>(-1);
-        std::size_t flops = 0, bytes_read = 0, bytes_written = 0, bytes_onchip = 0;  // columns
+        std::vector<std::vector<FormulaPiece>> formulas;  // per column (formula_pieces.hpp)
     } kernels_sheet;
 
     State(std::string const& p, ReportContext const& c, XlsxOptions const& o)
