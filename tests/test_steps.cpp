@@ -4,6 +4,7 @@
 // numbers are worked out by hand in step_scenario.hpp.
 #include "roofline/cli/format.hpp"
 
+#include "columns.hpp"
 #include "step_scenario.hpp"
 #include "xlsx_support.hpp"
 
@@ -249,8 +250,13 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
     CHECK(dump.at("sheets") == json({"Summary", "Steps", "Hardware", "Cases", "Charts"}));
 
     // Steps: a note, the header, then target by target, point by point.
-    // Cases columns: C count, D hardware, F B, O t_lower, P t_upper, Q bound;
-    // 18 cases in rows 2 .. 19.
+    // Cases columns (C count, D hardware, F B, O t_lower, P t_upper, Q bound),
+    // found in the table by name; 18 cases in rows 2 .. 19.
+    test::CasesColumns const cases(r.scenario());
+    auto range = [&](char const* name) {
+        std::string const c = cases.letter(name);
+        return "Cases!$" + c + "$2:$" + c + "$19";
+    };
     auto const& steps = dump.at("cells").at("Steps");
     std::vector<std::string> const header = {
         "hardware", "B",       "step t_lower", "step t_upper", "memory-bound share", "tokens",
@@ -260,14 +266,14 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
     auto const& settings = dump.at("settings").at("Steps");
     CHECK(settings.at("freeze_panes") == "A3");
     CHECK(settings.at("auto_filter") == "A2:K8");
-    std::string const match = "EXACT(Cases!$D$2:$D$19,$A3)*(Cases!$F$2:$F$19=B3)";
+    std::string const match = "EXACT(" + range("hardware") + ",$A3)*(" + range("B") + "=B3)";
     CHECK(cell(dump, "Steps", 2, 2).at("f") ==
-          "=SUMPRODUCT(" + match + "*Cases!$C$2:$C$19,Cases!$O$2:$O$19)");
+          "=SUMPRODUCT(" + match + "*" + range("count") + "," + range("t_lower") + ")");
     CHECK(cell(dump, "Steps", 2, 3).at("f") ==
-          "=SUMPRODUCT(" + match + "*Cases!$C$2:$C$19,Cases!$P$2:$P$19)");
+          "=SUMPRODUCT(" + match + "*" + range("count") + "," + range("t_upper") + ")");
     CHECK(cell(dump, "Steps", 2, 4).at("f") ==
-          "=IF(C3>0,SUMPRODUCT(" + match +
-              "*(Cases!$Q$2:$Q$19=\"memory\")*Cases!$C$2:$C$19,Cases!$O$2:$O$19)/C3,0)");
+          "=IF(C3>0,SUMPRODUCT(" + match + "*(" + range("bound") + "=\"memory\")*" + range("count") +
+              "," + range("t_lower") + ")/C3,0)");
     CHECK(cell(dump, "Steps", 2, 6).at("f") == "=F3/C3");
     CHECK(cell(dump, "Steps", 2, 9).at("f") == "=H3+I3");
     CHECK(cell(dump, "Steps", 2, 10).at("f") == "=CEILING(J3/Hardware!$D$2,1)");
@@ -437,10 +443,11 @@ TEST_CASE("steps: columns the scenario has nothing for are left out; past one Ca
     CHECK(close(cell(dump, "Summary", whole + 3, 1).at("v").get<double>(), step::steps[0][0].lower,
                 1e-12));
     std::size_t ops = find_row(summary, "Per target and op") + 3;
-    CHECK(cell(dump, "Summary", ops, 4).at("f") == "=Cases!$T$2");
-    CHECK(cell(dump, "Summary", ops, 6).at("f") == "='Cases (2)'!$Q$4");
+    test::CasesColumns const cases(r.scenario());
+    CHECK(cell(dump, "Summary", ops, 4).at("f") == "=Cases!$" + cases.letter("critical_B") + "$2");
+    CHECK(cell(dump, "Summary", ops, 6).at("f") == "='Cases (2)'!$" + cases.letter("bound") + "$4");
     CHECK(cell(dump, "Summary", ops, 6).at("v") == "compute");
-    auto const& second = cell(dump, "Cases (2)", 3, 19);  // critical_B of that case
+    auto const& second = cell(dump, "Cases (2)", 3, cases.at("critical_B"));  // critical_B of that case
     CHECK(second.at("v").get<double>() == 125);
     CHECK(second.contains("f"));
 }
@@ -468,9 +475,13 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
     r.write(path);
     auto dump = run_tool("dump " + quoted(path));
 
-    // Cases rows: (point x 3 + op) x 2 + target + 2; critical_B is column T.
+    // Cases rows: (point x 3 + op) x 2 + target + 2; critical_B by the table.
     auto cases_row = [](std::size_t p, std::size_t m, std::size_t t) { return (p * 3 + m) * 2 + t + 1; };
-    std::size_t const critical = 19;
+    test::CasesColumns const cases(r.scenario());
+    std::size_t const critical = cases.at("critical_B");
+    auto cell_ref = [&](char const* name, int row) {
+        return "=Cases!$" + cases.letter(name) + "$" + std::to_string(row);
+    };
     for (std::size_t p = 0; p < 3; ++p) {
         INFO("point " << p);
         auto const& proj = cell(dump, "Cases", cases_row(p, 0, 0), critical);
@@ -492,19 +503,23 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
     std::size_t const whole =
         find_row(summary, "Whole scenario: sum of count x time over supported cases") + 3;
     // Per target and op: fast's proj, up, q, then half's; critical_B refers to the case at B = 1.
-    CHECK(cell(dump, "Summary", ops, 4).at("f") == "=Cases!$T$2");
-    CHECK(cell(dump, "Summary", ops, 5).at("f") == "=Cases!$Q$2");
-    CHECK(cell(dump, "Summary", ops, 6).at("f") == "=Cases!$Q$14");  // B = 1000, proj, fast
-    CHECK(cell(dump, "Summary", ops + 3, 4).at("f") == "=Cases!$T$3");
+    CHECK(cell(dump, "Summary", ops, 4).at("f") == cell_ref("critical_B", 2));
+    CHECK(cell(dump, "Summary", ops, 5).at("f") == cell_ref("bound", 2));
+    CHECK(cell(dump, "Summary", ops, 6).at("f") == cell_ref("bound", 14));  // B = 1000, proj, fast
+    CHECK(cell(dump, "Summary", ops + 3, 4).at("f") == cell_ref("critical_B", 3));
     CHECK(cell(dump, "Summary", ops + 2, 4).at("v") == "unsupported");
     // Per layer: attn, mlp, top level, each on fast and half; no name in a formula.
     std::string const layer_f = cell(dump, "Summary", layers, 2).at("f").get<std::string>();
-    CHECK(layer_f.find("EXACT(Cases!$D$2:$D$19,$B") != std::string::npos);
-    CHECK(layer_f.find("EXACT(Cases!$B$2:$B$19,$A") != std::string::npos);
+    auto range = [&](char const* name) {
+        std::string const c = cases.letter(name);
+        return "Cases!$" + c + "$2:$" + c + "$19";
+    };
+    CHECK(layer_f.find("EXACT(" + range("hardware") + ",$B") != std::string::npos);
+    CHECK(layer_f.find("EXACT(" + range("layer") + ",$A") != std::string::npos);
     CHECK(layer_f.find("attn") == std::string::npos);
     CHECK(layer_f.find("fast") == std::string::npos);
     CHECK(cell(dump, "Summary", layers + 4, 2).at("f").get<std::string>().find(
-              "EXACT(Cases!$B$2:$B$19,\"\")") != std::string::npos);
+              "EXACT(" + range("layer") + ",\"\")") != std::string::npos);
     CHECK(cell(dump, "Summary", whole, 1).at("f") == "=Steps!$C$3");
     CHECK(cell(dump, "Summary", whole, 4).at("f") == "=Steps!$D$5");
 
@@ -609,8 +624,8 @@ matmul alias = bf16[X, D] * bf16[D, E] -> bf16[X, E]
     auto path = dir / "report.xlsx";
     r.write(path);
     auto dump = run_tool("dump " + quoted(path));
-    // Cases: op-major within a point, one target; critical_B is column T.
-    std::size_t const critical = 19;
+    // Cases: op-major within a point, one target; critical_B by the table.
+    std::size_t const critical = test::CasesColumns(r.scenario()).at("critical_B");
     for (std::size_t p = 0; p < 2; ++p) {
         std::size_t row = p * 4 + 1;
         INFO("Cases row " << row + 1);

@@ -3,6 +3,7 @@
 // recalculated (tests/xlsx/xlsx_tool.py). Expected numbers come from the
 // formulas of reports.md worked out here, on hardware chosen so that the
 // bound flips where predicted when a bandwidth is edited.
+#include "columns.hpp"
 #include "xlsx_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -75,53 +76,60 @@ std::string excel_col(std::size_t col) {
     return s;
 }
 
-// Cases columns for one sweep variable (reports.md, cases.csv order).
-enum Col : std::size_t {
-    op, layer, count, hardware, compute_dtype, sweep_B, flops, bytes_read, bytes_written,
-    intensity, peak, ridge, t_math, t_comms, t_lower, t_upper, bound, attained, peak_fraction,
-    critical_B, columns
-};
-std::vector<std::string> const cases_header = {
-    "op", "layer", "count", "hardware", "compute_dtype", "B", "flops", "bytes_read",
-    "bytes_written", "intensity", "peak", "ridge", "t_math", "t_comms", "t_lower", "t_upper",
-    "bound", "attained", "peak_fraction", "critical_B"};
+// The Cases columns of these scenarios (one sweep, B; no mesh, no on-chip
+// operands), found in the report's table by name (tests/columns.hpp).
+test::CasesColumns const& table() {
+    static test::CasesColumns const columns = [] {
+        model::Sweep b;
+        b.name = "B";
+        return test::CasesColumns(report::case_columns({b}, false));
+    }();
+    return columns;
+}
+using Col = std::size_t;
+Col const op = table().at("op"), layer = table().at("layer"), count = table().at("count"),
+          hardware = table().at("hardware"), compute_dtype = table().at("compute_dtype"),
+          sweep_B = table().at("B"), flops = table().at("flops"), bytes_read = table().at("bytes_read"),
+          bytes_written = table().at("bytes_written"), intensity = table().at("intensity"),
+          peak = table().at("peak"), ridge = table().at("ridge"), t_math = table().at("t_math"),
+          t_comms = table().at("t_comms"), t_lower = table().at("t_lower"), t_upper = table().at("t_upper"),
+          bound = table().at("bound"), attained = table().at("attained"),
+          peak_fraction = table().at("peak_fraction"), critical_B = table().at("critical_B");
+std::size_t const columns = table().columns.size();
+std::string const& header(Col c) { return table().columns[c].header; }
 
 // The formulas a derived cell must hold, by hand: row n (1-based), target t.
 std::string expected_formula(Col c, std::size_t n, std::size_t t, std::size_t dtype_col) {
     std::string r = std::to_string(n), hw = std::to_string(t + 2);
     std::string bw = "Hardware!$C$" + hw;
     auto at = [&](Col col) { return excel_col(col) + r; };
-    switch (c) {
-        case intensity: return "=" + at(flops) + "/(" + at(bytes_read) + "+" + at(bytes_written) + ")";
-        case peak: return "=Hardware!$" + excel_col(dtype_col) + "$" + hw;
-        case ridge: return "=" + at(peak) + "/" + bw;
-        case t_math: return "=" + at(flops) + "/" + at(peak);
-        case t_comms: return "=(" + at(bytes_read) + "+" + at(bytes_written) + ")/" + bw;
-        case t_lower: return "=MAX(" + at(t_math) + "," + at(t_comms) + ")";
-        case t_upper: return "=" + at(t_math) + "+" + at(t_comms);
-        case bound: return "=IF(" + at(t_math) + ">=" + at(t_comms) + ",\"compute\",\"memory\")";
-        case attained: return "=" + at(flops) + "/" + at(t_lower);
-        case peak_fraction: return "=" + at(attained) + "/" + at(peak);
-        default: return "";
-    }
+    if (c == intensity) return "=" + at(flops) + "/(" + at(bytes_read) + "+" + at(bytes_written) + ")";
+    if (c == peak) return "=Hardware!$" + excel_col(dtype_col) + "$" + hw;
+    if (c == ridge) return "=" + at(peak) + "/" + bw;
+    if (c == t_math) return "=" + at(flops) + "/" + at(peak);
+    if (c == t_comms) return "=(" + at(bytes_read) + "+" + at(bytes_written) + ")/" + bw;
+    if (c == t_lower) return "=MAX(" + at(t_math) + "," + at(t_comms) + ")";
+    if (c == t_upper) return "=" + at(t_math) + "+" + at(t_comms);
+    if (c == bound) return "=IF(" + at(t_math) + ">=" + at(t_comms) + ",\"compute\",\"memory\")";
+    if (c == attained) return "=" + at(flops) + "/" + at(t_lower);
+    if (c == peak_fraction) return "=" + at(attained) + "/" + at(peak);
+    return "";
 }
 
 double metric(engine::Metrics const& m, Col c) {
-    switch (c) {
-        case intensity: return m.intensity;
-        case peak: return m.peak;
-        case ridge: return m.ridge;
-        case t_math: return m.t_math;
-        case t_comms: return m.t_comms;
-        case t_lower: return m.t_lower;
-        case t_upper: return m.t_upper;
-        case attained: return m.attained;
-        case peak_fraction: return m.peak_fraction;
-        default: return std::nan("");
-    }
+    if (c == intensity) return m.intensity;
+    if (c == peak) return m.peak;
+    if (c == ridge) return m.ridge;
+    if (c == t_math) return m.t_math;
+    if (c == t_comms) return m.t_comms;
+    if (c == t_lower) return m.t_lower;
+    if (c == t_upper) return m.t_upper;
+    if (c == attained) return m.attained;
+    if (c == peak_fraction) return m.peak_fraction;
+    return std::nan("");
 }
 
-constexpr Col numeric_derived[] = {intensity, peak,     ridge,         t_math,  t_comms,
+Col const numeric_derived[] = {intensity, peak,     ridge,         t_math,  t_comms,
                                    t_lower,   t_upper,  attained,      peak_fraction};
 
 // Every Cases row against the engine's case and the hand formulas. `rows` are
@@ -164,7 +172,7 @@ void check_cases_rows(Report const& r, json const& dump,
         std::size_t dtype_col = c.op == 0 ? 9 : 10;  // compute dtypes in first-use order
         std::size_t n = row + 1;
         for (Col col : numeric_derived) {
-            INFO(cases_header[col]);
+            INFO(header(col));
             bool present = supported || col == intensity || col == t_comms;
             if (!present) {
                 CHECK(get(col).is_null());
@@ -245,7 +253,7 @@ TEST_CASE("xlsx: cached values are the engine's, formulas reference the Hardware
     auto dump = run_tool("dump " + quoted(path));
 
     CHECK(dump.at("sheets") == json({"Summary", "Steps", "Hardware", "Cases", "Charts"}));
-    for (std::size_t c = 0; c < columns; ++c) CHECK(cell(dump, "Cases", 0, c).at("v") == cases_header[c]);
+    for (std::size_t c = 0; c < columns; ++c) CHECK(cell(dump, "Cases", 0, c).at("v") == header(c));
     REQUIRE(r.cases.size() == 12);  // 3 points x 2 matmuls x 2 targets
     check_cases_rows(r, dump, data_rows(dump));
 
@@ -280,13 +288,17 @@ TEST_CASE("xlsx: cached values are the engine's, formulas reference the Hardware
     // A sheet people can work in.
     auto const& cases = dump.at("settings").at("Cases");
     CHECK(cases.at("freeze_panes") == "A2");
-    CHECK(cases.at("auto_filter") == "A1:T13");
+    CHECK(cases.at("auto_filter") == "A1:" + table().last_letter() + "13");
     std::vector<std::string> rules;
     for (auto const& rule : cases.at("conditional_formats"))
         rules.push_back(rule.at("range").get<std::string>() + " " + rule.at("formula")[0].get<std::string>());
-    CHECK_THAT(rules, Catch::Matchers::VectorContains(std::string("Q2:Q13 \"memory\"")));
-    CHECK_THAT(rules, Catch::Matchers::VectorContains(std::string("Q2:Q13 \"compute\"")));
-    CHECK_THAT(rules, Catch::Matchers::VectorContains(std::string("A2:P13 R2:T13 $Q2=\"memory\"")));
+    // The bound column (Q) strongly coloured, the rest of the row tinted.
+    std::string const Q = table().letter("bound"), P = table().letter("bound", -1),
+                      R = table().letter("bound", 1), T = table().last_letter();
+    CHECK_THAT(rules, Catch::Matchers::VectorContains(Q + "2:" + Q + "13 \"memory\""));
+    CHECK_THAT(rules, Catch::Matchers::VectorContains(Q + "2:" + Q + "13 \"compute\""));
+    CHECK_THAT(rules, Catch::Matchers::VectorContains("A2:" + P + "13 " + R + "2:" + T + "13 $" + Q +
+                                                      "2=\"memory\""));
     CHECK(cell(dump, "Cases", 1, t_lower).at("fmt").get<std::string>().find("E+0\" s\"") !=
           std::string::npos);
     // FLOPs in T or G from a billion, exact below (reports.md, "Number formats").
@@ -354,7 +366,7 @@ TEST_CASE("xlsx: LibreOffice recalculates the engine's numbers, and follows an e
         bool supported = c.metrics.bound != engine::Bound::unsupported;
         for (Col col : numeric_derived) {
             if (!supported && col != intensity && col != t_comms) continue;
-            INFO(cases_header[col]);
+            INFO(header(col));
             CHECK(close(num(rows, i + 1, col), metric(c.metrics, col), 1e-9));
         }
         CHECK(rows[i + 1][bound] == std::string(engine::bound_name(c.metrics.bound)));
@@ -459,7 +471,7 @@ TEST_CASE("xlsx: names from the scenario are text, never formulas", "[xlsx]") {
         for (auto const& [sheet, row] : data_rows(dump)) {
             std::string name = text_at(sheet, row, op);
             seen_evil = seen_evil || name == evil;
-            if (name == "bf") seen_layer = text_at(sheet, row, Col::layer) == layer;
+            if (name == "bf") seen_layer = text_at(sheet, row, table().at("layer")) == layer;
         }
         CHECK(seen_evil);
         CHECK(seen_layer);
@@ -494,10 +506,10 @@ TEST_CASE("xlsx: Cases continue on 'Cases (2)', 'Cases (3)' past the row limit",
         for (std::string sheet : {"Cases", "Cases (2)", "Cases (3)"}) {
             INFO(sheet);
             for (std::size_t c = 0; c < columns; ++c)
-                CHECK(cell(dump, sheet, 0, c).at("v") == cases_header[c]);
+                CHECK(cell(dump, sheet, 0, c).at("v") == header(c));
             auto const& settings = dump.at("settings").at(sheet);
             CHECK(settings.at("freeze_panes") == "A2");
-            CHECK(settings.at("auto_filter") == (sheet == "Cases (3)" ? "A1:T3" : "A1:T6"));
+            CHECK(settings.at("auto_filter") == "A1:" + table().last_letter() + (sheet == "Cases (3)" ? "3" : "6"));
         }
     }
 }

@@ -23,10 +23,11 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
     }
     for (auto const& c : evaluation.cases) {
         auto& row = rows.emplace_back();
+        report::CaseRow const values{scenario, evaluation, c};
         for (auto const& column : columns) {
-            auto number = [&] { return report::case_number(column, scenario, evaluation, c); };
+            auto number = [&] { return report::case_number(column, values); };
             if (column.text) {
-                row.emplace_back(report::case_text(column, scenario, evaluation, c));
+                row.emplace_back(report::case_text(column, values));
                 continue;
             }
             switch (column.spec->term) {

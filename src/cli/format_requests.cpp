@@ -3,7 +3,7 @@
 // tokens/s and the KV cache at the last step against the chip's HBM.
 #include "roofline/cli/format.hpp"
 
-#include "roofline/report/requests_csv.hpp"
+#include "roofline/report/request_columns.hpp"
 
 #include <cmath>
 #include <string>
@@ -13,11 +13,19 @@ namespace roofline::cli {
 
 namespace {
 
-// A sweep's value at a point: a count, or a dtype's name.
-std::string value_at(report::ReportContext const& context, std::size_t point, std::size_t v) {
-    double value = context.grid.sweep_value(point, v);
-    if (auto const* name = context.scenario.sweep_dtype_name(v, value)) return *name;
-    return format_count(value);
+// A request's value in a column, as the terminal writes it.
+std::string request_cell(report::RequestColumn const& column, report::RequestRow const& row) {
+    auto const& spec = *column.spec;
+    if (report::request_is_text(column, row)) return std::string(spec.text(row, column.sweep));
+    double const value = spec.number(row, column.sweep);
+    switch (spec.term_style) {
+        case report::RequestTerm::count: return format_count(value);
+        case report::RequestTerm::long_seconds: return output::format_long_seconds(value);
+        case report::RequestTerm::si_count: return output::format_si_count(value, "");
+        case report::RequestTerm::si_bytes: return output::format_si(value, "B");
+        case report::RequestTerm::text: break;
+    }
+    return std::string(spec.text(row, column.sweep));
 }
 
 }  // namespace
@@ -28,21 +36,22 @@ std::string request_summary(report::ReportContext const& context) {
     auto const& grid = context.grid;
     auto const points = report::step_points(scenario, grid);
     std::string out;
+    auto const columns = report::request_columns(scenario);
     for (std::size_t r = 0; r < scenario.requests.size(); ++r) {
-        // prompt, output and batch: in the heading when the same at every
-        // point, else a column each.
-        static constexpr char const* names[] = {"prompt", "output", "batch"};
-        auto argument = [&](engine::RequestResult const& result, std::size_t k) {
-            return k == 0 ? result.prompt : k == 1 ? result.output : result.batch;
-        };
-        bool varies[3] = {false, false, false};
+        // The columns that vary by point (prompt, output and batch): in the
+        // heading when the same at every point, else a column each.
+        std::vector<bool> shown(columns.size());
         std::string fixed;
-        for (std::size_t k = 0; k < 3; ++k) {
-            double first = argument(context.request_result(r, 0, 0), k);
-            for (std::size_t p = 0; p < grid.point_count; ++p)
-                varies[k] = varies[k] || argument(context.request_result(r, p, 0), k) != first;
-            if (!varies[k])
-                fixed.append(fixed.empty() ? " (" : ", ").append(names[k]).append(" ").append(format_count(first));
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            auto const& spec = *columns[i].spec;
+            shown[i] = !columns[i].term.empty();
+            if (!shown[i] || !spec.term_if_varies) continue;
+            auto at = [&](std::size_t p) { return spec.number({context, context.request_result(r, p, 0)}, 0); };
+            bool varies = false;
+            for (std::size_t p = 0; p < grid.point_count; ++p) varies = varies || at(p) != at(0);
+            shown[i] = varies;
+            if (!varies)
+                fixed.append(fixed.empty() ? " (" : ", ").append(columns[i].term).append(" ").append(format_count(at(0)));
         }
         if (!fixed.empty()) fixed += ")";
         out += "request " + scenario.requests[r].name + fixed +
@@ -52,29 +61,24 @@ std::string request_summary(report::ReportContext const& context) {
             auto const& hw = context.target(t);
             out += "  " + target_heading(hw);
             bool const capacity = hw.hbm_capacity_bytes.has_value();
+            auto const visible = [&](std::size_t i) {
+                return shown[i] && (capacity || columns[i].spec->needs != report::RequestColumnSpec::Needs::capacity);
+            };
             std::vector<std::string> header;
-            for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);
-            for (std::size_t k = 0; k < 3; ++k)
-                if (varies[k]) header.push_back(names[k]);
-            for (char const* h : {"TTFT", "TPOT first", "mean", "last", "e2e", "tokens/s",
-                                  "KV at end", "resident"})
-                header.push_back(h);
-            if (capacity) header.push_back("fits " + output::format_si(*hw.hbm_capacity_bytes, "B"));
+            for (std::size_t i = 0; i < columns.size(); ++i) {
+                if (!visible(i)) continue;
+                if (columns[i].spec->needs == report::RequestColumnSpec::Needs::capacity)
+                    header.push_back(columns[i].term + " " + output::format_si(*hw.hbm_capacity_bytes, "B"));
+                else
+                    header.push_back(columns[i].term);
+            }
             std::vector<bool> right(header.size(), true);
             std::vector<std::vector<std::string>> rows = {std::move(header)};
             for (std::size_t p : points) {
-                auto const& result = context.request_result(r, p, t);
+                report::RequestRow const values{context, context.request_result(r, p, t)};
                 std::vector<std::string> row;
-                for (std::size_t v = 0; v < grid.sweep_count; ++v) row.push_back(value_at(context, p, v));
-                for (std::size_t k = 0; k < 3; ++k)
-                    if (varies[k]) row.push_back(format_count(argument(result, k)));
-                for (double seconds : {result.ttft, result.tpot_first, result.tpot_mean,
-                                       result.tpot_last, result.e2e})
-                    row.push_back(output::format_long_seconds(seconds));
-                row.push_back(output::format_si_count(result.tokens_per_s, ""));
-                row.push_back(output::format_si(result.cache_bytes, "B"));
-                row.push_back(output::format_si(result.weight_bytes + result.cache_bytes, "B"));
-                if (capacity) row.emplace_back(report::request_fits(context, result));
+                for (std::size_t i = 0; i < columns.size(); ++i)
+                    if (visible(i)) row.push_back(request_cell(columns[i], values));
                 rows.push_back(std::move(row));
             }
             std::string const table = render_table(rows, right);

@@ -184,30 +184,29 @@ struct CasesReader::Impl {
         // (A map, not a search per column: a forged header may be long.)
         std::unordered_map<std::string_view, std::size_t> columns;
         for (std::size_t c = 0; c < header.size(); ++c) columns.try_emplace(header[c], c);
-        auto column = [&](report::CaseField field, std::string const& sweep = {}) {
-            std::string name = std::string(report::case_column_spec(field).name) + sweep;
+        auto column = [&](std::string_view spec, std::string const& sweep = {}) {
+            std::string name = std::string(report::case_column_spec(spec).name) + sweep;
             auto it = columns.find(name);
             if (it == columns.end()) bad("the header has no column '" + name + "'");
             return it->second;
         };
-        using F = report::CaseField;
-        c_op = column(F::op), c_layer = column(F::layer), c_hardware = column(F::hardware);
-        c_dtype = column(F::compute_dtype), c_bound = column(F::bound);
-        c_intensity = column(F::intensity), c_peak = column(F::peak), c_ridge = column(F::ridge);
-        c_t_lower = column(F::t_lower), c_attained = column(F::attained);
-        c_count = column(F::count);
+        c_op = column("op"), c_layer = column("layer"), c_hardware = column("hardware");
+        c_dtype = column("compute_dtype"), c_bound = column("bound");
+        c_intensity = column("intensity"), c_peak = column("peak"), c_ridge = column("ridge");
+        c_t_lower = column("t_lower"), c_attained = column("attained");
+        c_count = column("count");
         // Every number in the file is checked, also those the diff does not use.
         std::size_t const used[] = {c_count, c_intensity, c_peak, c_ridge, c_t_lower, c_attained};
         for (auto const& spec : report::case_column_specs()) {
-            auto it = spec.text || spec.per_sweep ? columns.end() : columns.find(spec.name);
+            auto it = spec.text() || spec.per_sweep ? columns.end() : columns.find(spec.name);
             if (it == columns.end()) continue;  // text, or a level this report does not have
             if (std::find(std::begin(used), std::end(used), it->second) == std::end(used))
                 c_unread.push_back(it->second);
         }
         for (auto const& sweep : report.sweeps) {
-            c_sweep.push_back(column(F::sweep, sweep.name));
+            c_sweep.push_back(column("", sweep.name));
             // A dtype sweep has no critical column.
-            c_critical.push_back(sweep.dtypes.empty() ? column(F::critical, sweep.name) : no_column);
+            c_critical.push_back(sweep.dtypes.empty() ? column("critical_", sweep.name) : no_column);
             auto& positions = dtype_positions.emplace_back();
             for (std::size_t k = 0; k < sweep.dtypes.size(); ++k)
                 positions.try_emplace(sweep.dtypes[k], k);

@@ -20,10 +20,10 @@ CsvWriter::CsvWriter(std::FILE* out, ReportContext const& context)
 CsvWriter::~CsvWriter() = default;
 
 void CsvWriter::add(engine::Case const& c) {
-    auto const& scenario = context_.scenario;
+    CaseRow const row{context_.scenario, context_.grid, c};
     for (auto const& column : columns_) {
-        if (column.text) rows_->text(case_text(column, scenario, context_.grid, c));
-        else rows_->number(case_number(column, scenario, context_.grid, c));
+        if (column.text) rows_->text(case_text(column, row));
+        else rows_->number(case_number(column, row));
     }
     rows_->end_row();
 }

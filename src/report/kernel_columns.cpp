@@ -1,5 +1,7 @@
 #include "roofline/report/kernel_columns.hpp"
 
+#include "output/xlsx_cells.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -7,7 +9,10 @@ namespace roofline::report {
 
 namespace {
 
-using F = KernelField;
+using C = CellStyle;
+using K = KernelRow;
+using S = model::Scenario;
+using output::text_width;
 
 std::string_view kind_name(model::OpKind kind) {
     switch (kind) {
@@ -19,6 +24,60 @@ std::string_view kind_name(model::OpKind kind) {
     return "";
 }
 
+// The widest of a text over the scenario's kernels, with a margin.
+template <class Text>
+double widest_kernel(S const& s, Text const& text, double margin) {
+    double w = 0;
+    for (auto const& op : s.ops)
+        if (op.kind == model::OpKind::kernel) w = std::max(w, text(op) + margin);
+    return w;
+}
+
+model::Op const& kernel_of(K const& r) { return r.scenario.ops[r.member_case.op]; }
+
+// clang-format off
+constexpr KernelColumnSpec specs[] = {
+//   name             shared  cell         formula                                          peak
+    {"kernel",        false,  C::plain,    "",                                              false,
+     [](S const& s) { return widest_kernel(s, [](model::Op const& op) { return text_width(op.name); }, 1); },
+     nullptr, [](K const& r) -> std::string_view { return kernel_of(r).name; }},
+    {"layer",         true,   C::plain,    "",                                              false,
+     [](S const& s) { return widest_kernel(s, [](model::Op const& op) { return text_width(op.layer); }, 1); }},
+    {"hardware",      true,   C::plain,    "",                                              false,
+     [](S const& s) {
+         double w = 0;
+         for (int t : s.targets) w = std::max(w, text_width(s.hardware[static_cast<std::size_t>(t)].id) + 2);
+         return w; }},
+    {"compute_dtype", true,   C::plain,    "",                                              false},
+    {"",              true,   C::plain,    "",                                              false},  // the sweeps
+    {"chips",         true,   C::plain,    "",                                              false},
+    {"member",        false,  C::indent,   "",                                              false,
+     [](S const& s) {
+         return widest_kernel(s, [](model::Op const& op) {
+             double w = 0;
+             for (auto const& m : op.members) w = std::max(w, text_width(m.name));
+             return w; }, 2); },
+     nullptr, [](K const& r) -> std::string_view { return kernel_of(r).members[r.member.member].name; }},
+    {"kind",          false,  C::plain,    "",                                              false,
+     [](S const&) { return text_width("elementwise") + 1; },
+     nullptr, [](K const& r) { return kind_name(kernel_of(r).members[r.member.member].kind); }},
+    {"repeat",        false,  C::plain,    "",                                              false,
+     nullptr, [](K const& r) { return r.member.repeat; }},
+    {"flops",         true,   C::plain,    "",                                              false},
+    {"bytes_read",    true,   C::plain,    "",                                              false},
+    {"bytes_written", true,   C::plain,    "",                                              false},
+    {"bytes_onchip",  true,   C::plain,    "",                                              false},
+    {"net_bytes",     true,   C::plain,    "",                                              false},
+    // As in Cases, but over the Hardware sheet's peak: the sheet has no peak column.
+    {"t_math",        true,   C::plain,    "{flops}/{hw.peak}",                             true},
+    {"t_comms",       true,   C::plain,    "({bytes_read}+{bytes_written})/{hw.bandwidth}", false},
+    {"t_onchip",      true,   C::plain,    "{bytes_onchip}/{hw.onchip_bandwidth}",          false},
+    {"t_net",         true,   C::plain,    "",                                              false},
+    {"flops_share",   false,  C::fraction, "",                                              false,
+     nullptr, [](K const& r) { return r.member.flops_share; }},
+};
+// clang-format on
+
 }  // namespace
 
 bool has_kernels(model::Scenario const& scenario) {
@@ -29,72 +88,26 @@ bool has_kernels(model::Scenario const& scenario) {
 std::vector<KernelColumn> kernel_columns(model::Scenario const& scenario) {
     bool const mesh = !scenario.mesh.empty();
     std::vector<KernelColumn> columns;
-    auto add = [&](F field, char const* name, bool text, CellStyle cell) {
-        columns.push_back({field, 0, name, text, cell});
-    };
-    add(F::kernel, "kernel", true, CellStyle::plain);
-    add(F::layer, "layer", true, CellStyle::plain);
-    add(F::hardware, "hardware", true, CellStyle::indent);
-    add(F::compute_dtype, "compute_dtype", true, CellStyle::plain);
-    for (std::size_t v = 0; v < scenario.sweeps.size(); ++v)
-        columns.push_back({F::sweep, v, scenario.sweeps[v].name, scenario.sweeps[v].of_dtypes,
-                           scenario.sweeps[v].of_dtypes ? CellStyle::indent : CellStyle::plain});
-    if (mesh) add(F::chips, "chips", false, CellStyle::plain);
-    add(F::member, "member", true, CellStyle::indent);
-    add(F::kind, "kind", true, CellStyle::plain);
-    add(F::repeat, "repeat", false, CellStyle::plain);
-    add(F::flops, "flops", false, CellStyle::sci);
-    add(F::bytes_read, "bytes_read", false, CellStyle::sci);
-    add(F::bytes_written, "bytes_written", false, CellStyle::sci);
-    add(F::bytes_onchip, "bytes_onchip", false, CellStyle::sci);
-    if (mesh) add(F::net_bytes, "net_bytes", false, CellStyle::sci);
-    add(F::t_math, "t_math", false, CellStyle::time);
-    add(F::t_comms, "t_comms", false, CellStyle::time);
-    add(F::t_onchip, "t_onchip", false, CellStyle::time);
-    if (mesh) add(F::t_net, "t_net", false, CellStyle::time);
-    add(F::flops_share, "flops_share", false, CellStyle::fraction);
+    for (auto const& spec : specs) {
+        if (!spec.shared) {
+            columns.push_back({&spec, nullptr, 0, std::string(spec.name), spec.text != nullptr, spec.cell});
+            continue;
+        }
+        // The case's column; a member may have on-chip operands in any
+        // report, so only the mesh's columns come and go.
+        auto const& shared = case_column_spec(spec.name);
+        if (shared.only == CaseColumnSpec::Only::mesh && !mesh) continue;
+        if (!shared.per_sweep) {
+            columns.push_back({&spec, &shared, 0, std::string(spec.name), shared.text(), shared.cell});
+            continue;
+        }
+        for (std::size_t v = 0; v < scenario.sweeps.size(); ++v) {
+            bool const of_dtypes = scenario.sweeps[v].of_dtypes;
+            columns.push_back({&spec, &shared, v, scenario.sweeps[v].name, of_dtypes,
+                               of_dtypes ? CellStyle::indent : shared.cell});
+        }
+    }
     return columns;
-}
-
-double kernel_number(KernelColumn const& column, engine::CaseGrid const& grid,
-                     engine::Case const& c, engine::MemberMetrics const& member) {
-    auto const& m = member.metrics;
-    switch (column.field) {
-        case F::sweep: return grid.sweep_value(c, column.sweep);
-        case F::chips: return grid.chips_at(c.point);
-        case F::repeat: return member.repeat;
-        case F::flops: return m.counts.flops;
-        case F::bytes_read: return m.counts.bytes_read;
-        case F::bytes_written: return m.counts.bytes_written;
-        case F::bytes_onchip: return m.counts.bytes_onchip;
-        case F::net_bytes: return m.net_bytes;
-        case F::t_math: return m.t_math;
-        case F::t_comms: return m.t_comms;
-        case F::t_onchip: return m.t_onchip;
-        case F::t_net: return m.t_net;
-        case F::flops_share: return member.flops_share;
-        default: break;
-    }
-    throw std::logic_error("kernel_number of a text column");
-}
-
-std::string_view kernel_text(KernelColumn const& column, model::Scenario const& scenario,
-                             engine::CaseGrid const& grid, engine::Case const& c,
-                             engine::MemberMetrics const& member) {
-    auto const& kernel = scenario.ops[c.op];
-    switch (column.field) {
-        case F::kernel: return kernel.name;
-        case F::layer: return kernel.layer;
-        case F::hardware:
-            return scenario.hardware[static_cast<std::size_t>(scenario.targets[c.target])].id;
-        case F::compute_dtype: return scenario.dtypes[c.compute_dtype].name;
-        case F::sweep:  // of dtypes
-            return scenario.dtypes[static_cast<std::size_t>(grid.sweep_value(c, column.sweep))].name;
-        case F::member: return kernel.members[member.member].name;
-        case F::kind: return kind_name(kernel.members[member.member].kind);
-        default: break;
-    }
-    throw std::logic_error("kernel_text of a numeric column");
 }
 
 std::size_t kernel_row_count(model::Scenario const& scenario, engine::CaseGrid const& grid) {

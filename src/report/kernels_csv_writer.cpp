@@ -22,11 +22,13 @@ KernelsCsvWriter::KernelsCsvWriter(std::FILE* out, ReportContext const& context)
 KernelsCsvWriter::~KernelsCsvWriter() = default;
 
 void KernelsCsvWriter::add(engine::Case const& c) {
-    auto const& scenario = context_.scenario;
+    engine::Case member_case = c;
     for (auto const& member : members_.of(c)) {
+        member_case.metrics = member.metrics;
+        KernelRow const row{context_.scenario, context_.grid, member_case, member};
         for (auto const& column : columns_) {
-            if (column.text) rows_->text(kernel_text(column, scenario, context_.grid, c, member));
-            else rows_->number(kernel_number(column, context_.grid, c, member));
+            if (column.text) rows_->text(kernel_text(column, row));
+            else rows_->number(kernel_number(column, row));
         }
         rows_->end_row();
     }

@@ -28,26 +28,35 @@ output::Style const& XlsxWriter::State::cell_style(CellStyle style) {
     return rows->style(nullptr);
 }
 
+std::string const& XlsxWriter::State::hardware_ref(std::string_view field, std::size_t target,
+                                                   std::size_t compute_dtype) const {
+    if (field == "bandwidth") return bw_ref[target];
+    if (field == "peak") return peak_ref[target * dtypes.size() + slot_of[compute_dtype]];
+    if (field == "onchip_bandwidth") return onchip_ref[target];
+    if (field == "hbm_capacity") return capacity_ref[target];
+    throw std::logic_error(std::string("a formula names no Hardware cell: hw.").append(field));
+}
+
 // The columns of case_columns.hpp, their letters, styles and formulas.
 void XlsxWriter::State::layout_cases() {
     columns = case_columns(ctx.scenario);
-    auto index = [&](CaseField field) {
-        for (std::size_t i = 0; i < columns.size(); ++i)
-            if (columns[i].spec->field == field) return i;
-        throw std::logic_error("the Cases sheet has no column for a field");
-    };
+    auto index = [&](std::string_view name) { return column_index(columns, name); };
     auto& c = col;
-    c.op = index(CaseField::op), c.layer = index(CaseField::layer);
-    c.count = index(CaseField::count), c.hardware = index(CaseField::hardware);
-    c.dtype = index(CaseField::compute_dtype), c.sweep0 = c.dtype + 1;
-    c.flops = index(CaseField::flops), c.bytes_read = index(CaseField::bytes_read);
-    c.bytes_written = index(CaseField::bytes_written), c.intensity = index(CaseField::intensity);
-    c.peak = index(CaseField::peak), c.ridge = index(CaseField::ridge);
-    c.t_math = index(CaseField::t_math), c.t_comms = index(CaseField::t_comms);
-    c.t_lower = index(CaseField::t_lower), c.t_upper = index(CaseField::t_upper);
-    c.bound = index(CaseField::bound), c.attained = index(CaseField::attained);
-    c.peak_fraction = index(CaseField::peak_fraction);
-    c.critical0 = c.peak_fraction + 1, c.last = columns.size() - 1;
+    c.op = index("op"), c.layer = index("layer"), c.count = index("count");
+    c.hardware = index("hardware"), c.dtype = index("compute_dtype"), c.sweep0 = c.dtype + 1;
+    c.flops = index("flops"), c.bytes_read = index("bytes_read");
+    c.bytes_written = index("bytes_written"), c.intensity = index("intensity");
+    c.peak = index("peak"), c.ridge = index("ridge");
+    c.t_math = index("t_math"), c.t_comms = index("t_comms");
+    c.t_lower = index("t_lower"), c.t_upper = index("t_upper");
+    c.bound = index("bound"), c.attained = index("attained");
+    c.peak_fraction = index("peak_fraction");
+    critical_spec = &case_column_spec("critical_");
+    c.critical0 = columns.size();
+    for (std::size_t i = columns.size(); i-- > 0;)
+        if (columns[i].spec == critical_spec) c.critical0 = i;
+    c.last = columns.size() - 1;
+    column_texts.resize(columns.size());
     for (std::size_t i = 0; i <= c.last; ++i) letters.push_back(output::column_letters(i));
 
     rows.emplace(*book, columns.size(), options.direct_rows);
@@ -67,7 +76,7 @@ void XlsxWriter::State::layout_cases() {
     fixed_style = &rows->style(fixed_format);
     for (auto const& column : columns) {
         // A dtype sweep's names may follow a number (B): indented off it.
-        bool const dtype_names = column.text && !column.spec->text;
+        bool const dtype_names = column.text && !column.spec->text();
         column_style.push_back(&cell_style(dtype_names ? CellStyle::indent : column.spec->cell));
         // "{flops}/({bytes_read}+{bytes_written})" -> pieces.
         std::vector<Piece> pieces;
@@ -92,13 +101,26 @@ void XlsxWriter::State::layout_cases() {
             }
             text.remove_prefix(close + 1);
         }
+        // t_onchip on a chip without an onchip_bandwidth: 0, a value.
+        column_needs_onchip.push_back(std::any_of(pieces.begin(), pieces.end(), [](Piece const& p) {
+            return p.kind == Piece::onchip_bandwidth;
+        }));
         formulas.push_back(std::move(pieces));
     }
 }
 
+// A text column's cell for a case: each of its texts made a cell once.
+output::Text const& XlsxWriter::State::case_text_cell(std::size_t i, CaseRow const& row) {
+    std::size_t const key = case_text_key(columns[i], row);
+    auto& texts = column_texts[i];
+    if (key >= texts.size()) texts.resize(key + 1);
+    if (!texts[key]) texts[key].emplace(case_text(columns[i], row));
+    return *texts[key];
+}
+
 std::optional<std::size_t> XlsxWriter::State::critical_column(std::size_t v) const {
     for (std::size_t i = col.critical0; i < columns.size(); ++i)
-        if (columns[i].spec->field == CaseField::critical && columns[i].sweep == v) return i;
+        if (columns[i].spec == critical_spec && columns[i].sweep == v) return i;
     return std::nullopt;
 }
 
@@ -223,37 +245,19 @@ void XlsxWriter::State::add(engine::Case const& cs) {
     // over this row and the target's Hardware cells, with the engine's
     // values as cached results.
     bool const supported = cs.metrics.bound != engine::Bound::unsupported;
-    auto const& scenario = ctx.scenario;
+    CaseRow const row{ctx.scenario, ctx.grid, cs};
     for (std::size_t i = 0; i < columns.size(); ++i) {
         auto const& column = columns[i];
-        auto const& spec = *column.spec;
         auto const& style = *column_style[i];
-        // t_onchip on a chip without an onchip_bandwidth: 0, a value.
-        bool const formula = !formulas[i].empty() && (supported || !spec.needs_peak) &&
-                             (spec.field != CaseField::t_onchip || !onchip_ref[cs.target].empty());
-        if (spec.field == CaseField::critical && supported) {
+        bool const formula = !formulas[i].empty() && (supported || !column.spec->needs_peak) &&
+                             (!column_needs_onchip[i] || !onchip_ref[cs.target].empty());
+        if (column.spec == critical_spec && supported) {
             critical_formula(cs, column.sweep, i);
             continue;
         }
         if (!formula) {
-            switch (spec.field) {
-                case CaseField::op: rows->text(i, op_text[cs.op], style); break;
-                case CaseField::layer: rows->text(i, layer_text[cs.op], style); break;
-                case CaseField::hardware: rows->text(i, hw_text[cs.target], style); break;
-                case CaseField::compute_dtype: rows->text(i, dtype_text[cs.compute_dtype], style); break;
-                case CaseField::sweep:
-                    if (column.text) {  // a dtype sweep
-                        rows->text(i, dtype_text[static_cast<std::size_t>(ctx.grid.sweep_value(cs, column.sweep))], style);
-                        break;
-                    }
-                    rows->number(i, case_number(column, scenario, ctx.grid, cs), style);
-                    break;
-                case CaseField::bound: rows->text(i, unsupported_text, style); break;
-                case CaseField::collective:
-                    rows->text(i, case_text(column, scenario, ctx.grid, cs), style);
-                    break;
-                default: rows->number(i, case_number(column, scenario, ctx.grid, cs), style);
-            }
+            if (column.text) rows->text(i, case_text_cell(i, row), style);
+            else rows->number(i, case_number(column, row), style);
             continue;
         }
         for (auto const& piece : formulas[i]) {
@@ -265,15 +269,8 @@ void XlsxWriter::State::add(engine::Case const& cs) {
                 case Piece::onchip_bandwidth: f << onchip_ref[cs.target]; break;
             }
         }
-        if (spec.field == CaseField::bound)
-            rows->formula_text(i, f.view(),
-                               cs.metrics.bound == engine::Bound::compute  ? compute_text
-                               : cs.metrics.bound == engine::Bound::memory ? memory_text
-                               : cs.metrics.bound == engine::Bound::onchip ? onchip_text
-                                                                           : network_text,
-                               style);
-        else
-            rows->formula(i, f.view(), case_number(column, scenario, ctx.grid, cs), style);
+        if (column.text) rows->formula_text(i, f.view(), case_text_cell(i, row), style);
+        else rows->formula(i, f.view(), case_number(column, row), style);
         f.clear();
     }
     rows->end_row();

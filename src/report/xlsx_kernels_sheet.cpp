@@ -6,6 +6,7 @@
 #include "xlsx_state.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace roofline::report {
@@ -35,13 +36,11 @@ void XlsxWriter::State::open_kernels() {
             default: break;
         }
         k.styles.push_back(&k.rows->style(format));
-        switch (k.columns[i].field) {
-            case KernelField::flops: k.flops = i; break;
-            case KernelField::bytes_read: k.bytes_read = i; break;
-            case KernelField::bytes_written: k.bytes_written = i; break;
-            case KernelField::bytes_onchip: k.bytes_onchip = i; break;
-            default: break;
-        }
+        k.formulas.push_back(split_formula(k.columns[i].spec->formula, [&](std::string_view name) -> std::optional<std::size_t> {
+            for (std::size_t c = 0; c < k.columns.size(); ++c)
+                if (k.columns[c].header == name) return c;
+            return std::nullopt;
+        }, "Kernels"));
     }
 }
 
@@ -57,24 +56,7 @@ void XlsxWriter::State::write_kernels_headers() {
             case CellStyle::time: w = std::max(w, 13.0); break;
             default: break;
         }
-        switch (column.field) {
-            case KernelField::kernel:
-            case KernelField::member:
-            case KernelField::layer:
-                for (auto const& op : s.ops) {
-                    if (op.kind != model::OpKind::kernel) continue;
-                    if (column.field == KernelField::kernel) w = std::max(w, text_width(op.name) + 1);
-                    if (column.field == KernelField::layer) w = std::max(w, text_width(op.layer) + 1);
-                    if (column.field == KernelField::member)
-                        for (auto const& m : op.members) w = std::max(w, text_width(m.name) + 2);
-                }
-                break;
-            case KernelField::hardware:
-                for (std::size_t t = 0; t < targets; ++t) w = std::max(w, text_width(ctx.target(t).id) + 2);
-                break;
-            case KernelField::kind: w = std::max(w, text_width("elementwise") + 1); break;
-            default: break;
-        }
+        if (column.spec->widest) w = std::max(w, column.spec->widest(s));
         widths.push_back(std::min(w, 60.0));
     }
     std::size_t per_sheet = options.rows_per_cases_sheet;
@@ -100,8 +82,7 @@ void XlsxWriter::State::add_kernel_rows(engine::Case const& cs) {
     auto& k = kernels_sheet;
     auto& out = *k.rows;
     bool const supported = cs.metrics.bound != engine::Bound::unsupported;
-    auto const& peak = peak_ref[cs.target * dtypes.size() + slot_of[cs.compute_dtype]];
-    auto const& onchip = onchip_ref[cs.target];
+    engine::Case member_case = cs;
     for (auto const& member : k.members->of(cs)) {
         std::size_t index = k.next_row++;
         std::size_t sheet = index / options.rows_per_cases_sheet;
@@ -110,36 +91,32 @@ void XlsxWriter::State::add_kernel_rows(engine::Case const& cs) {
             k.sheet = sheet;
         }
         out.begin_row(index % options.rows_per_cases_sheet + 1);
-        auto cell = [&](std::size_t column) { return out.letters(column) + std::string(out.row_digits()); };
+        member_case.metrics = member.metrics;
+        KernelRow const row{ctx.scenario, ctx.grid, member_case, member};
         for (std::size_t i = 0; i < k.columns.size(); ++i) {
             auto const& column = k.columns[i];
             auto const& style = *k.styles[i];
-            double const value = column.text ? 0 : kernel_number(column, ctx.grid, cs, member);
-            switch (column.field) {
-                // As in Cases: formulas over the Hardware sheet where the
-                // chip has the figure (a peak, an onchip_bandwidth).
-                case KernelField::t_math:
-                    if (!supported) break;
-                    f << cell(k.flops) << '/' << peak;
-                    break;
-                case KernelField::t_comms:
-                    f << '(' << cell(k.bytes_read) << '+' << cell(k.bytes_written) << ")/"
-                      << bw_ref[cs.target];
-                    break;
-                case KernelField::t_onchip:
-                    if (onchip.empty()) break;
-                    f << cell(k.bytes_onchip) << '/' << onchip;
-                    break;
-                default: break;
+            double const value = column.text ? 0 : kernel_number(column, row);
+            // As in Cases: a formula over the Hardware sheet where the chip
+            // has the figure (a peak, an onchip_bandwidth), else the value.
+            bool formula = !k.formulas[i].empty() && (supported || !column.spec->needs_peak);
+            for (auto const& piece : k.formulas[i]) {
+                if (!formula) break;
+                switch (piece.kind) {
+                    case FormulaPiece::literal: f << piece.text; break;
+                    case FormulaPiece::cell: f << out.letters(piece.column) << out.row_digits(); break;
+                    case FormulaPiece::hardware: {
+                        auto const& ref = hardware_ref(piece.text, cs.target, cs.compute_dtype);
+                        formula = !ref.empty();
+                        f << ref;
+                        break;
+                    }
+                }
             }
-            if (!f.view().empty()) {
-                out.formula(i, f.view(), value, style);
-                f.clear();
-            } else if (column.text) {
-                out.text(i, kernel_text(column, ctx.scenario, ctx.grid, cs, member), style);
-            } else {
-                out.number(i, value, style);
-            }
+            if (formula) out.formula(i, f.view(), value, style);
+            else if (column.text) out.text(i, kernel_text(column, row), style);
+            else out.number(i, value, style);
+            f.clear();
         }
         out.end_row();
     }

@@ -2,12 +2,15 @@
 // point and target, as requests.csv has them. The engine's figures are
 // values; e2e, tokens/s, resident and fits are formulas over the row (and
 // the Hardware sheet's hbm_capacity), so that each says what it is.
-#include "roofline/report/requests_csv.hpp"
+#include "roofline/report/request_columns.hpp"
 
+#include "formula_pieces.hpp"
 #include "xlsx_state.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,19 @@ namespace roofline::report {
 
 using output::column_letters;
 using output::text_width;
+
+lxw_format* XlsxWriter::State::request_format(RequestCell cell) const {
+    switch (cell) {
+        case RequestCell::indent: return fmt.indent;
+        case RequestCell::whole: return fmt.whole;
+        case RequestCell::time: return fmt.time;
+        case RequestCell::rate: return fmt.rate;
+        case RequestCell::bytes: return fmt.bytes;
+        case RequestCell::center: return fmt.center;
+        case RequestCell::plain: break;
+    }
+    return nullptr;
+}
 
 void XlsxWriter::State::write_requests() {
     if (!requests || !ctx.requests) return;
@@ -32,64 +48,60 @@ void XlsxWriter::State::write_requests() {
         "weights and cache at the last step.",
         fmt.note);
 
-    std::vector<std::string> headers = {"request", "hardware"};
-    for (auto const& sweep : sc.sweeps) headers.push_back(sweep.name);
-    std::size_t const c0 = headers.size();  // prompt
-    for (char const* h : {"prompt", "output", "batch", "TTFT", "TPOT first", "TPOT mean",
-                          "TPOT last", "decode total", "e2e", "tokens/s", "weights", "cache",
-                          "resident", "HBM capacity", "fits"})
-        headers.push_back(h);
-    enum : std::size_t { prompt, output_tokens, batch, ttft, first, mean, last, decode, e2e, rate,
-                         weights, cache, resident, capacity, fits };
+    auto const columns = request_columns(sc);
     std::size_t const header_row = 3, first_row = 4;
-    std::vector<double> widths(headers.size());
-    for (std::size_t i = 0; i < headers.size(); ++i) {
-        str(ws, header_row, i, headers[i], fmt.header);
-        widths[i] = text_width(headers[i]) + 3;
+    std::vector<double> widths(columns.size());
+    std::vector<lxw_format*> formats;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        str(ws, header_row, i, columns[i].sheet, fmt.header);
+        widths[i] = std::max(text_width(columns[i].sheet) + 3, columns[i].spec->min_width);
+        formats.push_back(request_format(columns[i].spec->cell));
     }
-    for (std::size_t i = c0 + ttft; i <= c0 + capacity; ++i) widths[i] = std::max(widths[i], 12.0);
-    auto cell = [&](std::size_t column, std::string const& n) { return column_letters(c0 + column) + n; };
+    // The formulas, split once: cells of this row by their csv names.
+    std::vector<std::vector<FormulaPiece>> pieces;
+    for (auto const& column : columns)
+        pieces.push_back(split_formula(column.spec->formula, [&](std::string_view name) -> std::optional<std::size_t> {
+            for (std::size_t i = 0; i < columns.size(); ++i)
+                if (columns[i].csv == name) return i;
+            return std::nullopt;
+        }, "Requests"));
 
     std::size_t row = first_row;
+    std::string cell_formula;
     for (auto const& r : *ctx.requests) {
+        RequestRow const values{ctx, r};
         std::string const n = std::to_string(row + 1);
-        auto const& name = sc.requests[r.request].name;
-        auto const& hw = ctx.target(r.target);
-        widths[0] = std::max(widths[0], text_width(name) + 2);
-        widths[1] = std::max(widths[1], text_width(hw.id) + 2);
-        str(ws, row, 0, name);
-        str(ws, row, 1, hw.id, fmt.indent);
-        for (std::size_t v = 0; v < sweeps; ++v) sweep_cell(ws, row, 2 + v, r.point, v);
-        num(ws, row, c0 + prompt, r.prompt, fmt.whole);
-        num(ws, row, c0 + output_tokens, r.output, fmt.whole);
-        num(ws, row, c0 + batch, r.batch, fmt.whole);
-        num(ws, row, c0 + ttft, r.ttft, fmt.time);
-        num(ws, row, c0 + first, r.tpot_first, fmt.time);
-        num(ws, row, c0 + mean, r.tpot_mean, fmt.time);
-        num(ws, row, c0 + last, r.tpot_last, fmt.time);
-        num(ws, row, c0 + decode, r.decode_total, fmt.time);
-        if (std::isfinite(r.e2e)) {
-            // std::string("=").append(...), not "=" + ...: GCC 12 at -O3 gives a
-            // false -Wrestrict for a string literal + a temporary std::string.
-            formula(ws, row, c0 + e2e, std::string("=").append(cell(ttft, n)).append("+").append(cell(decode, n)),
-                    r.e2e, fmt.time);
-            formula(ws, row, c0 + rate,
-                    std::string("=").append(cell(batch, n)).append("*").append(cell(output_tokens, n))
-                        .append("/").append(cell(e2e, n)),
-                    r.tokens_per_s, fmt.rate);
-        }
-        num(ws, row, c0 + weights, r.weight_bytes, fmt.bytes);
-        num(ws, row, c0 + cache, r.cache_bytes, fmt.bytes);
-        formula(ws, row, c0 + resident,
-                std::string("=").append(cell(weights, n)).append("+").append(cell(cache, n)),
-                r.weight_bytes + r.cache_bytes, fmt.bytes);
-        if (!capacity_ref[r.target].empty()) {
-            formula(ws, row, c0 + capacity, "=" + capacity_ref[r.target],
-                    *hw.hbm_capacity_bytes, fmt.bytes);
-            formula_text(ws, row, c0 + fits,
-                         std::string("=IF(").append(cell(resident, n)).append("<=").append(cell(capacity, n))
-                             .append(",\"yes\",\"no\")"),
-                         std::string(request_fits(ctx, r)), fmt.center);
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            auto const& column = columns[i];
+            auto const& spec = *column.spec;
+            if (spec.needs == RequestColumnSpec::Needs::finite_e2e && !std::isfinite(r.e2e)) continue;
+            if (spec.needs == RequestColumnSpec::Needs::capacity && capacity_ref[r.target].empty()) continue;
+            if (spec.per_sweep) {
+                sweep_cell(ws, row, i, r.point, column.sweep);
+                continue;
+            }
+            if (!pieces[i].empty()) {
+                // clear and push_back, not = "=": GCC 12 at -O3 gives a false -Wrestrict.
+                cell_formula.clear();
+                cell_formula.push_back('=');
+                for (auto const& piece : pieces[i]) {
+                    if (piece.kind == FormulaPiece::literal) cell_formula += piece.text;
+                    else if (piece.kind == FormulaPiece::cell)
+                        cell_formula.append(column_letters(piece.column)).append(n);
+                    else cell_formula += hardware_ref(piece.text, r.target);
+                }
+                if (spec.text) formula_text(ws, row, i, cell_formula, std::string(spec.text(values, 0)), formats[i]);
+                else formula(ws, row, i, cell_formula, spec.number(values, 0), formats[i]);
+                continue;
+            }
+            if (spec.text) {
+                auto const text = spec.text(values, 0);
+                // Names fit their column; "+ 2": the text's margin.
+                widths[i] = std::max(widths[i], text_width(text) + 2);
+                str(ws, row, i, std::string(text), formats[i]);
+            } else {
+                num(ws, row, i, spec.number(values, 0), formats[i]);
+            }
         }
         ++row;
     }
@@ -98,7 +110,7 @@ void XlsxWriter::State::write_requests() {
     worksheet_freeze_panes(ws, static_cast<lxw_row_t>(first_row), 2);
     check(worksheet_autofilter(ws, static_cast<lxw_row_t>(header_row), 0,
                                static_cast<lxw_row_t>(std::max(row - 1, first_row)),
-                               static_cast<lxw_col_t>(headers.size() - 1)),
+                               static_cast<lxw_col_t>(columns.size() - 1)),
           "setting the autofilter of Requests");
     check(worksheet_repeat_rows(ws, static_cast<lxw_row_t>(header_row),
                                 static_cast<lxw_row_t>(header_row)),

@@ -15,9 +15,11 @@
 #include "roofline/engine/members.hpp"
 #include "roofline/report/case_columns.hpp"
 #include "roofline/report/kernel_columns.hpp"
+#include "roofline/report/request_columns.hpp"
 #include "roofline/report/chart_writer.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
+#include "formula_pieces.hpp"
 #include "output/fast_rows.hpp"
 #include "output/workbook.hpp"
 #include "output/xlsx_cells.hpp"
@@ -101,15 +103,16 @@ struct XlsxWriter::State {
     std::vector<std::string> bw_ref;    // per target: Hardware!$C$2
     std::vector<std::string> onchip_ref;  // per target: its onchip_bandwidth cell, "" if none
     std::vector<std::string> peak_ref;  // [target * slots + slot]: Hardware!$J$2, "" if none
-    std::vector<output::Text> op_text, layer_text, hw_text;
-    std::vector<output::Text> dtype_text;  // per scenario dtype (compute dtypes, dtype sweeps)
+    std::vector<bool> column_needs_onchip;  // per Cases column: its formula reads onchip_bandwidth
+    // Per Cases text column, its texts by key (case_columns.hpp), each made once.
+    std::vector<std::vector<std::optional<output::Text>>> column_texts;
+    output::Text const& case_text_cell(std::size_t column, CaseRow const& row);
+    CaseColumnSpec const* critical_spec = nullptr;  // critical_V's: the workbook's own formula
     // The Cases column of sweep v's critical value; none for a dtype sweep.
     std::optional<std::size_t> critical_column(std::size_t v) const;
     // "(R=4)" or, for a dtype sweep, "EXACT(R,\"fp8\")": whether a cell of the
     // range R holds sweep v's value at `point` (a formula's factor).
     std::string sweep_test(std::string const& range, std::size_t point, std::size_t v) const;
-    output::Text compute_text{"compute"}, memory_text{"memory"}, unsupported_text{"unsupported"},
-        network_text{"network"}, onchip_text{"onchip"};
     output::Text never_text{"never"};
     // A critical_V that is a value evaluated at the scenario's hardware (V
     // reaches the axes through lets): italic, and the Summary says why.
@@ -122,6 +125,10 @@ struct XlsxWriter::State {
     // Hardware sheet columns.
     std::size_t hw_peak0 = 9, hw_ridge0 = 0, hw_onchip0 = 0, hw_extends = 0, hw_source = 0;
     std::vector<std::string> capacity_ref;  // per target: Hardware!$D$2, "" without hbm_capacity
+    // The Hardware cell of {hw.<field>} in a table's formula (formula_pieces.hpp)
+    // for a target and (for `peak`) a compute dtype; "" when the chip has none.
+    std::string const& hardware_ref(std::string_view field, std::size_t target,
+                                    std::size_t compute_dtype = 0) const;
 
     // The Steps sheet (xlsx_steps_sheet.cpp): a note, a header, then one row
     // per target and sweep point, target by target. The optional column
@@ -167,7 +174,7 @@ struct XlsxWriter::State {
         std::optional<output::FastRows> rows;
         std::vector<output::Style const*> styles;  // per column
         std::size_t total_rows = 0, next_row = 0, sheet = static_cast<std::size_t>(-1);
-        std::size_t flops = 0, bytes_read = 0, bytes_written = 0, bytes_onchip = 0;  // columns
+        std::vector<std::vector<FormulaPiece>> formulas;  // per column (formula_pieces.hpp)
     } kernels_sheet;
 
     State(std::string const& p, ReportContext const& c, XlsxOptions const& o)
@@ -240,6 +247,7 @@ struct XlsxWriter::State {
     std::string no_cases_note() const;
     // xlsx_requests_sheet.cpp
     void write_requests();
+    lxw_format* request_format(RequestCell cell) const;
     // xlsx_charts_sheet.cpp
     void sample(engine::Case const& c);
     void write_charts();

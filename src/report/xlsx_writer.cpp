@@ -97,14 +97,8 @@ void XlsxWriter::State::layout() {
             peak_ref.push_back(hw.peak_for(dtypes[k])
                                    ? "Hardware!$" + column_letters(hw_peak0 + k) + "$" + row
                                    : std::string());
-        hw_text.emplace_back(hw.id);
         capacity_ref.push_back(hw.hbm_capacity_bytes ? "Hardware!$D$" + row : std::string());
     }
-    for (auto const& m : s.ops) {
-        op_text.emplace_back(m.name);
-        layer_text.emplace_back(m.layer);
-    }
-    for (auto const& d : s.dtypes) dtype_text.emplace_back(d.name);
     layout_steps();
 }
 
