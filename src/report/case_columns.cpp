@@ -28,9 +28,9 @@ constexpr CaseColumnSpec specs[] = {
     {F::collective,    "collective",    "",       true,  false, C::plain,   T::text,    false, 0,  "",                                                   false, true},
     {F::intensity,     "intensity",     "FLOP/B", false, false, C::ratio,   T::general, false, 11, "{flops}/({bytes_read}+{bytes_written})",             false},
     {F::peak,          "peak",          "FLOP/s", false, false, C::sci,     T::si,      false, 10, "{hw.peak}",                                          true},
-    {F::ridge,         "ridge",         "FLOP/B", false, false, C::ratio,   T::general, false, 11, "{peak}/{hw.bandwidth}",                              true},
+    {F::ridge,         "ridge",         "FLOP/B", false, false, C::ratio,   T::general, false, 11, "{peak}/{hw.hbm_bandwidth}",                          true},
     {F::t_math,        "t_math",        "s",      false, false, C::time,    T::seconds, false, 12, "{flops}/{peak}",                                     true},
-    {F::t_comms,       "t_comms",       "s",      false, false, C::time,    T::seconds, false, 12, "({bytes_read}+{bytes_written})/{hw.bandwidth}",      false},
+    {F::t_comms,       "t_comms",       "s",      false, false, C::time,    T::seconds, false, 12, "({bytes_read}+{bytes_written})/{hw.hbm_bandwidth}",  false},
     {F::t_onchip,      "t_onchip",      "s",      false, false, C::time,    T::seconds, false, 12, "{bytes_onchip}/{hw.onchip_bandwidth}",               false, false, true},
     {F::t_net,         "t_net",         "s",      false, false, C::time,    T::seconds, false, 12, "",                                                   false, true},
     // t_lower, t_upper and bound: built by level_formula from the levels of the report.

@@ -80,9 +80,7 @@ void XlsxWriter::State::layout_cases() {
             }
             auto close = text.find('}', open);
             auto name = text.substr(open + 1, close - open - 1);
-            if (name == "hw.bandwidth") pieces.push_back({Piece::bandwidth, {}, 0});
-            else if (name == "hw.peak") pieces.push_back({Piece::peak, {}, 0});
-            else if (name == "hw.onchip_bandwidth") pieces.push_back({Piece::onchip_bandwidth, {}, 0});
+            if (name.starts_with("hw.")) pieces.push_back({Piece::hardware, {}, formula_field(name.substr(3))});
             else {
                 std::size_t i = 0;
                 while (i < columns.size() && columns[i].header != name) ++i;
@@ -228,9 +226,10 @@ void XlsxWriter::State::add(engine::Case const& cs) {
         auto const& column = columns[i];
         auto const& spec = *column.spec;
         auto const& style = *column_style[i];
-        // t_onchip on a chip without an onchip_bandwidth: 0, a value.
+        // A formula over a Hardware field the chip lacks (t_onchip without
+        // an onchip_bandwidth): the engine's value.
         bool const formula = !formulas[i].empty() && (supported || !spec.needs_peak) &&
-                             (spec.field != CaseField::t_onchip || !onchip_ref[cs.target].empty());
+                             has_hardware_cells(formulas[i], cs);
         if (spec.field == CaseField::critical && supported) {
             critical_formula(cs, column.sweep, i);
             continue;
@@ -260,9 +259,7 @@ void XlsxWriter::State::add(engine::Case const& cs) {
             switch (piece.kind) {
                 case Piece::literal: f << piece.text; break;
                 case Piece::cell: f << letters[piece.column] << rows->row_digits(); break;
-                case Piece::bandwidth: f << bw_ref[cs.target]; break;
-                case Piece::peak: f << peak_ref[cs.target * dtypes.size() + slot_of[cs.compute_dtype]]; break;
-                case Piece::onchip_bandwidth: f << onchip_ref[cs.target]; break;
+                case Piece::hardware: f << hardware_cell(piece, cs); break;
             }
         }
         if (spec.field == CaseField::bound)
