@@ -4,6 +4,7 @@
 #include "options.hpp"
 
 #include "roofline/cli/format.hpp"
+#include "roofline/model/hardware_fields.hpp"
 #include "roofline/lang/suggest.hpp"
 
 #include <iostream>
@@ -29,47 +30,62 @@ std::string format_binary_bytes(double value) {
     return format_bytes(value);
 }
 
-void print_one(model::Scenario const& s, model::Hardware const& hw) {
-    std::vector<std::vector<std::string>> rows = {
-        {"id", hw.id},
-        {"name", hw.display_name},
-        {"hbm_bandwidth", output::format_si(hw.hbm_bytes_per_s, "B/s")},
-        {"hbm_capacity", hw.hbm_capacity_bytes
-                             ? format_bytes(*hw.hbm_capacity_bytes) + " (" +
-                                   output::format_thousands(*hw.hbm_capacity_bytes) + " B)"
-                             : "-"},
-    };
-    // The interconnect fields the chip has, a latency with its link's
-    // bandwidth (every chip has the default latencies).
-    if (hw.ici_bytes_per_s)
-        rows.push_back({"ici_bandwidth", output::format_si(*hw.ici_bytes_per_s, "B/s")});
-    if (hw.ici_wraparound) rows.push_back({"ici_wraparound", format_count(*hw.ici_wraparound)});
-    if (hw.ici_bytes_per_s) rows.push_back({"ici_latency", format_seconds(hw.ici_latency_s)});
-    if (hw.nvlink_bytes_per_s)
-        rows.push_back({"nvlink_bandwidth", output::format_si(*hw.nvlink_bytes_per_s, "B/s")});
-    if (hw.nvlink_domain) rows.push_back({"nvlink_domain", format_count(*hw.nvlink_domain)});
-    if (hw.nvlink_bytes_per_s) rows.push_back({"nvlink_latency", format_seconds(hw.nvlink_latency_s)});
-    if (hw.dcn_bytes_per_s) {
-        rows.push_back({"dcn_bandwidth", output::format_si(*hw.dcn_bytes_per_s, "B/s")});
-        rows.push_back({"dcn_latency", format_seconds(hw.dcn_latency_s)});
+// A field's value as `roofline hardware NAME` prints it.
+std::string field_value(model::Hardware const& hw, model::HardwareField const& field) {
+    using T = model::TerminalFormat;
+    if (field.kind == model::FieldKind::text) {
+        auto const& text = model::field_text(hw, field);
+        return text.empty() ? "-" : text;
     }
-    if (hw.onchip_capacity_bytes)
-        rows.push_back({"onchip_capacity", format_binary_bytes(*hw.onchip_capacity_bytes) + " (" +
-                                               output::format_thousands(*hw.onchip_capacity_bytes) +
-                                               " B)"});
-    if (hw.onchip_bytes_per_s)
-        rows.push_back({"onchip_bandwidth",
-                        output::format_si(*hw.onchip_bytes_per_s, "B/s") + ", " +
-                            format_general(*hw.onchip_bytes_per_s / hw.hbm_bytes_per_s) +
-                            " x HBM"});
-    if (!hw.base.empty()) rows.push_back({"extends", hw.base});
+    auto value = model::field_number(hw, field);
+    if (!value) return "-";
+    std::string const unit(field.family.base);
+    switch (field.terminal) {
+        case T::si: return output::format_si(*value, unit);
+        case T::si_times_hbm:
+            return output::format_si(*value, unit) + ", " +
+                   format_general(*value / hw.hbm_bytes_per_s) + " x HBM";
+        case T::bytes_exact: return format_bytes(*value) + " (" + output::format_thousands(*value) + " B)";
+        case T::binary_bytes_exact:
+            return format_binary_bytes(*value) + " (" + output::format_thousands(*value) + " B)";
+        case T::count: return format_count(*value);
+        case T::seconds: return format_seconds(*value);
+        case T::text:
+        case T::peak_and_ridge: break;
+    }
+    return format_general(*value);
+}
+
+// A line per dtype: "peak bf16  989 TFLOP/s, ridge 295 FLOP/byte".
+void add_peaks(model::Scenario const& s, model::Hardware const& hw,
+               model::HardwareField const& field, std::vector<std::vector<std::string>>& rows) {
     for (auto const& p : hw.peaks) {
         auto const& dtype = s.dtypes[static_cast<std::size_t>(p.dtype)].name;
-        rows.push_back({"peak " + dtype, output::format_si(p.flops_per_s, "FLOP/s") + ", ridge " +
-                                             format_general(p.flops_per_s / hw.hbm_bytes_per_s) +
-                                             " FLOP/byte"});
+        rows.push_back({std::string(field.name).append(" ").append(dtype),
+                        output::format_si(p.flops_per_s, std::string(field.family.base)) + ", ridge " +
+                            format_general(p.flops_per_s / hw.hbm_bytes_per_s) + " FLOP/byte"});
     }
-    rows.push_back({"source", hw.source.empty() ? "-" : hw.source});
+}
+
+// The fields in the table's order, each where the chip has it (a latency
+// with its link's bandwidth: every chip has the default latencies); the
+// peaks, long lines, after the others but the last (the source).
+void print_one(model::Scenario const& s, model::Hardware const& hw) {
+    using Show = model::TerminalShow;
+    auto const fields = model::hardware_fields();
+    std::vector<std::vector<std::string>> rows;
+    model::HardwareField const* peaks = nullptr;
+    for (auto const& field : fields) {
+        if (&field == &fields.back() && peaks) add_peaks(s, hw, *peaks, rows);
+        if (field.kind == model::FieldKind::per_dtype) {
+            peaks = &field;
+            continue;
+        }
+        bool const shown = field.show == Show::always ||
+                           model::has_field(hw, field.show == Show::with ? model::hardware_field(field.with)
+                                                                          : field);
+        if (shown) rows.push_back({std::string(field.name), field_value(hw, field)});
+    }
     std::cout << render_table(rows, {false, false});
 }
 

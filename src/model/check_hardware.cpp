@@ -3,6 +3,7 @@
 #include "plausible.hpp"
 
 #include "roofline/model/dtypes.hpp"
+#include "roofline/model/hardware_fields.hpp"
 #include "roofline/model/limits.hpp"
 #include "roofline/model/units.hpp"
 
@@ -106,11 +107,11 @@ void Checker::check_hardware() {
         std::map<std::string, Span> seen;
         for (auto const& field : stmt.fields) {
             Span key_span = file.span_of(field.key);
-            auto const* spec = std::find_if(std::begin(field_specs), std::end(field_specs),
-                                            [&](auto const& f) { return f.name == field.key.name; });
-            if (spec == std::end(field_specs)) {
+            auto const* spec = find_hardware_field(field.key.name);
+            if (!spec || !spec->settable) {
                 std::vector<std::string_view> fields;
-                for (auto const& f : field_specs) fields.push_back(f.name);
+                for (auto const& f : hardware_fields())
+                    if (f.settable) fields.push_back(f.name);
                 diagnostics.error(key_span, "unknown hardware field '" + field.key.name + "'" +
                                                 did_you_mean(field.key.name, fields));
                 ok = false;
@@ -118,7 +119,7 @@ void Checker::check_hardware() {
             }
             std::string key = field.key.name;
             int dtype = -1;
-            if (spec->name == "peak") {
+            if (spec->kind == FieldKind::per_dtype) {
                 if (!field.qualifier) {
                     diagnostics.error(key_span, "'peak' needs a dtype, as in 'peak bf16 = ...'");
                     ok = false;
@@ -157,11 +158,11 @@ void Checker::check_hardware() {
                 continue;
             }
             if (text) {
-                bool const name = spec->name == "name";
-                ok = within_limit(text->value, name ? max_name_bytes : max_text_bytes,
-                                  file.span_of(*text), name ? "name" : "source") &&
+                // The table's names are literals: data() ends in a '\0'.
+                ok = within_limit(text->value, spec->max_bytes, file.span_of(*text),
+                                  spec->name.data()) &&
                      ok;
-                (name ? hw.display_name : hw.source) = text->value;
+                set_field_text(hw, *spec, text->value);
                 continue;
             }
             auto const& quantity = boost::get<ast::Quantity>(field.value.get());
@@ -186,7 +187,7 @@ void Checker::check_hardware() {
                     ok = false;
                     continue;
                 }
-                (spec->name == "nvlink_domain" ? hw.nvlink_domain : hw.ici_wraparound) = *value;
+                set_field_number(hw, *spec, *value);
                 continue;
             }
             double base_value = *value;
@@ -222,23 +223,16 @@ void Checker::check_hardware() {
                 continue;
             }
             if (spec->name == "hbm_bandwidth") written.hbm_bandwidth = value_span;
-            if (spec->name == "peak") written.peaks.push_back({dtype, value_span});
-            if (spec->name == "hbm_bandwidth") hw.hbm_bytes_per_s = base_value;
-            else if (spec->name == "hbm_capacity") hw.hbm_capacity_bytes = base_value;
-            else if (spec->name == "ici_bandwidth") hw.ici_bytes_per_s = base_value;
-            else if (spec->name == "ici_latency") hw.ici_latency_s = base_value;
-            else if (spec->name == "nvlink_bandwidth") hw.nvlink_bytes_per_s = base_value;
-            else if (spec->name == "nvlink_latency") hw.nvlink_latency_s = base_value;
-            else if (spec->name == "dcn_bandwidth") hw.dcn_bytes_per_s = base_value;
-            else if (spec->name == "dcn_latency") hw.dcn_latency_s = base_value;
-            else if (spec->name == "onchip_capacity") hw.onchip_capacity_bytes = base_value;
-            else if (spec->name == "onchip_bandwidth") hw.onchip_bytes_per_s = base_value;
-            else {
-                auto existing = std::find_if(hw.peaks.begin(), hw.peaks.end(),
-                                             [&](Peak const& p) { return p.dtype == dtype; });
-                if (existing != hw.peaks.end()) existing->flops_per_s = base_value;
-                else hw.peaks.push_back(Peak{dtype, base_value});
+            if (spec->kind != FieldKind::per_dtype) {
+                set_field_number(hw, *spec, base_value);
+                continue;
             }
+            // The peak, per dtype: an inherited one is replaced in place.
+            written.peaks.push_back({dtype, value_span});
+            auto existing = std::find_if(hw.peaks.begin(), hw.peaks.end(),
+                                         [&](Peak const& p) { return p.dtype == dtype; });
+            if (existing != hw.peaks.end()) existing->flops_per_s = base_value;
+            else hw.peaks.push_back(Peak{dtype, base_value});
         }
         if (ok && hw.hbm_bytes_per_s <= 0) {
             diagnostics.error(hw.span, "hardware '" + hw.id + "' has no 'hbm_bandwidth'");

@@ -3,7 +3,7 @@
 #include "roofline/model/expr.hpp"
 #include "roofline/model/limits.hpp"
 
-#include <array>
+#include <stdexcept>
 
 namespace roofline::model {
 namespace {
@@ -11,57 +11,72 @@ namespace {
 constexpr double kB = 1e3, MB = 1e6, GB = 1e9, TB = 1e12, PB = 1e15;
 constexpr double KiB = 1024.0, MiB = KiB * 1024, GiB = MiB * 1024, TiB = GiB * 1024;
 
-using F = UnitFamily;
-// clang-format off
-constexpr std::array<Unit, 25> units{{
-    {"B", F::bytes, 1}, {"KB", F::bytes, kB}, {"MB", F::bytes, MB}, {"GB", F::bytes, GB},
-    {"TB", F::bytes, TB},
-    {"KiB", F::bytes, KiB}, {"MiB", F::bytes, MiB}, {"GiB", F::bytes, GiB}, {"TiB", F::bytes, TiB},
-    {"B/s", F::bytes_per_s, 1}, {"KB/s", F::bytes_per_s, kB}, {"MB/s", F::bytes_per_s, MB},
-    {"GB/s", F::bytes_per_s, GB}, {"TB/s", F::bytes_per_s, TB},
-    {"FLOP/s", F::ops_per_s, 1}, {"GFLOP/s", F::ops_per_s, GB}, {"TFLOP/s", F::ops_per_s, TB},
-    {"PFLOP/s", F::ops_per_s, PB},
-    {"OP/s", F::ops_per_s, 1}, {"GOP/s", F::ops_per_s, GB}, {"TOP/s", F::ops_per_s, TB},
-    {"s", F::seconds, 1}, {"ms", F::seconds, 1, 1e3}, {"us", F::seconds, 1, 1e6}, {"ns", F::seconds, 1, 1e9},
-}};
-// clang-format on
-constexpr Unit pops{"POP/s", UnitFamily::ops_per_s, PB};
+// A unit of a family: its factor (and divisor) to the family's base unit.
+struct Scale {
+    std::string_view name;
+    double factor;
+    double divisor = 1;
+};
+
+// One entry per family: the base unit's symbol (the family's key), its name
+// in diagnostics ("'x' is in bytes/s, but ..."), the range of a value in base
+// units, and its units. A new family is one more entry.
+struct Family {
+    std::string_view base, name;
+    double low, high;
+    std::vector<Scale> units;
+};
+
+std::vector<Family> const& families() {
+    // clang-format off
+    static std::vector<Family> const table = {
+        {"B", "bytes", min_rate, max_rate, {{"B", 1}, {"KB", kB}, {"MB", MB}, {"GB", GB}, {"TB", TB},
+                                            {"KiB", KiB}, {"MiB", MiB}, {"GiB", GiB}, {"TiB", TiB}}},
+        {"B/s", "bytes/s", min_rate, max_rate, {{"B/s", 1}, {"KB/s", kB}, {"MB/s", MB}, {"GB/s", GB}, {"TB/s", TB}}},
+        {"FLOP/s", "FLOP/s", min_rate, max_rate, {{"FLOP/s", 1}, {"GFLOP/s", GB}, {"TFLOP/s", TB}, {"PFLOP/s", PB},
+                                                  {"OP/s", 1}, {"GOP/s", GB}, {"TOP/s", TB}, {"POP/s", PB}}},
+        {"s", "seconds", min_seconds, max_seconds, {{"s", 1}, {"ms", 1, 1e3}, {"us", 1, 1e6}, {"ns", 1, 1e9}}},
+    };
+    // clang-format on
+    return table;
+}
+
+Family const* find_family(UnitFamily family) {
+    for (auto const& f : families())
+        if (f.base == family.base) return &f;
+    return nullptr;
+}
+
+Family const& family_of(UnitFamily family) {
+    if (auto const* f = find_family(family)) return *f;
+    throw std::logic_error("no unit family '" + std::string(family.base) + "'");
+}
 
 }  // namespace
 
 std::optional<Unit> find_unit(std::string_view name) {
-    for (auto const& unit : units)
-        if (unit.name == name) return unit;
-    if (name == pops.name) return pops;
+    for (auto const& family : families())
+        for (auto const& unit : family.units)
+            if (unit.name == name) return Unit{unit.name, {family.base}, unit.factor, unit.divisor};
     return std::nullopt;
 }
 
 std::vector<std::string_view> unit_names() {
     std::vector<std::string_view> names;
-    for (auto const& unit : units) names.push_back(unit.name);
-    names.push_back(pops.name);
+    for (auto const& family : families())
+        for (auto const& unit : family.units) names.push_back(unit.name);
     return names;
 }
 
-std::string_view family_name(UnitFamily family) {
-    switch (family) {
-        case UnitFamily::bytes: return "bytes";
-        case UnitFamily::bytes_per_s: return "bytes/s";
-        case UnitFamily::ops_per_s: return "FLOP/s";
-        case UnitFamily::seconds: return "seconds";
-    }
-    return "";
-}
+std::string_view family_name(UnitFamily family) { return family_of(family).name; }
+
+bool is_unit_family(UnitFamily family) { return find_family(family) != nullptr; }
 
 std::optional<std::string> range_problem(UnitFamily family, double base_value) {
-    bool const time = family == UnitFamily::seconds;
-    double const low = time ? min_seconds : min_rate, high = time ? max_seconds : max_rate;
-    if (base_value >= low && base_value <= high) return std::nullopt;
-    std::string unit = family == UnitFamily::bytes         ? " B"
-                       : family == UnitFamily::bytes_per_s ? " B/s"
-                       : family == UnitFamily::ops_per_s   ? " FLOP/s"
-                                                           : " s";
-    return "from " + format_number(low) + unit + " to " + format_number(high) + unit + ", not " +
+    auto const& f = family_of(family);
+    if (base_value >= f.low && base_value <= f.high) return std::nullopt;
+    std::string unit = std::string(" ").append(f.base);
+    return "from " + format_number(f.low) + unit + " to " + format_number(f.high) + unit + ", not " +
            format_number(base_value) + unit;
 }
 

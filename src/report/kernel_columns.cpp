@@ -70,7 +70,7 @@ constexpr KernelColumnSpec specs[] = {
     {"net_bytes",     true,   C::plain,    "",                                              false},
     // As in Cases, but over the Hardware sheet's peak: the sheet has no peak column.
     {"t_math",        true,   C::plain,    "{flops}/{hw.peak}",                             true},
-    {"t_comms",       true,   C::plain,    "({bytes_read}+{bytes_written})/{hw.bandwidth}", false},
+    {"t_comms",       true,   C::plain,    "({bytes_read}+{bytes_written})/{hw.hbm_bandwidth}", false},
     {"t_onchip",      true,   C::plain,    "{bytes_onchip}/{hw.onchip_bandwidth}",          false},
     {"t_net",         true,   C::plain,    "",                                              false},
     {"flops_share",   false,  C::fraction, "",                                              false,

@@ -30,11 +30,7 @@ output::Style const& XlsxWriter::State::cell_style(CellStyle style) {
 
 std::string const& XlsxWriter::State::hardware_ref(std::string_view field, std::size_t target,
                                                    std::size_t compute_dtype) const {
-    if (field == "bandwidth") return bw_ref[target];
-    if (field == "peak") return peak_ref[target * dtypes.size() + slot_of[compute_dtype]];
-    if (field == "onchip_bandwidth") return onchip_ref[target];
-    if (field == "hbm_capacity") return capacity_ref[target];
-    throw std::logic_error(std::string("a formula names no Hardware cell: hw.").append(field));
+    return hw_cells.of(formula_field(field), target, slot_of[compute_dtype]);
 }
 
 // The columns of case_columns.hpp, their letters, styles and formulas.
@@ -89,9 +85,7 @@ void XlsxWriter::State::layout_cases() {
             }
             auto close = text.find('}', open);
             auto name = text.substr(open + 1, close - open - 1);
-            if (name == "hw.bandwidth") pieces.push_back({Piece::bandwidth, {}, 0});
-            else if (name == "hw.peak") pieces.push_back({Piece::peak, {}, 0});
-            else if (name == "hw.onchip_bandwidth") pieces.push_back({Piece::onchip_bandwidth, {}, 0});
+            if (name.starts_with("hw.")) pieces.push_back({Piece::hardware, {}, formula_field(name.substr(3))});
             else {
                 std::size_t i = 0;
                 while (i < columns.size() && columns[i].header != name) ++i;
@@ -101,10 +95,6 @@ void XlsxWriter::State::layout_cases() {
             }
             text.remove_prefix(close + 1);
         }
-        // t_onchip on a chip without an onchip_bandwidth: 0, a value.
-        column_needs_onchip.push_back(std::any_of(pieces.begin(), pieces.end(), [](Piece const& p) {
-            return p.kind == Piece::onchip_bandwidth;
-        }));
         formulas.push_back(std::move(pieces));
     }
 }
@@ -249,8 +239,10 @@ void XlsxWriter::State::add(engine::Case const& cs) {
     for (std::size_t i = 0; i < columns.size(); ++i) {
         auto const& column = columns[i];
         auto const& style = *column_style[i];
+        // A formula over a Hardware field the chip lacks (t_onchip without
+        // an onchip_bandwidth): the engine's value.
         bool const formula = !formulas[i].empty() && (supported || !column.spec->needs_peak) &&
-                             (!column_needs_onchip[i] || !onchip_ref[cs.target].empty());
+                             has_hardware_cells(formulas[i], cs);
         if (column.spec == critical_spec && supported) {
             critical_formula(cs, column.sweep, i);
             continue;
@@ -264,9 +256,7 @@ void XlsxWriter::State::add(engine::Case const& cs) {
             switch (piece.kind) {
                 case Piece::literal: f << piece.text; break;
                 case Piece::cell: f << letters[piece.column] << rows->row_digits(); break;
-                case Piece::bandwidth: f << bw_ref[cs.target]; break;
-                case Piece::peak: f << peak_ref[cs.target * dtypes.size() + slot_of[cs.compute_dtype]]; break;
-                case Piece::onchip_bandwidth: f << onchip_ref[cs.target]; break;
+                case Piece::hardware: f << hardware_cell(piece, cs); break;
             }
         }
         if (column.text) rows->formula_text(i, f.view(), case_text_cell(i, row), style);

@@ -20,6 +20,7 @@
 #include "roofline/report/xlsx_writer.hpp"
 
 #include "formula_pieces.hpp"
+#include "hardware_columns.hpp"
 #include "output/fast_rows.hpp"
 #include "output/workbook.hpp"
 #include "output/xlsx_cells.hpp"
@@ -92,18 +93,30 @@ struct XlsxWriter::State {
     } col{};
     std::vector<std::string> letters;  // per Cases column
     // A derived column's formula, split once: literal text, this row's cell
-    // of a column, or the target's Hardware cell.
+    // of a column, or the target's Hardware cell of a field (`{hw.<field>}`).
     struct Piece {
-        enum Kind : std::uint8_t { literal, cell, bandwidth, peak, onchip_bandwidth } kind;
+        enum Kind : std::uint8_t { literal, cell, hardware } kind;
         std::string text;        // literal
-        std::size_t column = 0;  // cell: the column
+        std::size_t column = 0;  // cell: the column; hardware: the field's index in the table
     };
     std::vector<std::vector<Piece>> formulas;          // per Cases column; empty: a value
+    // The case's target's cell of a hardware piece ("" where the chip lacks
+    // the field); whether a formula's hardware pieces all have one.
+    std::string const& hardware_cell(Piece const& piece, engine::Case const& c) const {
+        return hw_cells.of(piece.column, c.target, slot_of[c.compute_dtype]);
+    }
+    bool has_hardware_cells(std::vector<Piece> const& pieces, engine::Case const& c) const {
+        for (auto const& piece : pieces)
+            if (piece.kind == Piece::hardware && hardware_cell(piece, c).empty()) return false;
+        return true;
+    }
     std::vector<output::Style const*> column_style;    // per Cases column
+    // The Hardware sheet's cells (hardware_columns.hpp), and by name those
+    // that the other sheets' formulas use.
+    HardwareCells hw_cells;
     std::vector<std::string> bw_ref;    // per target: Hardware!$C$2
     std::vector<std::string> onchip_ref;  // per target: its onchip_bandwidth cell, "" if none
     std::vector<std::string> peak_ref;  // [target * slots + slot]: Hardware!$J$2, "" if none
-    std::vector<bool> column_needs_onchip;  // per Cases column: its formula reads onchip_bandwidth
     // Per Cases text column, its texts by key (case_columns.hpp), each made once.
     std::vector<std::vector<std::optional<output::Text>>> column_texts;
     output::Text const& case_text_cell(std::size_t column, CaseRow const& row);
@@ -122,8 +135,7 @@ struct XlsxWriter::State {
     // critical_V of a case (a column of the `critical` field) as a formula.
     void critical_formula(engine::Case const& c, std::size_t sweep, std::size_t column);
 
-    // Hardware sheet columns.
-    std::size_t hw_peak0 = 9, hw_ridge0 = 0, hw_onchip0 = 0, hw_extends = 0, hw_source = 0;
+    HardwareColumns hw_columns;  // the Hardware sheet's
     std::vector<std::string> capacity_ref;  // per target: Hardware!$D$2, "" without hbm_capacity
     // The Hardware cell of {hw.<field>} in a table's formula (formula_pieces.hpp)
     // for a target and (for `peak`) a compute dtype; "" when the chip has none.

@@ -80,25 +80,17 @@ void XlsxWriter::State::layout() {
 
     layout_cases();
 
-    std::size_t slots = dtypes.size();
-    hw_peak0 = 9;  // after id, name, hbm_bandwidth, hbm_capacity and the five interconnect columns
-    hw_ridge0 = hw_peak0 + slots;
-    hw_onchip0 = hw_ridge0 + slots;  // onchip_capacity, onchip_bandwidth
-    hw_extends = hw_onchip0 + 2;
-    hw_source = hw_extends + 1;
+    hw_columns = hardware_columns(dtype_names);
+    std::vector<model::Hardware const*> chips;
     for (std::size_t t = 0; t < targets; ++t) {
-        std::string row = std::to_string(t + 2);
-        bw_ref.push_back("Hardware!$C$" + row);
-        auto const& hw = ctx.target(t);
-        onchip_ref.push_back(hw.onchip_bytes_per_s
-                                 ? "Hardware!$" + column_letters(hw_onchip0 + 1) + "$" + row
-                                 : std::string());
-        for (std::size_t k = 0; k < slots; ++k)
-            peak_ref.push_back(hw.peak_for(dtypes[k])
-                                   ? "Hardware!$" + column_letters(hw_peak0 + k) + "$" + row
-                                   : std::string());
-        capacity_ref.push_back(hw.hbm_capacity_bytes ? "Hardware!$D$" + row : std::string());
+        chips.push_back(&ctx.target(t));
     }
+    hw_cells = hardware_cells(hw_columns, chips, dtypes);
+    auto refs = [&](std::string_view field) { return hw_cells.refs[model::hardware_field_index(field)]; };
+    bw_ref = refs("hbm_bandwidth");
+    onchip_ref = refs("onchip_bandwidth");
+    peak_ref = refs("peak");
+    capacity_ref = refs("hbm_capacity");
     layout_steps();
 }
 

@@ -49,6 +49,10 @@ struct Hardware {
     std::optional<double> onchip_capacity_bytes;
     std::optional<double> onchip_bytes_per_s;
     std::vector<Peak> peaks;  // in the order written (inherited first)
+    // The quantities of the hardware fields table's entries that have no
+    // member above (model/hardware_fields.hpp), by the entry's index in the
+    // table; nothing where the chip has none.
+    std::vector<std::optional<double>> table_values;
     Span span;                // the name in its definition
 
     std::optional<double> peak_for(int dtype) const {

@@ -9,7 +9,19 @@
 
 namespace roofline::model {
 
-enum class UnitFamily { bytes, bytes_per_s, ops_per_s, seconds };
+// A family of units, named by the symbol of its base unit ("B", "B/s",
+// "FLOP/s", "s"). The families and their units are one table in units.cpp:
+// a new family (watts, dollars per hour) is a line there, and a hardware
+// field names it by its symbol, UnitFamily{"W"}.
+struct UnitFamily {
+    std::string_view base;
+    constexpr bool operator==(UnitFamily const&) const = default;
+    static UnitFamily const bytes, bytes_per_s, ops_per_s, seconds;
+};
+inline constexpr UnitFamily UnitFamily::bytes{"B"};
+inline constexpr UnitFamily UnitFamily::bytes_per_s{"B/s"};
+inline constexpr UnitFamily UnitFamily::ops_per_s{"FLOP/s"};
+inline constexpr UnitFamily UnitFamily::seconds{"s"};
 
 struct Unit {
     std::string_view name;
@@ -24,6 +36,7 @@ struct Unit {
 std::optional<Unit> find_unit(std::string_view name);
 std::vector<std::string_view> unit_names();
 std::string_view family_name(UnitFamily family);  // "bytes", "bytes/s", "FLOP/s", "seconds"
+bool is_unit_family(UnitFamily family);           // one of units.cpp's table
 
 // Where a positive quantity of `family`, in base units, is outside the range
 // that keeps every published figure finite and normal (limits.hpp): "from

@@ -43,7 +43,7 @@ struct CaseColumnSpec {
     bool term_needs_layers;  // the terminal shows it only when some op is in a layer
     double min_width;        // workbook column width at least (characters); 0: by content
     // The workbook cell, when derived: a formula over this row's cells
-    // ({flops}) and the target's Hardware cells ({hw.bandwidth}, {hw.peak}),
+    // ({flops}) and the target's Hardware cells ({hw.hbm_bandwidth}, {hw.peak}),
     // with the value as its cached result. Empty: the value itself.
     std::string_view formula;
     // Only with a peak: an unsupported case (no peak for its compute dtype)
