@@ -2,7 +2,6 @@
 #include "checker.hpp"
 #include "plausible.hpp"
 
-#include "roofline/model/dtypes.hpp"
 #include "roofline/model/hardware_fields.hpp"
 #include "roofline/model/limits.hpp"
 #include "roofline/model/units.hpp"
@@ -23,38 +22,6 @@ std::vector<std::string_view> Checker::dtype_names() const {
     for (auto const& d : scenario.dtypes) names.push_back(d.name);
     return names;
 }
-
-namespace {
-
-// A field's value: a string, a quantity in a unit family, or a count of
-// chips (a positive integer without a unit).
-enum class FieldKind { text, quantity, count };
-
-struct FieldSpec {
-    std::string_view name;
-    FieldKind kind;
-    UnitFamily family;  // of a quantity
-};
-
-constexpr FieldSpec field_specs[] = {
-    {"name", FieldKind::text, UnitFamily::bytes},
-    {"source", FieldKind::text, UnitFamily::bytes},
-    {"hbm_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
-    {"hbm_capacity", FieldKind::quantity, UnitFamily::bytes},
-    {"peak", FieldKind::quantity, UnitFamily::ops_per_s},
-    {"ici_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
-    {"ici_wraparound", FieldKind::count, UnitFamily::bytes},
-    {"ici_latency", FieldKind::quantity, UnitFamily::seconds},
-    {"nvlink_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
-    {"nvlink_domain", FieldKind::count, UnitFamily::bytes},
-    {"nvlink_latency", FieldKind::quantity, UnitFamily::seconds},
-    {"dcn_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
-    {"dcn_latency", FieldKind::quantity, UnitFamily::seconds},
-    {"onchip_capacity", FieldKind::quantity, UnitFamily::bytes},
-    {"onchip_bandwidth", FieldKind::quantity, UnitFamily::bytes_per_s},
-};
-
-}  // namespace
 
 void Checker::check_hardware() {
     auto& list = scenario.hardware;
