@@ -3,7 +3,7 @@
 
 #include "sandbox.hpp"
 
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -22,7 +22,7 @@ inline void check_complete(std::filesystem::path const& version) {
         auto path = version / output["path"].get<std::string>();
         INFO(path);
         REQUIRE(std::filesystem::exists(path));
-        CHECK(report::sha256_file(path.string()) == output["sha256"].get<std::string>());
+        CHECK(output::sha256_file(path.string()) == output["sha256"].get<std::string>());
     }
 }
 

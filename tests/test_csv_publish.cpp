@@ -6,7 +6,7 @@
 #include "output/csv_rows.hpp"
 #include "roofline/report/csv_writer.hpp"
 #include "roofline/report/publish.hpp"
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -142,9 +142,9 @@ TEST_CASE("cases.csv: RFC 4180 quoting; formula-like text is quoted", "[csv]") {
 
 TEST_CASE("sha256 of known texts", "[publish]") {
     // FIPS 180-2 test vectors.
-    CHECK(report::sha256_hex("abc") ==
+    CHECK(output::sha256_hex("abc") ==
           "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    CHECK(report::sha256_hex("") ==
+    CHECK(output::sha256_hex("") ==
           "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
 

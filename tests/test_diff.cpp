@@ -11,7 +11,7 @@
 //             memory-bound on chip_b (a flip); speedup = (flops / 1e14) / (bytes / 2e12)
 //   B = 1024: intensity 682.7, compute-bound on both: speedup = 4e14 / 1e14 = 4
 #include "roofline/diff/cases_reader.hpp"
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include "command.hpp"
 #include "helpers.hpp"
@@ -197,7 +197,7 @@ TEST_CASE(
     for (auto const& output : manifest["outputs"]) {
         auto path = output["path"].get<std::string>();
         paths.push_back(path);
-        CHECK(roofline::report::sha256_file((folder / path).string()) == output["sha256"]);
+        CHECK(roofline::output::sha256_file((folder / path).string()) == output["sha256"]);
     }
     for (char const* expected :
          {"diff.csv", "diff.xlsx", "charts/roofline-chip_a-chip_b.png",

@@ -4,7 +4,7 @@
 // Whatever happens, every v<N> that exists is complete (its manifest's hashes
 // match), `latest` names a complete version, earlier versions never change,
 // and the next normal run succeeds and leaves nothing behind.
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include "command.hpp"
 #include "published.hpp"
@@ -25,7 +25,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using roofline::report::sha256_file;
+using roofline::output::sha256_file;
 using namespace roofline::test;
 
 namespace {

@@ -8,7 +8,7 @@
 #include "helpers.hpp"
 #include "sandbox.hpp"
 
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -317,7 +317,7 @@ void forge(fs::path const& version, std::string const& column, std::string const
     roofline::test::write_file(path, header + "\n" + joined + "\r\n" + rest);
     auto manifest = nlohmann::json::parse(roofline::test::read_file(version / "manifest.json"));
     for (auto& output : manifest["outputs"])
-        if (output["path"] == "cases.csv") output["sha256"] = roofline::report::sha256_file(path.string());
+        if (output["path"] == "cases.csv") output["sha256"] = roofline::output::sha256_file(path.string());
     roofline::test::write_file(version / "manifest.json", manifest.dump(2));
 }
 

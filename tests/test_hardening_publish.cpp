@@ -9,7 +9,7 @@
 
 #include "output/file_names.hpp"
 #include "roofline/diff/diff_folder.hpp"
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -35,7 +35,7 @@ std::string scenario(int d = 64) {
 // The folder name of a name that file_part changes: the safe name, '-', and
 // 8 hex digits of the SHA-256 of the name as given.
 std::string hashed(std::string const& safe, std::string const& given) {
-    return safe + "-" + report::sha256_hex(given).substr(0, 8);
+    return safe + "-" + output::sha256_hex(given).substr(0, 8);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "roofline/report/chart_writer.hpp"
 #include "roofline/report/manifest.hpp"
 #include "roofline/report/run.hpp"
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -70,9 +70,9 @@ TEST_CASE("report::run publishes, finds a report up to date, and refuses bad inp
     CHECK(manifest.sweeps[0].points == 3);
     REQUIRE(manifest.targets.size() == 1);
     CHECK(manifest.targets[0].id == "slow");
-    CHECK(manifest.output_sha256("cases.csv") == report::sha256_file(first.folder + "/cases.csv"));
+    CHECK(manifest.output_sha256("cases.csv") == output::sha256_file(first.folder + "/cases.csv"));
     CHECK(manifest.output_sha256("report.xlsx") ==
-          report::sha256_file(first.folder + "/report.xlsx"));
+          output::sha256_file(first.folder + "/report.xlsx"));
 
     // The same inputs again: nothing new.
     auto again = report::run(box.request("slow"), diagnostics);
@@ -256,7 +256,7 @@ TEST_CASE("manifest: --no-charts changes the inputs' digest; with charts it is a
     CHECK(report::inputs_digest(with, "0.1.0") != report::inputs_digest(without, "0.1.0"));
     // The digest of a run with charts is the one made before 'charts' was
     // part of it: the same fields, so a report made then is still up to date.
-    report::Sha256 sha;
+    output::Sha256 sha;
     for (std::string field : {"roofline 0.1.0", "file", "s.roof", "00", "set", "B=1", "target", "h"}) {
         sha.update(std::to_string(field.size()) + ":");
         sha.update(field);

@@ -16,7 +16,7 @@
 #include "roofline/model/load.hpp"
 #include "roofline/report/manifest.hpp"
 #include "roofline/report/publish.hpp"
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -77,7 +77,7 @@ TEST_CASE("names: file_name is a safe name inside its folder, bounded with a has
     // A name file_part changes gets 8 hex digits of the SHA-256 of the name as
     // given, so that it shares no folder with the plain name it became.
     auto changed = [](std::string_view name, std::string const& safe) {
-        return safe + "-" + report::sha256_hex(name).substr(0, 8);
+        return safe + "-" + output::sha256_hex(name).substr(0, 8);
     };
     CHECK(output::file_name("..") == changed("..", "_.."));
     CHECK(output::file_name(".") == changed(".", "_."));
@@ -104,8 +104,8 @@ TEST_CASE("names: a scenario named ...roof or ..roof publishes inside out/, unde
     box.write("...roof", scenario());
     box.write("..roof", scenario());
     // "_.." and "_." with the hash of the names as given ("..", ".").
-    std::string const dots = "_..-" + report::sha256_hex("..").substr(0, 8),
-                      dot = "_.-" + report::sha256_hex(".").substr(0, 8);
+    std::string const dots = "_..-" + output::sha256_hex("..").substr(0, 8),
+                      dot = "_.-" + output::sha256_hex(".").substr(0, 8);
     auto r1 = roofline_in(box, "run ...roof --no-charts");
     CHECK(r1.exit_code == 0);
     CHECK(contains(r1.out, "published out/" + dots + "/v1"));
@@ -122,7 +122,7 @@ TEST_CASE("names: a scenario named ...roof or ..roof publishes inside out/, unde
 
     box.write("my report.roof", scenario());
     CHECK(roofline_in(box, "run 'my report.roof' --no-charts").exit_code == 0);
-    CHECK(fs::is_directory(box / "out" / ("my_report-" + report::sha256_hex("my report").substr(0, 8)) / "v1"));
+    CHECK(fs::is_directory(box / "out" / ("my_report-" + output::sha256_hex("my report").substr(0, 8)) / "v1"));
     auto d = roofline_in(box, "diff 'my report@v1' 'my report' --no-charts");
     CHECK(d.exit_code == 0);
     CHECK(contains(d.out, "A: my report v1"));

@@ -1,6 +1,6 @@
 // `roofline run` end to end, as a user runs it: versions, up-to-date, --force,
 // byte-identical outputs, and failures that leave nothing behind.
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include "command.hpp"
 #include "published.hpp"
@@ -16,7 +16,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using roofline::report::sha256_file;
+using roofline::output::sha256_file;
 using namespace roofline::test;  // Sandbox, run_roofline, run_command, read_file
 
 namespace {

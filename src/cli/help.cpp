@@ -1,129 +1,36 @@
 #include "help.hpp"
 
-#include <iterator>
+#include <algorithm>
 
 namespace roofline::cli {
 namespace {
 
-// Each option as "  -s, --long VALUE" with its description from column 26.
-constexpr CommandHelp helps[] = {
-    {"run",
-     "roofline run SCENARIO.roof [-o OUT] [--set NAME=VALUE]... [--target HW]... [-I DIR]... "
-     "[--force] [--no-charts] [--quiet]",
-     "SCENARIO.roof",
-     "Evaluate SCENARIO.roof and publish the report as a new version OUT/NAME/vN\n"
-     "(workbook, CSV, charts, manifest, a copy of the inputs); OUT/NAME/latest\n"
-     "points at it. When the inputs and the options that change the report are\n"
-     "those of the latest version, nothing is written: \"up to date\".\n"
-     "\n"
-     "options:\n"
-     "  -o, --output OUT        reports folder (default: out)\n"
-     "  --set NAME=VALUE        replace the scenario's top-level let or sweep NAME:\n"
-     "                          D=8192 (a let), B=1..64, B=1..4096 times 2, B=[1,8,64]\n"
-     "                          (a sweep); a dtype too: wdt=fp8, wdt=[bf16,fp8] (a\n"
-     "                          dtype sweep); once per NAME\n"
-     "  --target HW             evaluate on HW instead of the scenario's targets\n"
-     "                          (repeatable); 'roofline hardware' lists them\n"
-     "  -I, --include DIR       also search DIR for included files (repeatable; before\n"
-     "                          ROOFLINE_PATH and the shipped templates)\n"
-     "  --force                 publish a new version even when nothing changed\n"
-     "  --no-charts             skip the gnuplot charts (and the need for gnuplot)\n"
-     "  -q, --quiet             print only the \"published\" (or \"up to date\") line,\n"
-     "                          errors and warnings: no progress, no summary table\n"
-     "  -h, --help              show this help\n"},
-    {"check",
-     "roofline check SCENARIO.roof... [-I DIR]...",
-     "SCENARIO.roof",
-     "Parse, check and evaluate each scenario without writing anything; print\n"
-     "every error and warning, and the number of cases of each valid scenario.\n"
-     "\n"
-     "options:\n"
-     "  -I, --include DIR       also search DIR for included files (repeatable)\n"
-     "  -h, --help              show this help\n"},
-    {"eval",
-     "roofline eval \"A * B -> C\" [--set NAME=VALUE]... [--target HW]... [-I DIR]...",
-     "the matmul \"A * B -> C\"",
-     "Evaluate one matmul, written as in a scenario, on the shipped hardware\n"
-     "catalog and print a table of its cases.\n"
-     "\n"
-     "options:\n"
-     "  --set NAME=VALUE        an axis size (B=256), a range (B=1..512, B=1..512 times 2)\n"
-     "                          or a list (B=[1,8,64]); once per NAME\n"
-     "  --target HW             hardware to evaluate on (repeatable; default: the\n"
-     "                          whole catalog)\n"
-     "  -I, --include DIR       also search DIR for included files (repeatable)\n"
-     "  -h, --help              show this help\n"},
-    {"hardware",
-     "roofline hardware [NAME] [-I DIR]...",
-     nullptr,
-     "List the hardware catalog (templates/hardware/catalog.roof), or show the\n"
-     "chip NAME in full: bandwidths, capacity, peaks and ridge points.\n"
-     "\n"
-     "options:\n"
-     "  -I, --include DIR       also search DIR for included files (repeatable)\n"
-     "  -h, --help              show this help\n"},
-    {"diff",
-     "roofline diff REPORT_A REPORT_B [-o OUT] [--pair A_HW=B_HW]... "
-     "[--fail-if-slower PCT] [--no-charts]",
-     "REPORT_A REPORT_B",
-     "Compare two published reports case by case (speedups, bound flips) and\n"
-     "publish the comparison under OUT/diffs/A--B. A report is a version folder,\n"
-     "a report folder (its latest version) or NAME@vN.\n"
-     "\n"
-     "options:\n"
-     "  -o, --output OUT        reports folder: NAME@vN means OUT/NAME/vN; the diff\n"
-     "                          goes to OUT/diffs/ (default: out)\n"
-     "  --pair A_HW=B_HW        compare hardware A_HW of REPORT_A with B_HW of\n"
-     "                          REPORT_B (repeatable; then only the named pairs)\n"
-     "  --fail-if-slower PCT    exit 1 when a matched case is slower in B by more\n"
-     "                          than PCT percent\n"
-     "  --no-charts             skip the gnuplot charts\n"
-     "  -h, --help              show this help\n"},
-    {"import",
-     "roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both] "
-     "[--target HW]... [--dtype WDT] [-I DIR]...",
-     "CONFIG.json",
-     "Write a scenario for the model of a Hugging Face config.json over the\n"
-     "shipped layer templates, checked before it is written.\n"
-     "\n"
-     "options:\n"
-     "  -o, --output FILE.roof  write the scenario to FILE.roof (default: stdout);\n"
-     "                          with --mode both, FILE-decode.roof and\n"
-     "                          FILE-prefill.roof\n"
-     "  --mode MODE             decode, prefill or both (default: decode)\n"
-     "  --target HW             hardware to target (repeatable; default: h100_sxm,\n"
-     "                          h200, mi300x, tpu_v5p)\n"
-     "  --dtype WDT             the weights' dtype, the templates' wdt (default: bf16)\n"
-     "  -I, --include DIR       also search DIR for included files (repeatable)\n"
-     "  -h, --help              show this help\n"},
-};
+// One line of the list of commands: "  run SCENARIO.roof", then the summary
+// from column 27.
+std::string list_line(std::string const& synopsis, char const* summary) {
+    constexpr std::size_t summary_column = 27;
+    std::string line = "  " + synopsis;
+    line.append(std::max<std::size_t>(summary_column - std::min(line.size(), summary_column), 1),
+                ' ');
+    return line.append(summary).append("\n");
+}
 
 }  // namespace
 
-CommandHelp const* find_help(std::string const& command) {
-    for (auto const& help : helps)
-        if (command == help.name) return &help;
-    return nullptr;
-}
-
-std::string help_text(CommandHelp const& help) {
-    return std::string("usage: ").append(help.usage).append("\n\n").append(help.text);
+std::string help_text(Command const& command) {
+    return std::string("usage: ").append(command.usage).append("\n\n").append(command.text);
 }
 
 std::string general_help() {
-    return "usage: roofline COMMAND [ARGUMENTS] [OPTIONS]\n"
-           "\n"
-           "commands:\n"
-           "  run SCENARIO.roof        evaluate and publish a versioned report under out/\n"
-           "  check SCENARIO.roof...   parse, validate and evaluate; print every diagnostic\n"
-           "  eval \"A * B -> C\"        evaluate one matmul (--set NAME=VALUE, --target HW)\n"
-           "  hardware [NAME]          list the hardware catalog, or one chip\n"
-           "  diff REPORT_A REPORT_B   compare two reports case by case (speedups, bound flips)\n"
-           "  import CONFIG.json       a scenario from a Hugging Face config.json (-o FILE.roof)\n"
-           "  help [COMMAND]           this list, or a command's usage and options\n"
-           "\n"
-           "'roofline help COMMAND' (or 'roofline COMMAND --help') describes a command;\n"
-           "'roofline --version' prints the version and the templates folder in use.\n";
+    std::string text = "usage: roofline COMMAND [ARGUMENTS] [OPTIONS]\n\ncommands:\n";
+    for (auto const& command : commands())
+        text += list_line(std::string(command.name).append(" ").append(command.arguments),
+                          command.summary);
+    text += list_line("help [COMMAND]", "this list, or a command's usage and options");
+    return text.append(
+        "\n"
+        "'roofline help COMMAND' (or 'roofline COMMAND --help') describes a command;\n"
+        "'roofline --version' prints the version and the templates folder in use.\n");
 }
 
 }  // namespace roofline::cli

@@ -1,5 +1,4 @@
 // roofline: scenario files in, roofline numbers out. See README.md.
-#include "commands.hpp"
 #include "help.hpp"
 
 #include "roofline/lang/templates_dir.hpp"
@@ -29,7 +28,7 @@ int main(int argc, char** argv) {
                 std::cout << general_help();
                 return ok;
             }
-            auto const* help = find_help(args.front());
+            auto const* help = find_command(args.front());
             if (args.size() > 1 || !help) {
                 std::cerr << "roofline help: error: "
                           << (help ? std::string("expected one command, got ").append(std::to_string(args.size()))
@@ -41,12 +40,7 @@ int main(int argc, char** argv) {
             std::cout << help_text(*help);
             return ok;
         }
-        if (command == "run") return cmd_run(args);
-        if (command == "check") return cmd_check(args);
-        if (command == "eval") return cmd_eval(args);
-        if (command == "hardware") return cmd_hardware(args);
-        if (command == "diff") return cmd_diff(args);
-        if (command == "import") return cmd_import(args);
+        if (auto const* known = find_command(command)) return known->run(args);
         std::cerr << "roofline: error: unknown command '" << command << "'\n" << general_help();
         return usage_error;
     } catch (std::bad_alloc const&) {

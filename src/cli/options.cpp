@@ -9,15 +9,15 @@
 namespace roofline::cli {
 namespace {
 
-CommandHelp const& help_of(std::string const& command) {
-    auto const* help = find_help(command);
+Command const& help_of(std::string const& command) {
+    auto const* help = find_command(command);
     if (!help) throw std::logic_error("no help for command '" + command + "'");
     return *help;
 }
 
 // Every option the parser accepts is in the usage line (by its short or long
 // name) and described under "options:" (by its long name).
-void check_described(CommandHelp const& help, po::options_description const& visible) {
+void check_described(Command const& help, po::options_description const& visible) {
     std::string usage = std::string(" ") + help.usage + " ", text = help.text;
     for (auto const& option : visible.options()) {
         std::string long_name = "--" + option->long_name();

@@ -1,7 +1,7 @@
 #include "roofline/diff/cases_reader.hpp"
 
 #include "roofline/report/case_columns.hpp"
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -42,7 +42,7 @@ struct CasesReader::Impl {
     std::vector<char> buf = std::vector<char>(1 << 20);
     std::size_t pos = 0, end = 0;
     bool eof = false;
-    report::Sha256 sha;
+    output::Sha256 sha;
     std::size_t line = 1, next_line = 1, row_line = 0, rows = 0;
     std::vector<std::string_view> fields;
     std::deque<std::string> scratch;  // unescaped quoted fields; a deque keeps them in place

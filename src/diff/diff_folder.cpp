@@ -4,7 +4,7 @@
 #include "output/file_names.hpp"
 #include "output/lock_file.hpp"
 
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -50,7 +50,7 @@ std::string diff_name(ComparedReport const& a, ComparedReport const& b, Pairing 
         std::string joined;
         for (auto const& p : pairs) joined += (joined.empty() ? "" : ",") + p;
         if (name.size() + joined.size() > 200)
-            joined = "pairs-" + report::sha256_hex(joined).substr(0, 16);
+            joined = "pairs-" + output::sha256_hex(joined).substr(0, 16);
         name += "--" + joined;
         std::vector<std::string> given;
         for (auto const& p : pairing.pairs)

@@ -1,7 +1,7 @@
 #include "roofline/diff/report_reader.hpp"
 
 #include "roofline/report/manifest.hpp"
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include "output/file_names.hpp"
 
@@ -80,7 +80,7 @@ ComparedReport read_report(std::string const& spec, std::string const& out_root)
     } catch (report::ManifestError const& e) {
         throw ReportError(e.what());
     }
-    info.manifest_sha256 = report::sha256_hex(text);
+    info.manifest_sha256 = output::sha256_hex(text);
     info.name = m.report;
     info.version = m.version;
     info.tool_version = m.tool_version;

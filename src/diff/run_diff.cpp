@@ -9,7 +9,7 @@
 #include "roofline/lang/file_system.hpp"
 #include "roofline/output/gnuplot.hpp"
 #include "roofline/report/manifest.hpp"
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include "output/timestamp.hpp"
 
@@ -55,7 +55,7 @@ void write_diff_manifest(fs::path const& folder, Matcher const& m, DiffSummary c
     j["speedup_geomean"] = std::isnan(s.speedup()) ? nlohmann::json() : nlohmann::json(s.speedup());
     auto& outputs = j["outputs"] = nlohmann::json::array();
     for (auto const& f : files)
-        outputs.push_back({{"path", f}, {"sha256", report::sha256_file((folder / f).string())}});
+        outputs.push_back({{"path", f}, {"sha256", output::sha256_file((folder / f).string())}});
     std::ofstream out(folder / "diff.json", std::ios::binary);
     out << j.dump(2) << "\n";
     out.close();

@@ -1,6 +1,6 @@
 #include "output/file_names.hpp"
 
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <algorithm>
 
@@ -30,7 +30,7 @@ bool is_plain(std::string_view name) {
 
 std::string distinct_name(std::string name, std::string_view original, bool plain,
                           std::size_t max_bytes) {
-    if (!plain) name.append("-").append(report::sha256_hex(original).substr(0, changed_hash_chars));
+    if (!plain) name.append("-").append(output::sha256_hex(original).substr(0, changed_hash_chars));
     return bounded_name(std::move(name), original, max_bytes);
 }
 
@@ -39,7 +39,7 @@ std::string bounded_name(std::string name, std::string_view original, std::size_
     if (name.size() <= max_bytes) return name;
     std::size_t keep = max_bytes > hash_chars + 1 ? max_bytes - hash_chars - 1 : 0;
     name.resize(keep);
-    return name + (keep ? "-" : "") + report::sha256_hex(original).substr(0, hash_chars);
+    return name + (keep ? "-" : "") + output::sha256_hex(original).substr(0, hash_chars);
 }
 
 std::string file_name(std::string_view name, std::size_t max_bytes) {

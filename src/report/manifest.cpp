@@ -3,7 +3,7 @@
 #include "roofline/lang/file_system.hpp"
 #include "roofline/model/check.hpp"
 #include "roofline/report/publish.hpp"
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -199,7 +199,7 @@ std::string mismatch(Manifest const& manifest, std::string const& folder) {
             return "it lists '" + output.path + "', which is not a file inside the version";
         if (auto problem = not_plain_file(folder, output.path); !problem.empty()) return problem;
         try {
-            if (sha256_file(folder + "/" + output.path) != output.sha256)
+            if (output::sha256_file(folder + "/" + output.path) != output.sha256)
                 return output.path + " changed";
         } catch (std::runtime_error const&) {
             return output.path + " cannot be read";
@@ -210,7 +210,7 @@ std::string mismatch(Manifest const& manifest, std::string const& folder) {
 
 std::string inputs_digest(RunInputs const& inputs, std::string const& tool_version) {
     // Length-prefixed fields, so that no two different inputs hash alike.
-    Sha256 sha;
+    output::Sha256 sha;
     auto field = [&](std::string const& text) {
         sha.update(std::to_string(text.size()) + ":");
         sha.update(text);

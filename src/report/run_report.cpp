@@ -4,7 +4,7 @@
 #include "roofline/output/gnuplot.hpp"
 #include "roofline/report/manifest.hpp"
 #include "roofline/report/publish.hpp"
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 #include "roofline/report/write_report.hpp"
 
 #include "output/file_names.hpp"
@@ -75,7 +75,7 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     RunInputs inputs{{}, request.sets, request.targets, request.charts};
     for (auto const& file : outcome.loaded.program.files)
         inputs.files.push_back(
-            {file->input_name, file->source->path, sha256_hex(file->source->text)});
+            {file->input_name, file->source->path, output::sha256_hex(file->source->text)});
     ReportInfo& info = outcome.info;
     info.name = fs::path(request.scenario).stem().string();
     info.tool_version = ROOFLINE_VERSION;
@@ -114,7 +114,8 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
         written.push_back("inputs/" + file->input_name);
     }
     std::vector<Manifest::Output> outputs;
-    for (auto const& name : written) outputs.push_back({name, sha256_file((folder / name).string())});
+    for (auto const& name : written)
+        outputs.push_back({name, output::sha256_file((folder / name).string())});
     auto manifest =
         make_manifest(info, context, request.command_line, inputs, grid.case_count(), outputs);
     // The limits on names and sizes keep an ordinary manifest far below what

@@ -1,4 +1,4 @@
-#include "roofline/report/sha256.hpp"
+#include "roofline/output/sha256.hpp"
 
 #include <openssl/evp.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace roofline::report {
+namespace roofline::output {
 
 struct Sha256::Context {
     EVP_MD_CTX* md = EVP_MD_CTX_new();
@@ -56,4 +56,4 @@ std::string sha256_file(std::string const& path) {
     return sha.hex();
 }
 
-}  // namespace roofline::report
+}  // namespace roofline::output

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace roofline::report {
+namespace roofline::output {
 
 class Sha256 {
 public:
@@ -26,4 +26,4 @@ std::string sha256_hex(std::string_view data);
 // The digest of a file's bytes; throws std::runtime_error if it cannot be read.
 std::string sha256_file(std::string const& path);
 
-}  // namespace roofline::report
+}  // namespace roofline::output
