@@ -1,5 +1,8 @@
 #include "roofline/report/case_columns.hpp"
 
+#include "roofline/model/hardware_fields.hpp"
+
+#include <algorithm>
 #include <stdexcept>
 
 namespace roofline::report {
@@ -143,12 +146,15 @@ CaseColumnSpec const& case_column_spec(std::string_view name) {
     throw std::logic_error(std::string("no case column spec named ").append(name));
 }
 
-std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps, bool mesh, bool onchip) {
+std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps, bool mesh, bool onchip,
+                                     std::function<bool(std::string_view field)> const& some_target_has) {
     std::vector<CaseColumn> columns;
     auto const& critical = case_column_spec("critical_");
     for (auto const& spec : specs) {
         if (spec.only == O::mesh && !mesh) continue;
         if (spec.only == O::onchip && !onchip) continue;
+        if (!spec.hardware_field.empty() && !(some_target_has && some_target_has(spec.hardware_field)))
+            continue;
         std::string formula = spec.levels_formula ? spec.levels_formula(mesh, onchip) : std::string(spec.formula);
         if (!spec.per_sweep) {
             columns.push_back({&spec, 0, std::string(spec.name), spec.text(), formula});
@@ -163,6 +169,16 @@ std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps, bo
         }
     }
     return columns;
+}
+
+std::vector<CaseColumn> case_columns(model::Scenario const& scenario) {
+    auto some_target_has = [&](std::string_view name) {
+        auto const& field = model::hardware_field(name);
+        return std::any_of(scenario.targets.begin(), scenario.targets.end(), [&](int t) {
+            return model::has_field(scenario.hardware[static_cast<std::size_t>(t)], field);
+        });
+    };
+    return case_columns(scenario.sweeps, !scenario.mesh.empty(), scenario.has_onchip(), some_target_has);
 }
 
 std::size_t column_index(std::vector<CaseColumn> const& columns, std::string_view header) {

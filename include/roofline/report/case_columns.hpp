@@ -8,6 +8,7 @@
 #include "roofline/model/scenario.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -67,6 +68,10 @@ struct CaseColumnSpec {
     // The formula for the levels a report has, when it depends on them
     // (t_lower, t_upper, bound): used instead of `formula`.
     std::string (*levels_formula)(bool mesh, bool onchip) = nullptr;
+    // A column over an optional hardware field ("power"): only in a report
+    // where some target has the field, so that a catalog without it adds no
+    // empty column. Empty: no such condition.
+    std::string_view hardware_field = {};
 
     bool text() const { return number == nullptr; }  // a name (or `bound`), not a number
 };
@@ -89,12 +94,12 @@ struct CaseColumn {
 
 // The columns of a report with these sweeps, in order. A dtype sweep has no
 // critical column; the network's columns come only with a mesh, the on-chip
-// level's only with on-chip operands.
+// level's only with on-chip operands, a column over a hardware field only
+// when `some_target_has` that field.
 std::vector<CaseColumn> case_columns(std::vector<model::Sweep> const& sweeps, bool mesh,
-                                     bool onchip = false);
-inline std::vector<CaseColumn> case_columns(model::Scenario const& scenario) {
-    return case_columns(scenario.sweeps, !scenario.mesh.empty(), scenario.has_onchip());
-}
+                                     bool onchip = false,
+                                     std::function<bool(std::string_view field)> const& some_target_has = {});
+std::vector<CaseColumn> case_columns(model::Scenario const& scenario);
 // The position of the column with this header in `columns`; throws
 // std::logic_error if none.
 std::size_t column_index(std::vector<CaseColumn> const& columns, std::string_view header);
