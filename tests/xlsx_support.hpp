@@ -86,6 +86,17 @@ inline json const& cell(json const& dump, std::string const& sheet, std::size_t 
     return rows[row][col];
 }
 
+// The column whose header (row 0 of `sheet`) is `header`: the tests ask the
+// sheet, so that a new column (a hardware field) moves no test.
+inline std::size_t header_column(json const& dump, std::string const& sheet, std::string const& header) {
+    auto const& rows = dump.at("cells").at(sheet);
+    REQUIRE_FALSE(rows.empty());
+    for (std::size_t col = 0; col < rows[0].size(); ++col)
+        if (rows[0][col].is_object() && rows[0][col].value("v", json()) == header) return col;
+    FAIL("no column '" << header << "' in sheet " << sheet);
+    return 0;
+}
+
 inline bool close(double a, double b, double rel) {
     return a == b || std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b));
 }
