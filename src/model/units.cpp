@@ -36,6 +36,7 @@ std::vector<Family> const& families() {
         {"FLOP/s", "FLOP/s", min_rate, max_rate, {{"FLOP/s", 1}, {"GFLOP/s", GB}, {"TFLOP/s", TB}, {"PFLOP/s", PB},
                                                   {"OP/s", 1}, {"GOP/s", GB}, {"TOP/s", TB}, {"POP/s", PB}}},
         {"s", "seconds", min_seconds, max_seconds, {{"s", 1}, {"ms", 1, 1e3}, {"us", 1, 1e6}, {"ns", 1, 1e9}}},
+        {"W", "watts", min_rate, max_rate, {{"W", 1}, {"kW", kB}}},
     };
     // clang-format on
     return table;

@@ -3,6 +3,7 @@
 #include "roofline/model/hardware_fields.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace roofline::report {
@@ -129,6 +130,16 @@ constexpr CaseColumnSpec specs[] = {
      bound_formula},
     {"attained",      "FLOP/s", false, C::sci,      T::si,      false, 10, "{flops}/{t_lower}",                              true,  O::always, metric<&M::attained>},
     {"peak_fraction", "",       false, C::fraction, T::general, false, 0,  "{attained}/{peak}",                              true,  O::always, metric<&M::peak_fraction>},
+    // Joules: every chip of the case at its board power for t_lower (empty
+    // for a chip without a `power`).
+    {"energy",        "J",      false, C::sci,      T::si,      false, 10, "",                                               true,  O::always,
+     [](R const& r, std::size_t) {
+         static auto const& power = model::hardware_field("power");
+         auto const watts = model::field_number(r.hardware(), power);
+         return watts ? r.c.metrics.t_lower * *watts * r.grid.chips_at(r.c.point) : std::nan("");
+     },
+     nullptr, nullptr, [](bool mesh, bool) { return std::string(mesh ? "{t_lower}*{hw.power}*{chips}" : "{t_lower}*{hw.power}"); },
+     "power"},
     // The smallest V at which the case is compute-bound (the workbook's
     // formula: XlsxWriter::State::critical_formula).
     {"critical_",     "",       true,  C::plain,    T::count,   false, 11, "",                                               false, O::always,
