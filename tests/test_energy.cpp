@@ -144,8 +144,13 @@ TEST_CASE("energy: the Cases sheet's formula over the Hardware sheet's power, re
             CHECK_FALSE(c.is_object());  // an empty cell, not a formula over an empty one
             continue;
         }
-        std::string const formula = "=" + letters(t_lower) + std::to_string(row + 1) + "*Hardware!$" +
-                                    letters(power) + "$2";
+        // append, not "literal" + a temporary: GCC 12 -O3's false -Wrestrict.
+        std::string const formula = std::string("=")
+                                        .append(letters(t_lower))
+                                        .append(std::to_string(row + 1))
+                                        .append("*Hardware!$")
+                                        .append(letters(power))
+                                        .append("$2");
         CHECK(c.at("f").get<std::string>() == formula);
     }
 
