@@ -132,7 +132,7 @@ constexpr CaseColumnSpec specs[] = {
     {"peak_fraction", "",       false, C::fraction, T::general, false, 0,  "{attained}/{peak}",                              true,  O::always, metric<&M::peak_fraction>},
     // Joules: every chip of the case at its board power for t_lower (empty
     // for a chip without a `power`).
-    {"energy",        "J",      false, C::sci,      T::si,      false, 10, "",                                               true,  O::always,
+    {"energy",        "J",      false, C::energy,   T::si,      false, 12, "",                                               true,  O::always,
      [](R const& r, std::size_t) {
          static auto const& power = model::hardware_field("power");
          auto const watts = model::field_number(r.hardware(), power);

@@ -23,6 +23,7 @@ output::Style const& XlsxWriter::State::cell_style(CellStyle style) {
         case CellStyle::fraction: return rows->style(fmt.fraction);
         case CellStyle::center: return rows->style(fmt.center);
         case CellStyle::indent: return rows->style(fmt.indent);
+        case CellStyle::energy: return rows->style(fmt.energy);
         case CellStyle::plain: break;
     }
     return rows->style(nullptr);

@@ -13,6 +13,9 @@ namespace {
 // divides the shown number by 1000; the cell keeps the value in base units.
 constexpr char const* sci_format = "[>=1E12]#,##0.00,,,,\" T\";[>=1E9]#,##0.00,,,\" G\";#,##0";
 constexpr char const* fraction_format = "0.0%";         // attained / peak
+// Joules, as seconds are (output/workbook.cpp): 3 decimals from 1 J, 5 from
+// 1 mJ, a power of ten below (a decode step's op draws microjoules).
+constexpr char const* energy_format = "[>=1]#,##0.000\" J\";[>=0.001]0.00000\" J\";##0.00E+0\" J\"";
 // Bytes in GB (10^9: each trailing comma divides by 1000), as hbm_capacity is
 // usually quoted.
 constexpr char const* bytes_format = "#,##0.00,,,\" GB\"";
@@ -47,6 +50,7 @@ void XlsxWriter::State::make_formats() {
     F.ratio = common.ratio;
     F.time = common.time;
     F.fraction = number_format(fraction_format);
+    F.energy = number_format(energy_format);
     F.bytes = number_format(bytes_format);
     F.whole = number_format(whole_format);
     F.rate = number_format(rate_format);

@@ -67,7 +67,7 @@ struct XlsxWriter::State {
 
     struct Formats {
         lxw_format *title, *label, *header, *section, *note, *sci, *ratio, *time, *fraction,
-            *center, *indent, *compute, *memory, *unsupported, *never, *bytes, *whole, *rate;
+            *center, *indent, *energy, *compute, *memory, *unsupported, *never, *bytes, *whole, *rate;
         lxw_format *onchip, *network;  // static bound cells, as compute and memory
         lxw_format *cf_compute_row, *cf_memory_row, *cf_unsupported_row, *cf_onchip_row,
             *cf_network_row;

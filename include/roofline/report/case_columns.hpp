@@ -18,7 +18,7 @@
 namespace roofline::report {
 
 // The workbook's number format of a column (report.xlsx's cell formats).
-enum class CellStyle : std::uint8_t { plain, sci, ratio, time, fraction, center, indent };
+enum class CellStyle : std::uint8_t { plain, sci, ratio, time, fraction, center, indent, energy };
 // How the terminal table writes a column (src/cli/format.hpp).
 // si: three digits, an SI prefix and the column's unit ("989 TFLOP/s").
 enum class TermStyle : std::uint8_t { text, count, general, seconds, si };
