@@ -617,7 +617,7 @@ TEST_CASE("import: weight bytes are the published parameter counts x 2 bytes (bf
         auto imported = model::import_config(config, "config.json");
         CHECK(imported.parameters == 1'235'814'400.0);
         CHECK(contains(imported.text, "let wdt = bf16 "));
-        CHECK(contains(imported.text, "use tied_lm_head(N = B, D = D, V = V, wdt = wdt)"));
+        CHECK(contains(imported.text, "use tied_lm_head(N = B, D = D, V = V, wdt = wdt, mdt = mdt)"));
         auto r = evaluate_text(imported.text);
         CHECK(r->facts(1).weight_bytes == 2 * 1'235'814'400.0);
     }
@@ -681,6 +681,36 @@ TEST_CASE("import: the shipped bf16 model scenarios come back case for case", "[
             CHECK(shipped->scenario.ops[c->op].count == imported->scenario.ops[it->second->op].count);
         }
     }
+}
+
+TEST_CASE("import: fp8 weights are W8A8 as in the shipped scenarios, case for case", "[import]") {
+    // `--set wdt=fp8` on an imported scenario and on a shipped one means the
+    // same: fp8 weights and fp8 matmul inputs (the shipped files say
+    // `let mdt = wdt`). Before, the imported one kept its matmul inputs in
+    // bf16 (weight-only), so every matmul read other bytes.
+    std::string shipped_text = test::read_file(std::string(ROOFLINE_SOURCE_DIR) + "/scenarios/llama3-8b-decode.roof");
+    auto at = shipped_text.find("let wdt = bf16");
+    REQUIRE(at != std::string::npos);
+    shipped_text.replace(at, std::string("let wdt = bf16").size(), "let wdt = fp8");
+    auto shipped = evaluate_text(shipped_text);
+    auto imported = import_and_evaluate(llama3_8b, model::ImportMode::decode, "fp8");
+    std::map<std::tuple<std::string, std::string, std::size_t, std::size_t>, engine::Case const*> b;
+    for (auto const& c : imported->evaluation.cases)
+        b.emplace(std::tuple{imported->scenario.ops[c.op].layer, imported->scenario.ops[c.op].name, c.point, c.target}, &c);
+    REQUIRE(b.size() == shipped->evaluation.cases.size());
+    std::size_t fp8_matmuls = 0;
+    for (auto const& c : shipped->evaluation.cases) {
+        auto const& op = shipped->scenario.ops[c.op];
+        INFO(op.layer << "/" << op.name << " point " << c.point << " target " << c.target);
+        auto it = b.find(std::tuple{op.layer, op.name, c.point, c.target});
+        REQUIRE(it != b.end());
+        CHECK(c.metrics.counts.bytes_read == it->second->metrics.counts.bytes_read);
+        CHECK(c.metrics.counts.bytes_written == it->second->metrics.counts.bytes_written);
+        CHECK(shipped->scenario.dtypes[c.compute_dtype].name ==
+              imported->scenario.dtypes[it->second->compute_dtype].name);
+        if (op.name == "q_proj" && shipped->scenario.dtypes[c.compute_dtype].name == "fp8") ++fp8_matmuls;
+    }
+    CHECK(fp8_matmuls > 0);  // the comparison is of W8A8 cases, not of bf16 ones
 }
 
 TEST_CASE("import: every architecture in both modes checks and evaluates without warnings",
@@ -820,7 +850,7 @@ TEST_CASE("cli: import prints or writes the scenario; errors exit 1 with the pla
     auto text = roofline::test::read_file(box / "llama.roof");
     CHECK(contains(text, "target b200\n"));
     CHECK(contains(text, "let wdt = fp8 "));
-    CHECK(contains(text, "use lm_head(N = B, D = D, V = V, wdt = wdt)"));
+    CHECK(contains(text, "use lm_head(N = B, D = D, V = V, wdt = wdt, mdt = mdt)"));
     CHECK(cli("check llama.roof").exit_code == 0);
     // The weights' dtype is a dtype let: a --set changes every use at once.
     auto bf16 = cli("run llama.roof --no-charts --set wdt=bf16 -o out");

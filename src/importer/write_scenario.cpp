@@ -147,13 +147,19 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     // A dtype let, so that `--set wdt=fp8` (or a dtype sweep) changes every
     // use at once, as in the shipped scenarios.
     out += "let wdt = " + w + std::string(w.size() < 12 ? 12 - w.size() : 1, ' ') +
-           "# the weights' dtype: --set wdt=fp8, or --set \"wdt=[bf16, fp8]\" for both\n\n";
+           "# the weights' dtype: --set wdt=fp8, or --set \"wdt=[bf16, fp8]\" for both\n";
+    // The matmuls' activation-side inputs follow the weights (W8A8 with
+    // --set wdt=fp8), as in the shipped scenarios; --set mdt=bf16 keeps them
+    // in bf16 (weight-only quantization).
+    out += "let mdt = wdt                # the matmuls' activation inputs: --set mdt=bf16 for weight-only\n\n";
     std::string N = decode ? "B" : "B * T";
-    std::string wdt = ", wdt = wdt";
+    // The embeddings are gathers: their reads have no activation-side input.
+    std::string const embed_wdt = ", wdt = wdt";
+    std::string wdt = ", wdt = wdt, mdt = mdt";
     bool gemma = s.family == Family::gemma || gemma2;
     out += "use " + std::string(gemma ? "scaled_embedding" : "embedding") + "(N = " + N +
-           ", D = D, V = V" + wdt + ")\n";
-    if (gpt2) out += "use position_embedding(N = " + N + ", D = D, P = P" + wdt + ")\n";
+           ", D = D, V = V" + embed_wdt + ")\n";
+    if (gpt2) out += "use position_embedding(N = " + N + ", D = D, P = P" + embed_wdt + ")\n";
 
     std::string use = "use " + std::string(layer) + (decode ? "_decode" : "_prefill") + "(B = B, ";
     std::string rest = ", D = D, " + std::string(gpt2 ? "H = H, Hd = Hd" : "H = H, KV = KV, Hd = Hd") +
