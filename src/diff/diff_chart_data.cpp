@@ -1,6 +1,6 @@
 // What the diff charts need, collected while the cases stream past: sampled
 // points per series and the roofs of each chip.
-#include "roofline/diff/diff_charts.hpp"
+#include "diff_charts.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "roofline/diff/diff_charts.hpp"
+#include "diff_charts.hpp"
 
-#include "roofline/diff/diff_text.hpp"
+#include "diff_text.hpp"
 #include "roofline/output/errors.hpp"
 #include "output/chart.hpp"
 #include "output/chart_axes.hpp"

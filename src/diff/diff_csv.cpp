@@ -1,4 +1,4 @@
-#include "roofline/diff/diff_csv.hpp"
+#include "diff_csv.hpp"
 
 #include "output/csv_rows.hpp"
 

@@ -1,4 +1,4 @@
-#include "roofline/diff/diff_text.hpp"
+#include "diff_text.hpp"
 
 #include "roofline/output/terminal_text.hpp"
 #include "roofline/report/report.hpp"

@@ -1,4 +1,4 @@
-#include "roofline/diff/diff_xlsx.hpp"
+#include "diff_xlsx.hpp"
 
 #include "diff/xlsx_book.hpp"
 #include "output/fast_rows.hpp"

@@ -1,7 +1,7 @@
 // diff.xlsx's Summary sheet: the two reports, the headline, and one row per
 // matmul and hardware pair with the speedup as a formula of the two
 // geometric-mean times.
-#include "roofline/diff/diff_xlsx.hpp"
+#include "diff_xlsx.hpp"
 #include "diff/xlsx_book.hpp"
 
 #include <tuple>

@@ -2,7 +2,7 @@
 // compiled into a model::Expr (precedence applied), constants evaluated.
 #include "checker.hpp"
 
-#include "roofline/model/dtypes.hpp"
+#include "dtypes.hpp"
 
 #include "roofline/model/limits.hpp"
 

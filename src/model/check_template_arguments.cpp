@@ -4,7 +4,7 @@
 // Expanding the uses is check_templates.cpp.
 #include "checker.hpp"
 
-#include "roofline/model/dtypes.hpp"
+#include "dtypes.hpp"
 
 #include <algorithm>
 

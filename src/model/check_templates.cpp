@@ -5,7 +5,7 @@
 // named by `as` (default: the template's name) with the use's repeat count.
 #include "checker.hpp"
 
-#include "roofline/model/dtypes.hpp"
+#include "dtypes.hpp"
 
 #include <algorithm>
 

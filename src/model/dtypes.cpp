@@ -1,4 +1,4 @@
-#include "roofline/model/dtypes.hpp"
+#include "dtypes.hpp"
 
 namespace roofline::model {
 

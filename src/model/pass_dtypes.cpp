@@ -1,7 +1,7 @@
 // The dtypes pass: the built-in dtypes, then each `dtype` statement.
 #include "passes.hpp"
 
-#include "roofline/model/dtypes.hpp"
+#include "dtypes.hpp"
 #include "roofline/model/limits.hpp"
 #include "roofline/model/units.hpp"
 

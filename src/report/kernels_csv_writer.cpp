@@ -1,4 +1,4 @@
-#include "roofline/report/kernels_csv_writer.hpp"
+#include "kernels_csv_writer.hpp"
 
 #include "output/csv_rows.hpp"
 

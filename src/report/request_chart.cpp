@@ -7,7 +7,7 @@
 #include "output/chart_sample.hpp"
 
 #include "roofline/output/terminal_text.hpp"
-#include "roofline/report/requests_csv.hpp"
+#include "requests_csv.hpp"
 
 #include <algorithm>
 #include <cmath>

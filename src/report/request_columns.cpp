@@ -1,6 +1,6 @@
 #include "roofline/report/request_columns.hpp"
 
-#include "roofline/report/requests_csv.hpp"
+#include "requests_csv.hpp"
 
 #include <cmath>
 

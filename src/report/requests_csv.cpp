@@ -1,4 +1,4 @@
-#include "roofline/report/requests_csv.hpp"
+#include "requests_csv.hpp"
 
 #include "roofline/report/request_columns.hpp"
 

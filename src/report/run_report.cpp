@@ -5,7 +5,7 @@
 #include "roofline/report/manifest.hpp"
 #include "roofline/report/publish.hpp"
 #include "roofline/output/sha256.hpp"
-#include "roofline/report/write_report.hpp"
+#include "write_report.hpp"
 
 #include "output/file_names.hpp"
 #include "output/timestamp.hpp"

@@ -1,9 +1,9 @@
-#include "roofline/report/write_report.hpp"
+#include "write_report.hpp"
 
 #include "roofline/report/chart_writer.hpp"
 #include "roofline/report/csv_writer.hpp"
-#include "roofline/report/kernels_csv_writer.hpp"
-#include "roofline/report/requests_csv.hpp"
+#include "kernels_csv_writer.hpp"
+#include "requests_csv.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
 #include <cerrno>
