@@ -2,6 +2,7 @@
 // same model evaluated as ordinary cases, one decode step at a time; a tiny
 // request by hand; and a request through `run`: requests.csv, the Requests
 // sheet, the chart, the manifest, and an error that publishes nothing.
+#include "command.hpp"
 #include "helpers.hpp"
 #include "sandbox.hpp"
 #include "xlsx_support.hpp"
@@ -266,6 +267,16 @@ TEST_CASE("run publishes requests.csv, the Requests sheet and a chart per reques
     CHECK(cell(dump, "Requests", 4, 16).at("f") == "=Hardware!$D$2");
     CHECK(v(4, 17) == "no");
     CHECK(v(5, 2).get<double>() == 3000);
+}
+
+TEST_CASE("run of a scenario of requests alone says what it published, not 0 cases", "[requests][run]") {
+    test::Sandbox box;
+    box.write("tiny.roof", tiny);
+    auto r = test::roofline_in(box, "run tiny.roof --no-charts");
+    REQUIRE(r.exit_code == 0);
+    // 1 request x 1 point x 1 target.
+    CHECK(r.out.rfind("published out/tiny/v1: 1 request result in ", 0) == 0);
+    CHECK_FALSE(test::contains(r.out, "0 cases"));
 }
 
 TEST_CASE("A request that fails at some sweep point fails the run and publishes nothing",
