@@ -2,6 +2,7 @@
 // (J: every chip of the case at its board power for t_lower), in cases.csv,
 // the Cases sheet (a formula over the Hardware sheet's power cell) and
 // `roofline hardware`. Expected values by hand from the formulas.
+#include "cases_csv.hpp"
 #include "command.hpp"
 #include "helpers.hpp"
 #include "sandbox.hpp"
@@ -38,33 +39,6 @@ std::string scenario(std::string const& targets, std::string const& mesh = "") {
            "matmul m = bf16[B, D] * bf16[D, F] -> bf16[B, F]\n";
 }
 
-std::vector<std::string> fields_of(std::string const& line) {
-    std::vector<std::string> fields;
-    std::stringstream in(line);
-    std::string field;
-    while (std::getline(in, field, ',')) fields.push_back(field);
-    if (!line.empty() && line.back() == ',') fields.emplace_back();
-    return fields;
-}
-
-using Row = std::map<std::string, std::string>;
-
-std::vector<Row> read_cases(std::filesystem::path const& path) {
-    std::stringstream in(read_file(path));
-    std::string line;
-    std::getline(in, line);
-    auto header = fields_of(line);
-    std::vector<Row> rows;
-    while (std::getline(in, line)) {
-        auto fields = fields_of(line);
-        REQUIRE(fields.size() == header.size());
-        auto& row = rows.emplace_back();
-        for (std::size_t i = 0; i < fields.size(); ++i) row[header[i]] = fields[i];
-    }
-    return rows;
-}
-
-double number(Row const& row, std::string const& column) { return std::strtod(row.at(column).c_str(), nullptr); }
 
 std::string letters(std::size_t col) {  // the sheets here have fewer than 26 columns
     REQUIRE(col < 26);

@@ -4,6 +4,7 @@
 // keeps every published figure finite and normal; a value outside it is an
 // input error at its own token, in `check` and `run` alike and through a
 // --set. And `diff` refuses a cases.csv that holds inf or nan.
+#include "cases_csv.hpp"
 #include "command.hpp"
 #include "helpers.hpp"
 #include "sandbox.hpp"
@@ -197,40 +198,9 @@ TEST_CASE("numbers: tokens outside 1e-3 .. 2^64 is an error at its value",
                              at + "but the expression gives 36893488147419103232 (at tk = 36893488147419103232)\n");
 }
 
-namespace {
-
-// The fields of one CSV line, its "\r\n" cut off (roofline quotes only text;
-// these rows have none with a comma).
-std::vector<std::string> fields_of(std::string line) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::vector<std::string> fields;
-    std::stringstream in(line);
-    for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
-    if (!line.empty() && line.back() == ',') fields.emplace_back();
-    return fields;
-}
-
-// cases.csv as header -> value, one map per row.
-std::vector<std::map<std::string, std::string>> read_cases(fs::path const& path) {
-    std::stringstream in(roofline::test::read_file(path));
-    std::string line;
-    std::getline(in, line);
-    auto header = fields_of(line);
-    std::vector<std::map<std::string, std::string>> rows;
-    while (std::getline(in, line)) {
-        auto fields = fields_of(line);
-        REQUIRE(fields.size() == header.size());
-        auto& row = rows.emplace_back();
-        for (std::size_t i = 0; i < fields.size(); ++i) row[header[i]] = fields[i];
-    }
-    return rows;
-}
-
-double number(std::map<std::string, std::string> const& row, std::string const& column) {
-    return std::strtod(row.at(column).c_str(), nullptr);
-}
-
-}  // namespace
+using roofline::test::csv_fields;
+using roofline::test::number;
+using roofline::test::read_cases;
 
 TEST_CASE("numbers: hardware at the ends of the ranges publishes finite, normal figures",
           "[reliability][hardening][ranges]") {
@@ -307,8 +277,8 @@ void forge(fs::path const& version, std::string const& column, std::string const
     std::getline(in, header);
     std::getline(in, row);
     std::getline(in, rest, '\0');
-    auto names = fields_of(header);
-    auto fields = fields_of(row);
+    auto names = csv_fields(header);
+    auto fields = csv_fields(row);
     auto at = std::find(names.begin(), names.end(), column);
     REQUIRE(at != names.end());
     fields[static_cast<std::size_t>(at - names.begin())] = value;
