@@ -337,21 +337,29 @@ TEST_CASE("misused meshes and shardings are errors at their place", "[multichip]
                          "error: unknown collective 'allgathr'; did you mean 'allgather'?"));
 }
 
-TEST_CASE("the Plan: at each mesh size the point with the most tokens/s per chip that fits and meets the slo",
-          "[multichip][plan]") {
-    // One column-parallel matmul, no collective. Weights 32768 x 32768 bf16 =
-    // 2,147,483,648 B: more than the 2 GB of HBM on one chip, half of it on 2.
-    auto r = run(R"(
+namespace {
+
+// One column-parallel matmul, no collective. Weights 32768 x 32768 bf16 =
+// 2,147,483,648 B: more than the 2 GB of HBM on one chip, half of it on 2.
+std::string plan_scenario(std::string const& b_values) {
+    return R"(
         hardware g { hbm_bandwidth = 1e12 B/s  hbm_capacity = 2 GB  peak bf16 = 1e15 FLOP/s  nvlink_bandwidth = 100 GB/s  nvlink_domain = 8 }
         target g
         sweep TP = [1, 2, 4]
-        sweep B = [1, 64]
+        sweep B = )" + b_values + R"(
         mesh tp = TP over nvlink
         let D = 32768
         let F = 32768
         matmul up = bf16[B, D] * weight bf16[D, F@tp] -> bf16[B, F@tp]
         tokens = B
-        slo step <= 1.075 ms)");
+        slo step <= 1.075 ms)";
+}
+
+}  // namespace
+
+TEST_CASE("the Plan: at each mesh size the point with the most tokens/s per chip that fits and meets the slo",
+          "[multichip][plan]") {
+    auto r = run(plan_scenario("[1, 64]"));
     report::ReportInfo info;
     report::ReportContext context{r.checked->scenario, r.evaluation, info};
     report::SummaryBuilder builder(context);
@@ -377,6 +385,34 @@ TEST_CASE("the Plan: at each mesh size the point with the most tokens/s per chip
     CHECK(plan.rows[2].best);
     CHECK_FALSE(plan.rows[1].best);
     CHECK(plan.rows[2].step.resident_bytes == 32768.0 * 32768 * 2 / 4);
+    // Picks at a sweep's edge: TP = 2's B = 1 is the first value, but a size
+    // cannot go below 1: no note. TP = 4's B = 64 is the last of B, and TP = 4,
+    // the best row's mesh size, the last of TP: the best may lie beyond both.
+    CHECK(plan.rows[1].edges.empty());
+    REQUIRE(plan.rows[2].edges.size() == 2);
+    CHECK(report::plan_edge_text(context, plan, plan.rows[2], plan.rows[2].edges[0]) ==
+          "TP = 4: B = 64 is the last value of sweep B: the best may lie beyond it");
+    CHECK(report::plan_edge_text(context, plan, plan.rows[2], plan.rows[2].edges[1]) ==
+          "TP = 4 is the last value of sweep TP: the best may lie beyond it");
+}
+
+TEST_CASE("the Plan says when its pick sits at the first value of a sweep that could go lower",
+          "[multichip][plan]") {
+    // As above with B = [8, 64]. TP = 2 at B = 8: 2 (8 x 32768 + 32768 x 16384
+    // + 8 x 16384) = 1,074,528,256 B, 1.0745 ms, within the slo; at B = 64
+    // 1.080 ms is over it: the pick is B = 8, the first value, and it is not 1.
+    auto r = run(plan_scenario("[8, 64]"));
+    report::ReportInfo info;
+    report::ReportContext context{r.checked->scenario, r.evaluation, info};
+    report::SummaryBuilder builder(context);
+    for (auto const& c : r.evaluation.cases) builder.add(c);
+    auto plan = report::make_plan(context, builder.summary());
+    REQUIRE(plan.rows.size() == 3);
+    REQUIRE(plan.rows[1].chosen);
+    CHECK_THAT(plan.rows[1].step.t_lower, WithinRel(1074528256 / 1e12, 1e-15));
+    REQUIRE(plan.rows[1].edges.size() == 1);
+    CHECK(report::plan_edge_text(context, plan, plan.rows[1], plan.rows[1].edges[0]) ==
+          "TP = 2: B = 8 is the first value of sweep B: the best may lie beyond it");
 }
 
 TEST_CASE("slo statements are checked", "[multichip][plan]") {

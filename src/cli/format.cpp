@@ -70,6 +70,18 @@ std::string point_label(engine::CaseGrid const& grid, model::Scenario const& sce
     return label;
 }
 
+// "TP = 8": a Plan row's mesh sizes, or "the mesh" for a mesh of fixed sizes.
+std::string plan_row_place(model::Scenario const& scenario, engine::CaseGrid const& grid,
+                           report::Plan const& plan, report::PlanRow const& row) {
+    std::string at;
+    for (std::size_t v : plan.mesh_sweeps)
+        at.append(at.empty() ? "" : ", ")
+            .append(scenario.sweeps[v].name)
+            .append(" = ")
+            .append(sweep_value_text(scenario, grid, row.mesh_point, v));
+    return at.empty() ? "the mesh" : at;
+}
+
 void append_indented(std::string& out, std::string const& table) {
     for (std::size_t at = 0; at < table.size();) {
         std::size_t end = table.find('\n', at);
@@ -246,13 +258,7 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
             if (!row.chosen) {  // the reason under the table
                 while (cells.size() < rows.front().size()) cells.push_back("-");
                 rows.push_back(std::move(cells));
-                std::string at;
-                for (std::size_t v : plan.mesh_sweeps)
-                    at.append(at.empty() ? "" : ", ")
-                        .append(scenario.sweeps[v].name)
-                        .append(" = ")
-                        .append(sweep_value_text(scenario, grid, row.mesh_point, v));
-                notes.append("  ").append(at.empty() ? "the mesh" : at).append(": ").append(row.why).append("\n");
+                notes.append("  ").append(plan_row_place(scenario, grid, plan, row)).append(": ").append(row.why).append("\n");
                 continue;
             }
             for (std::size_t v : plan.other_sweeps)
@@ -266,6 +272,8 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
             if (onchip) cells.push_back(output::format_share(row.step.onchip_share));
             cells.push_back(output::format_si(row.step.resident_bytes, "B"));
             rows.push_back(std::move(cells));
+            for (auto const& edge : row.edges)
+                notes.append(row.best ? "  * " : "  ").append(report::plan_edge_text(context, plan, row, edge)).append("\n");
         }
         append_indented(out, render_table(rows, right));
         out += notes;

@@ -5,10 +5,27 @@
 
 #include "roofline/model/expr.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
 namespace roofline::report {
+
+namespace {
+
+// A pick at the first or last value of a sweep of numbers with more than one
+// value: the best may lie beyond the sweep. Not at a first value of 1 (a size
+// cannot go lower), nor for a dtype sweep (its values have no order).
+void note_edge(model::Scenario const& scenario, engine::CaseGrid const& grid, PlanRow& row, std::size_t v) {
+    auto const& sweep = scenario.sweeps[v];
+    if (sweep.of_dtypes || sweep.values.size() < 2) return;
+    double const value = grid.sweep_value(row.point, v);
+    bool const last = value == sweep.values.back();
+    bool const first = value == sweep.values.front() && value != 1;
+    if (last || first) row.edges.push_back({v, last});
+}
+
+}  // namespace
 
 Plan make_plan(ReportContext const& context, Summary const& summary) {
     Plan plan;
@@ -75,8 +92,35 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
             if (!best || row.tokens_per_s_per_chip > best->tokens_per_s_per_chip) best = &row;
         }
         if (best) best->best = true;
+        for (std::size_t r = first_row; r < plan.rows.size(); ++r) {
+            auto& row = plan.rows[r];
+            if (!row.chosen) continue;
+            for (std::size_t v : plan.other_sweeps) note_edge(scenario, grid, row, v);
+            if (row.best)
+                for (std::size_t v : plan.mesh_sweeps) note_edge(scenario, grid, row, v);
+        }
     }
     return plan;
+}
+
+std::string plan_edge_text(ReportContext const& context, Plan const& plan, PlanRow const& row,
+                           PlanRow::Edge const& edge) {
+    auto const& scenario = context.scenario;
+    auto value_of = [&](std::size_t v, std::size_t point) {
+        return std::string(scenario.sweeps[v].name)
+            .append(" = ")
+            .append(model::format_number(context.grid.sweep_value(point, v)));
+    };
+    std::string text;
+    bool const mesh_edge =
+        std::find(plan.mesh_sweeps.begin(), plan.mesh_sweeps.end(), edge.sweep) != plan.mesh_sweeps.end();
+    if (!mesh_edge)
+        for (std::size_t v : plan.mesh_sweeps) text.append(text.empty() ? "" : ", ").append(value_of(v, row.mesh_point));
+    if (!text.empty()) text.append(": ");
+    return text.append(value_of(edge.sweep, row.point))
+        .append(edge.last ? " is the last value of sweep " : " is the first value of sweep ")
+        .append(scenario.sweeps[edge.sweep].name)
+        .append(": the best may lie beyond it");
 }
 
 }  // namespace roofline::report

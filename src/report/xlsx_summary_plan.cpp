@@ -56,6 +56,11 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
         num(ws, r, c++, row.step.resident_bytes, fmt.bytes);
         ++r;
     }
+    // Under the table, as the terminal says them: picks at a sweep's edge.
+    for (auto const& row : plan.rows)
+        for (auto const& edge : row.edges)
+            str(ws, r++, 0, std::string(ctx.target(row.target).id).append(row.best ? " *: " : ": ")
+                                .append(plan_edge_text(ctx, plan, row, edge)), fmt.note);
     return r;
 }
 

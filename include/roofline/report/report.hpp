@@ -127,6 +127,14 @@ struct PlanRow {
     double tokens_per_s_per_chip = 0;
     std::string why;    // when none qualifies
     bool best = false;  // the most tokens/s per chip of the target's rows
+    // The searched sweeps whose first or last value the pick sits at: the
+    // best may lie beyond the sweep. The other sweeps for every chosen row;
+    // the mesh sweeps too for the best.
+    struct Edge {
+        std::size_t sweep;
+        bool last;
+    };
+    std::vector<Edge> edges;
 };
 struct Plan {
     std::vector<std::size_t> mesh_sweeps;   // sweeps that set a mesh size
@@ -134,6 +142,11 @@ struct Plan {
     std::vector<PlanRow> rows;              // per target, in sweep order
 };
 Plan make_plan(ReportContext const& context, Summary const& summary);
+// What the terminal and the Summary sheet say under the Plan of an edge:
+// "TP = 8: B = 256 is the last value of sweep B: the best may lie beyond it"
+// (a mesh sweep's edge without the place: "TP = 8 is the last value ...").
+std::string plan_edge_text(ReportContext const& context, Plan const& plan, PlanRow const& row,
+                           PlanRow::Edge const& edge);
 
 class SummaryBuilder {
 public:
