@@ -355,6 +355,14 @@ std::string plan_scenario(std::string const& b_values) {
         slo step <= 1.075 ms)";
 }
 
+// The Plan of an evaluated scenario, as `run` makes it: from the step totals
+// of every case.
+report::Plan plan_of(report::ReportContext const& context, std::vector<engine::Case> const& cases) {
+    report::SummaryBuilder builder(context);
+    for (auto const& c : cases) builder.add(c);
+    return report::make_plan(context, builder.summary());
+}
+
 }  // namespace
 
 TEST_CASE("the Plan: at each mesh size the point with the most tokens/s per chip that fits and meets the slo",
@@ -362,9 +370,7 @@ TEST_CASE("the Plan: at each mesh size the point with the most tokens/s per chip
     auto r = run(plan_scenario("[1, 64]"));
     report::ReportInfo info;
     report::ReportContext context{r.checked->scenario, r.evaluation, info};
-    report::SummaryBuilder builder(context);
-    for (auto const& c : r.evaluation.cases) builder.add(c);
-    auto plan = report::make_plan(context, builder.summary());
+    auto plan = plan_of(context, r.evaluation.cases);
     REQUIRE(plan.rows.size() == 3);
     CHECK(plan.mesh_sweeps == std::vector<std::size_t>{0});
     CHECK(plan.other_sweeps == std::vector<std::size_t>{1});
@@ -404,9 +410,7 @@ TEST_CASE("the Plan says when its pick sits at the first value of a sweep that c
     auto r = run(plan_scenario("[8, 64]"));
     report::ReportInfo info;
     report::ReportContext context{r.checked->scenario, r.evaluation, info};
-    report::SummaryBuilder builder(context);
-    for (auto const& c : r.evaluation.cases) builder.add(c);
-    auto plan = report::make_plan(context, builder.summary());
+    auto plan = plan_of(context, r.evaluation.cases);
     REQUIRE(plan.rows.size() == 3);
     REQUIRE(plan.rows[1].chosen);
     CHECK_THAT(plan.rows[1].step.t_lower, WithinRel(1074528256 / 1e12, 1e-15));
@@ -772,9 +776,7 @@ TEST_CASE("the Plan says why a chip has no row, with no slo", "[multichip][plan]
         matmul m = bf16[B, D@X] * bf16[D@X, F] -> bf16[B, F])");
     report::ReportInfo info;
     report::ReportContext context{r.checked->scenario, r.evaluation, info};
-    report::SummaryBuilder builder(context);
-    for (auto const& c : r.evaluation.cases) builder.add(c);
-    auto plan = report::make_plan(context, builder.summary());
+    auto plan = plan_of(context, r.evaluation.cases);
     REQUIRE(plan.rows.size() == 1);
     CHECK_FALSE(plan.rows[0].chosen);
     CHECK(plan.rows[0].why == "no case is supported on this chip");
