@@ -196,8 +196,7 @@ TEST_CASE("charts: the exercises scenario marks the chapter's critical batch siz
 
 TEST_CASE("charts: a stacked step chart per sweep and target, the layers named in the key",
           "[charts][steps]") {
-    // step_scenario.hpp: attn x 2 and mlp x 3 on fast and half; the top-level
-    // q is int8, which neither chip has a peak for.
+    // step_scenario.hpp: attn x 2 and mlp x 3 on fast and half.
     auto r = render_text(test::step::scenario, "steps");
     CHECK(r.files == expected_files({"fast", "half"}, {"B"}));
     check_files(r);
@@ -209,7 +208,6 @@ TEST_CASE("charts: a stacked step chart per sweep and target, the layers named i
     CHECK(attn != std::string::npos);
     CHECK(mlp != std::string::npos);
     CHECK(attn < mlp);
-    CHECK(contains(svg, "(top level): no time, none of its matmuls has a peak on this chip"));
     // The largest step is 2.8e-4 s (B = 1000, by hand): the axis is in µs.
     CHECK(contains(svg, "step time (\u00b5s)"));
     CHECK(contains(read_file(r.folder / "step-B-half.svg"), "against B on half"));
@@ -630,7 +628,7 @@ TEST_CASE("charts: with a mesh the step chart stacks compute, memory and network
           "[charts][steps][multichip]") {
     Models m(mesh_scenario("mesh tp = TP over nvlink", "sweep TP = [2, 1]"));
     using report::chart_detail::step_chart;
-    // Along B at TP = 2 (its first value): the step is in µs (the largest, 2.4e-4 s).
+    // Along B at TP = 2 (its first value): the step is in µs (the largest, 2.8e-4 s).
     auto const chart = step_chart(*m.context, m.summary->summary(), 0, 0);
     CHECK(chart.stem == "step-B-slow");
     CHECK(contains(chart.subtitle, "Step time by bound"));
@@ -639,7 +637,7 @@ TEST_CASE("charts: with a mesh the step chart stacks compute, memory and network
     CHECK(chart.y.label == "step time (\u00b5s)");
     auto const* compute = titled(chart, "compute-bound cases");
     auto const* memory = titled(chart, "memory-bound cases");
-    auto const* network = titled(chart, "network-bound cases");
+    auto const* network = titled(chart, "collectives (network)");
     REQUIRE(compute);
     REQUIRE(memory);
     REQUIRE(network);
@@ -649,7 +647,13 @@ TEST_CASE("charts: with a mesh the step chart stacks compute, memory and network
     struct Expected {
         double b, compute, memory, network, step;  // µs
     };
-    std::vector<Expected> const expected = {{100, 0, 4.6, 20, 24.6}, {1000, 40, 0, 200, 240}};
+    // Per chip at TP = 2: each matmul moves 2 (B D + D F/2 + B F/2) bytes at
+    // 1e12 B/s and does 2 B D F/2 FLOPs at 1e14; down's AllReduce moves
+    // 2 x 1/2 x 2 B D bytes at 1e10 B/s (over its 2 us floor). The step is
+    // serial (issue 21): up, down, then the AllReduce.
+    // B = 100: up 4.6 us (memory), down 4.6 us (memory), AllReduce 20 us: 29.2.
+    // B = 1000: up 40 us (compute), down 40 us (compute), AllReduce 200 us: 280.
+    std::vector<Expected> const expected = {{100, 0, 9.2, 20, 29.2}, {1000, 80, 0, 200, 280}};
     for (std::size_t i = 0; i < expected.size(); ++i) {
         Expected const e = expected[i];
         INFO("B = " << e.b);
@@ -668,7 +672,7 @@ TEST_CASE("charts: with a mesh the step chart stacks compute, memory and network
         CHECK(std::get<1>(network->band[i]) == std::get<2>(memory->band[i]));
         CHECK(thickness(compute) + thickness(memory) + thickness(network) ==
               Approx(e.step).epsilon(1e-12));
-        double const total = m.summary->summary().t_lower_total[i * 2 * 1 + 0];  // TP = 2's digit 0
+        double const total = m.summary->summary().t_step_total[i * 2 * 1 + 0];  // TP = 2's digit 0
         CHECK(std::get<2>(network->band[i]) == Approx(total * 1e6).epsilon(1e-12));
         // The line on top is the whole step.
         CHECK(chart.series.back().points[i].second == Approx(e.step).epsilon(1e-12));
@@ -681,7 +685,7 @@ TEST_CASE("charts: with a mesh the step chart stacks compute, memory and network
     for (auto const& entry : along_tp.key_entries)
         noted = noted || entry.title == "compute-bound cases: none at these points";
     CHECK(noted);
-    auto const* tp_network = titled(along_tp, "network-bound cases");
+    auto const* tp_network = titled(along_tp, "collectives (network)");
     REQUIRE(tp_network);
     // Drawn in increasing TP: TP = 1 (no network), then TP = 2.
     auto const& [x1, low1, high1] = tp_network->band[0];
@@ -723,7 +727,7 @@ TEST_CASE("charts: a scaling chart only where the mesh's size follows a sweep",
             INFO(f);
             CHECK_FALSE(f.starts_with("scaling-"));
         }
-        CHECK(contains(read_file(r.folder / "step-B-slow.svg"), "network-bound cases"));
+        CHECK(contains(read_file(r.folder / "step-B-slow.svg"), "collectives (network)"));
         Models m(mesh_scenario("mesh tp = 2 over nvlink", "sweep TP = [2, 1]"));
         CHECK_FALSE(has_scaling_chart(*m.context, 0, 0));
         CHECK_FALSE(has_scaling_chart(*m.context, 1, 0));
@@ -773,12 +777,13 @@ TEST_CASE("charts: the scaling chart's step and tokens/s per chip, by hand", "[c
             CHECK(got[i].second == Approx(want[i].second).epsilon(1e-12));
         }
     };
-    // x: chips 1, 2; step in µs.
-    near(chart.series[0].points, {{1, 18}, {2, 24.6}});
-    near(chart.series[1].points, {{1, 160}, {2, 240}});
-    near(chart.series[2].points, {{1, 100 / 1.8e-5}, {2, 100 / 2.46e-5 / 2}});
-    near(chart.series[3].points, {{1, 1000 / 1.6e-4}, {2, 1000 / 2.4e-4 / 2}});
-    CHECK(chart.series[2].points[1].second == Approx(2032520.3252).epsilon(1e-9));
+    // x: chips 1, 2; step in µs. At 2 chips the serial step of the mesh
+    // chart above: 29.2 and 280 µs (the AllReduce after down).
+    near(chart.series[0].points, {{1, 18}, {2, 29.2}});
+    near(chart.series[1].points, {{1, 160}, {2, 280}});
+    near(chart.series[2].points, {{1, 100 / 1.8e-5}, {2, 100 / 2.92e-5 / 2}});
+    near(chart.series[3].points, {{1, 1000 / 1.6e-4}, {2, 1000 / 2.8e-4 / 2}});
+    CHECK(chart.series[2].points[1].second == Approx(1712328.7671).epsilon(1e-9));
     CHECK(chart.series[3].points[0].second == Approx(6.25e6).epsilon(1e-12));
 }
 
@@ -825,6 +830,6 @@ TEST_CASE("charts: no compute band from rounding where no case is compute-bound"
         INFO(chart.stem);
         CHECK(titled(chart, "compute-bound cases") == nullptr);
         CHECK(titled(chart, "memory-bound cases") != nullptr);
-        CHECK(titled(chart, "network-bound cases") != nullptr);
+        CHECK(titled(chart, "collectives (network)") != nullptr);
     }
 }

@@ -779,5 +779,6 @@ TEST_CASE("the Plan says why a chip has no row, with no slo", "[multichip][plan]
     auto plan = plan_of(context, r.evaluation.cases);
     REQUIRE(plan.rows.size() == 1);
     CHECK_FALSE(plan.rows[0].chosen);
-    CHECK(plan.rows[0].why == "no case is supported on this chip");
+    // Issue 21, point 1: the reason names the chip and the dtype it lacks.
+    CHECK(plan.rows[0].why == "g has no peak for bf16: its steps are unsupported");
 }

@@ -100,7 +100,7 @@ TEST_CASE("steps: step totals by hand, with resident bytes and tokens set on the
     auto summary = summarize(r);
     report::ReportContext context{r.checked->scenario, r.grid, r.info};
     REQUIRE(r.grid.point_count == 3);
-    CHECK(summary.layers == std::vector<std::string>{"attn", "mlp", ""});
+    CHECK(summary.layers == std::vector<std::string>{"attn", "mlp"});
     for (std::size_t t = 0; t < 2; ++t)
         for (std::size_t p = 0; p < 3; ++p) {
             auto const& hand = step::steps[t][p];
@@ -118,10 +118,9 @@ TEST_CASE("steps: step totals by hand, with resident bytes and tokens set on the
             else
                 CHECK(std::isnan(s.capacity));
         }
-    // The layers: at B = 120 on fast, attn 2 x 2.48e-6, mlp 3 x 9.6e-6, the top level 0.
+    // The layers: at B = 120 on fast, attn 2 x 2.48e-6, mlp 3 x 9.6e-6.
     CHECK_THAT(summary.layer_time(1, 0, 0, 2), Catch::Matchers::WithinRel(4.96e-6, 1e-12));
     CHECK_THAT(summary.layer_time(1, 1, 0, 2), Catch::Matchers::WithinRel(2.88e-5, 1e-12));
-    CHECK(summary.layer_time(1, 2, 0, 2) == 0);
 
     step::set_facts(r.grid);
     for (std::size_t p = 0; p < 3; ++p) {
@@ -142,7 +141,7 @@ TEST_CASE("steps: step totals by hand, with resident bytes and tokens set on the
 }
 
 TEST_CASE("steps: without a tokens statement, run prints each op on its own", "[steps][cli]") {
-    Report r(step::scenario);
+    Report r(std::string(step::scenario).append(step::unsupported_op));
     auto summary = summarize(r);
     report::ReportContext context{r.checked->scenario, r.grid, r.info};
     std::string text = cli::op_summary(context, summary);
@@ -234,7 +233,7 @@ let E = 64
     auto none_summary = summarize(none);
     report::ReportContext none_context{none.checked->scenario, none.grid, none.info};
     CHECK(cli::step_summary(none_context, none_summary) ==
-          "step = sum of count x t_lower over the supported cases, one chip:\n"
+          "step = sum of count x t_lower over the cases, one chip:\n"
           "int8_only\n"
           "  no step: no matmul's compute dtype has a peak on this chip\n");
 }
@@ -251,11 +250,11 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
 
     // Steps: a note, the header, then target by target, point by point.
     // Cases columns (C count, D hardware, F B, O t_lower, P t_upper, Q bound),
-    // found in the table by name; 18 cases in rows 2 .. 19.
+    // found in the table by name; 12 cases in rows 2 .. 13.
     test::CasesColumns const cases(r.scenario());
     auto range = [&](char const* name) {
         std::string const c = cases.letter(name);
-        return "Cases!$" + c + "$2:$" + c + "$19";
+        return "Cases!$" + c + "$2:$" + c + "$13";
     };
     auto const& steps = dump.at("cells").at("Steps");
     std::vector<std::string> const header = {
@@ -306,7 +305,7 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
     // Summary: the Step section comes before the per-matmul tables.
     auto const& summary = dump.at("cells").at("Summary");
     std::size_t section =
-        find_row(summary, "Step: sum of count x time over the supported cases, one chip");
+        find_row(summary, "Step: sum of count x time over the cases, one chip");
     CHECK(section < find_row(summary, "Per target and op"));
     std::size_t h = section + 2;
     CHECK(texts(summary[h]) ==
@@ -398,7 +397,7 @@ TEST_CASE("steps: columns the scenario has nothing for are left out; past one Ca
     Sandbox dir;
     Report r(step::scenario);  // no resident bytes, no tokens
     report::XlsxOptions options;
-    options.rows_per_cases_sheet = 10;  // 18 cases: Cases and Cases (2)
+    options.rows_per_cases_sheet = 10;  // 12 cases: Cases and Cases (2)
     auto path = dir / "report.xlsx";
     r.write(path, options);
     auto dump = run_tool("dump " + quoted(path));
@@ -420,7 +419,7 @@ TEST_CASE("steps: columns the scenario has nothing for are left out; past one Ca
         }
     auto const& summary = dump.at("cells").at("Summary");
     std::size_t h =
-        find_row(summary, "Step: sum of count x time over the supported cases, one chip") + 2;
+        find_row(summary, "Step: sum of count x time over the cases, one chip") + 2;
     CHECK(texts(summary[h]) == std::vector<std::string>{"hardware", "B", "step t_lower",
                                                         "step t_upper", "memory-bound share"});
     CHECK(close(cell(dump, "Summary", h + 2, 2).at("v").get<double>(), step::steps[0][1].lower,
@@ -475,8 +474,8 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
     r.write(path);
     auto dump = run_tool("dump " + quoted(path));
 
-    // Cases rows: (point x 3 + op) x 2 + target + 2; critical_B by the table.
-    auto cases_row = [](std::size_t p, std::size_t m, std::size_t t) { return (p * 3 + m) * 2 + t + 1; };
+    // Cases rows: (point x 2 + op) x 2 + target + 2; critical_B by the table.
+    auto cases_row = [](std::size_t p, std::size_t m, std::size_t t) { return (p * 2 + m) * 2 + t + 1; };
     test::CasesColumns const cases(r.scenario());
     std::size_t const critical = cases.at("critical_B");
     auto cell_ref = [&](char const* name, int row) {
@@ -494,7 +493,6 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
         CHECK(cell(dump, "Cases", cases_row(p, 1, 0), critical).at("v").get<double>() == 115);
         CHECK(cell(dump, "Cases", cases_row(p, 0, 1), critical).at("v").get<double>() == 334);
         CHECK(cell(dump, "Cases", cases_row(p, 1, 1), critical).at("v").get<double>() == 267);
-        CHECK(cell(dump, "Cases", cases_row(p, 2, 0), critical).is_null());  // int8: unsupported
     }
 
     auto const& summary = dump.at("cells").at("Summary");
@@ -502,24 +500,21 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
     std::size_t const layers = find_row(summary, "Per layer: sum of count x t_lower") + 3;
     std::size_t const whole =
         find_row(summary, "Whole scenario: sum of count x time over supported cases") + 3;
-    // Per target and op: fast's proj, up, q, then half's; critical_B refers to the case at B = 1.
+    // Per target and op: fast's proj, up, then half's; critical_B refers to the case at B = 1.
     CHECK(cell(dump, "Summary", ops, 4).at("f") == cell_ref("critical_B", 2));
     CHECK(cell(dump, "Summary", ops, 5).at("f") == cell_ref("bound", 2));
-    CHECK(cell(dump, "Summary", ops, 6).at("f") == cell_ref("bound", 14));  // B = 1000, proj, fast
-    CHECK(cell(dump, "Summary", ops + 3, 4).at("f") == cell_ref("critical_B", 3));
-    CHECK(cell(dump, "Summary", ops + 2, 4).at("v") == "unsupported");
-    // Per layer: attn, mlp, top level, each on fast and half; no name in a formula.
+    CHECK(cell(dump, "Summary", ops, 6).at("f") == cell_ref("bound", 10));  // B = 1000, proj, fast
+    CHECK(cell(dump, "Summary", ops + 2, 4).at("f") == cell_ref("critical_B", 3));
+    // Per layer: attn, mlp, each on fast and half; no name in a formula.
     std::string const layer_f = cell(dump, "Summary", layers, 2).at("f").get<std::string>();
     auto range = [&](char const* name) {
         std::string const c = cases.letter(name);
-        return "Cases!$" + c + "$2:$" + c + "$19";
+        return "Cases!$" + c + "$2:$" + c + "$13";
     };
     CHECK(layer_f.find("EXACT(" + range("hardware") + ",$B") != std::string::npos);
     CHECK(layer_f.find("EXACT(" + range("layer") + ",$A") != std::string::npos);
     CHECK(layer_f.find("attn") == std::string::npos);
     CHECK(layer_f.find("fast") == std::string::npos);
-    CHECK(cell(dump, "Summary", layers + 4, 2).at("f").get<std::string>().find(
-              "EXACT(" + range("layer") + ",\"\")") != std::string::npos);
     CHECK(cell(dump, "Summary", whole, 1).at("f") == "=Steps!$C$3");
     CHECK(cell(dump, "Summary", whole, 4).at("f") == "=Steps!$D$5");
 
@@ -529,7 +524,6 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
         CHECK(close(number(rows, layers + t, 3), attn2, 1e-9));
         CHECK(close(number(rows, layers + 2 + t, 2), mlp1, 1e-9));
         CHECK(close(number(rows, layers + 2 + t, 3), mlp2, 1e-9));
-        CHECK(number(rows, layers + 4 + t, 2) == 0);  // q: unsupported
     };
 
     // Recalculated from zeroed caches: the hand values.
@@ -544,7 +538,7 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
         CHECK(number(cases, cases_row(1, 0, 1), critical) == 334);
         CHECK(number(cases, cases_row(0, 1, 1), critical) == 267);
         CHECK(number(rows, ops, 4) == 125);
-        CHECK(number(rows, ops + 4, 4) == 267);
+        CHECK(number(rows, ops + 3, 4) == 267);
         CHECK(rows[ops][6] == "compute");
         check_layers(rows, 0, 2 * 2.004e-6, 2 * 2e-5, 3 * 8.01e-6, 3 * 8e-5);
         check_layers(rows, 1, 2 * 4.008e-6, 2 * 2e-5, 3 * 1.602e-5, 3 * 8e-5);
@@ -720,8 +714,8 @@ std::size_t check_edited_workbook(std::string const& scenario) {
 
 TEST_CASE("steps: an edited and recalculated workbook is the engine's workbook of the edited scenario",
           "[steps][xlsx][libreoffice][critical]") {
-    // 18 cases of about 14 numbers, the Steps rows and the Summary.
-    CHECK(check_edited_workbook(step::scenario) > 250);
+    // 12 cases of about 14 numbers, the Steps rows and the Summary.
+    CHECK(check_edited_workbook(step::scenario) > 200);
 }
 
 // Issue 11: with a dtype sweep, the Cases rows take the peak of their own
@@ -731,5 +725,5 @@ TEST_CASE("steps: a dtype sweep's workbook, edited and recalculated, is the engi
           "[steps][xlsx][libreoffice][dtype-sweep]") {
     std::string const text = step::with_dtype_sweep(true);
     // Twice the cases of the scenario above, and the Steps rows with them.
-    CHECK(check_edited_workbook(text) > 500);
+    CHECK(check_edited_workbook(text) > 400);
 }

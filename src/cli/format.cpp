@@ -74,7 +74,7 @@ std::string point_label(engine::CaseGrid const& grid, model::Scenario const& sce
 std::string plan_row_place(model::Scenario const& scenario, engine::CaseGrid const& grid,
                            report::Plan const& plan, report::PlanRow const& row) {
     std::string at;
-    for (std::size_t v : plan.mesh_sweeps)
+    for (std::size_t v : plan.row_sweeps())
         at.append(at.empty() ? "" : ", ")
             .append(scenario.sweeps[v].name)
             .append(" = ")
@@ -163,9 +163,12 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
     bool const onchip = scenario.has_onchip();
     // With a mesh every figure is per chip, each chip running its part of
     // the step at once: the step of the mesh is that of one chip.
-    std::string out = mesh ? "step = sum of count x t_lower over the supported cases, per chip of "
-                             "the mesh (all chips at once):\n"
-                           : "step = sum of count x t_lower over the supported cases, one chip:\n";
+    // On a mesh the step is serial (each op, then its collectives) and the
+    // overlapped bound stands beside it.
+    std::string out = mesh ? "step = sum of count x t_step (each op, then its collectives), per chip of "
+                             "the mesh (all chips at once); overlapped = sum of count x t_lower "
+                             "(every collective hidden under its op):\n"
+                           : "step = sum of count x t_lower over the cases, one chip:\n";
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         auto const& hw = context.target(t);
         out += target_heading(hw);
@@ -180,7 +183,9 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
         std::vector<std::string> header;
         for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);
         if (mesh) header.push_back("chips");
-        for (char const* h : {"step", "t_upper", "memory"}) header.push_back(h);
+        header.push_back("step");
+        if (mesh) header.push_back("overlapped");
+        for (char const* h : {"t_upper", "memory"}) header.push_back(h);
         if (onchip) header.push_back("onchip");
         if (mesh) header.push_back("network");
         if (grid.has_tokens) header.push_back("tokens/s");
@@ -197,14 +202,16 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
             for (std::size_t v = 0; v < grid.sweep_count; ++v)
                 row.push_back(sweep_value_text(scenario, grid, p, v));
             if (mesh) row.push_back(format_count(step.chips));
-            if (mesh && grid.mesh_unsupported[p * grid.target_count + t]) {
-                // No step: the chip cannot build this mesh (warned at the mesh).
+            if (step.unsupported) {
+                // No step: an op has no peak here, or the chip cannot build
+                // this mesh (both warned at the scenario's line).
                 row.push_back("unsupported");
                 while (row.size() < rows.front().size()) row.push_back("-");
                 rows.push_back(std::move(row));
                 continue;
             }
             row.push_back(output::format_long_seconds(step.t_lower));
+            if (mesh) row.push_back(output::format_long_seconds(step.t_overlapped));
             row.push_back(output::format_long_seconds(step.t_upper));
             row.push_back(output::format_share(step.memory_share));
             if (onchip) row.push_back(output::format_share(step.onchip_share));
@@ -231,14 +238,19 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
     auto const& scenario = context.scenario;
     auto const& grid = context.grid;
     bool const onchip = scenario.has_onchip();
-    std::string out = "plan: at each mesh size, the point with the most tokens/s per chip that fits";
+    std::string out = plan.dtype_sweeps.empty()
+                          ? "plan: at each mesh size, the point with the most tokens/s per chip that fits"
+                          : "plan: for each dtype at each mesh size, the point with the most tokens/s per chip that fits";
     if (scenario.slo_step_s)
-        out += " and meets slo step <= " + output::format_long_seconds(*scenario.slo_step_s);
-    out += " (* the best):\n";
+        out.append(" and meets slo ")
+            .append(scenario.slo_measure == model::Scenario::SloMeasure::t_upper ? "t_upper" : "step")
+            .append(" <= ")
+            .append(output::format_long_seconds(*scenario.slo_step_s));
+    out += plan.dtype_sweeps.empty() ? " (* the best):\n" : " (* the best of each dtype):\n";
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         out += target_heading(context.target(t));
         std::vector<std::string> header = {""};
-        for (std::size_t v : plan.mesh_sweeps) header.push_back(scenario.sweeps[v].name);
+        for (std::size_t v : plan.row_sweeps()) header.push_back(scenario.sweeps[v].name);
         header.push_back("chips");
         for (std::size_t v : plan.other_sweeps) header.push_back(scenario.sweeps[v].name);
         for (char const* h : {"step", "tokens/s", "per chip", "compute", "memory", "network"})
@@ -252,7 +264,7 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
         for (auto const& row : plan.rows) {
             if (row.target != t) continue;
             std::vector<std::string> cells = {row.best ? "*" : ""};
-            for (std::size_t v : plan.mesh_sweeps)
+            for (std::size_t v : plan.row_sweeps())
                 cells.push_back(sweep_value_text(scenario, grid, row.mesh_point, v));
             cells.push_back(format_count(grid.chips_at(row.mesh_point)));
             if (!row.chosen) {  // the reason under the table

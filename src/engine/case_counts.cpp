@@ -93,18 +93,28 @@ std::optional<model::EvalError> count_case(model::Scenario const& scenario, mode
     return std::nullopt;
 }
 
-double case_net_seconds(model::Scenario const& scenario, model::Op const& op,
-                        model::Hardware const& hw, std::span<double const> mesh_sizes,
-                        CaseScratch const& scratch) {
-    if (mesh_sizes.empty() || !op.split()) return 0;
-    if (op.kind != model::OpKind::kernel)
-        return op.collectives.empty() ? 0 : op_net_seconds(scenario, op, hw, mesh_sizes, scratch.volumes);
-    double seconds = 0;
+bool serial_in_step(model::Op const& op) {
+    return !op.overlapped && op.kind != model::OpKind::collective;
+}
+
+NetSeconds case_net_seconds(model::Scenario const& scenario, model::Op const& op,
+                            model::Hardware const& hw, std::span<double const> mesh_sizes,
+                            CaseScratch const& scratch) {
+    NetSeconds seconds;
+    if (mesh_sizes.empty() || !op.split()) return seconds;
+    if (op.kind != model::OpKind::kernel) {
+        if (op.collectives.empty()) return seconds;
+        seconds.total = op_net_seconds(scenario, op, hw, mesh_sizes, scratch.volumes);
+        if (serial_in_step(op)) seconds.serial = seconds.total;
+        return seconds;
+    }
     std::size_t at = 0;
     for (auto const& m : op.members) {
         if (!m.split() || m.collectives.empty()) continue;
         std::span<double const> volumes(scratch.volumes.data() + at, m.collectives.size());
-        seconds += m.count / op.count * op_net_seconds(scenario, m, hw, mesh_sizes, volumes);
+        double const t = m.count / op.count * op_net_seconds(scenario, m, hw, mesh_sizes, volumes);
+        seconds.total += t;
+        if (serial_in_step(m)) seconds.serial += t;
         at += m.collectives.size();
     }
     return seconds;
@@ -119,9 +129,9 @@ Metrics case_metrics(model::Scenario const& scenario, model::Op const& op, model
     if (unsupported)
         return roofline_metrics(counts.counts, std::nullopt, hw.hbm_bytes_per_s, counts.net_bytes,
                                 not_available, hw.onchip_bytes_per_s);
+    NetSeconds const net = case_net_seconds(scenario, op, hw, mesh_sizes, scratch);
     return roofline_metrics(counts.counts, hw.peak_for(compute), hw.hbm_bytes_per_s, counts.net_bytes,
-                            case_net_seconds(scenario, op, hw, mesh_sizes, scratch),
-                            hw.onchip_bytes_per_s);
+                            net.total, hw.onchip_bytes_per_s, net.serial);
 }
 
 }  // namespace roofline::engine

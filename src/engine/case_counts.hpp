@@ -58,8 +58,15 @@ std::optional<model::EvalError> count_member(model::Scenario const& scenario, mo
                                              std::span<double const> slots,
                                              std::span<double const> mesh_sizes, CaseScratch& scratch,
                                              CaseCounts& out);
-// The network time of the case on `hw`, from the volumes count_case left.
-double case_net_seconds(model::Scenario const& scenario, model::Op const& op,
+// The network time of the case on `hw`, from the volumes count_case left:
+// in all, and the part that runs serially in the step (Metrics::t_net_serial:
+// all of it but an `overlapped` op's, and an explicit collective's, which is
+// an op of its own).
+bool serial_in_step(model::Op const& op);
+struct NetSeconds {
+    double total = 0, serial = 0;
+};
+NetSeconds case_net_seconds(model::Scenario const& scenario, model::Op const& op,
                         model::Hardware const& hw, std::span<double const> mesh_sizes,
                         CaseScratch const& scratch);
 // The case's metrics on `hw` at compute dtype `compute` (unsupported: no

@@ -87,7 +87,7 @@ double solve_by_search(model::Scenario const& scenario, PointEvaluator& evaluato
             return false;
         if (count_case(scenario, op, evaluator, mesh_sizes, scratch, counts)) return false;
         Counts const& c = counts.counts;
-        double t_net = case_net_seconds(scenario, op, hw, mesh_sizes, scratch);
+        double t_net = case_net_seconds(scenario, op, hw, mesh_sizes, scratch).total;
         return std::isfinite(c.flops) && std::isfinite(c.bytes_read) &&
                std::isfinite(c.bytes_written) && std::isfinite(c.bytes_onchip) &&
                is_compute_bound(c, peak, hw.hbm_bytes_per_s, t_net, hw.onchip_bytes_per_s);

@@ -81,7 +81,8 @@ std::span<MemberMetrics const> KernelMembers::of(Case const& c) {
                                 : repeat * op_net_seconds(s.scenario, m, hw, s.mesh_sizes, s.volumes[i]);
         MemberMetrics result{static_cast<std::uint32_t>(i), repeat,
                              roofline_metrics(counts, peak, hw.hbm_bytes_per_s,
-                                              repeat * one.net_bytes, t_net, hw.onchip_bytes_per_s),
+                                              repeat * one.net_bytes, t_net, hw.onchip_bytes_per_s,
+                                              serial_in_step(m) ? t_net : 0),
                              kernel_flops > 0 ? counts.flops / kernel_flops : not_available};
         s.out.push_back(result);
     }

@@ -16,8 +16,8 @@ namespace roofline::engine {
 
 namespace {
 
-// The step of one phase on every target: the sum of count x t_lower over
-// its cases (NaN when a case is unsupported there).
+// The step of one phase on every target: the sum of count x t_step over
+// its cases, the serial step (NaN when a case is unsupported there).
 std::optional<model::EvalError> phase_steps(model::Scenario const& scenario,
                                             std::vector<model::Op> const& ops,
                                             PointEvaluator const& evaluator,
@@ -33,7 +33,7 @@ std::optional<model::EvalError> phase_steps(model::Scenario const& scenario,
             auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
             Metrics m = case_metrics(scenario, op, hw, compute, counts, mesh_sizes, scratch,
                                      !unsupported.empty() && unsupported[t]);
-            steps[t] += static_cast<long double>(op.count) * m.t_lower;
+            steps[t] += static_cast<long double>(op.count) * m.t_step;
         }
     }
     return std::nullopt;

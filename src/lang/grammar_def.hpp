@@ -121,7 +121,6 @@ ROOFLINE_TOKEN(close_paren, "')'", lit(')'))
 ROOFLINE_TOKEN(open_brace, "'{'", lit('{'))
 ROOFLINE_TOKEN(arrow, "'->'", lit("->"))
 ROOFLINE_TOKEN(over_word, "'over'", keyword("over"))
-ROOFLINE_TOKEN(step_word, "'step'", keyword("step"))
 ROOFLINE_TOKEN(at_most, "'<='", lit("<="))
 ROOFLINE_TOKEN(times_sign, "'*'", lit('*'))
 ROOFLINE_TOKEN(range_dots, "'..'", lit(".."))
@@ -327,13 +326,15 @@ auto const let_stmt_def = keyword("let") > identifier > equals > expression;
 auto const sweep_stmt_def = keyword("sweep") > identifier > equals > sweep_spec;
 auto const matmul_stmt_def = keyword("matmul") > identifier > equals > tensor > times_sign >
                              tensor > arrow > tensor > -(keyword("flops") > expression) >
-                             -(keyword("compute") > identifier);
+                             -(keyword("compute") > identifier) >
+                             x3::matches[keyword("overlapped")];
 auto const layer_stmt_def = keyword("layer") > identifier > -(keyword("x") > expression) >
                             open_brace > *statement > layer_end;
 auto const elementwise_stmt_def = keyword("elementwise") > identifier > equals >
                                   tensor_list > arrow > tensor >
                                   -(keyword("flops") > expression) >
-                                  -(keyword("compute") > identifier);
+                                  -(keyword("compute") > identifier) >
+                                  x3::matches[keyword("overlapped")];
 auto const resident_stmt_def = keyword("resident") > identifier > equals > tensor;
 auto const tokens_stmt_def = keyword("tokens") > equals > expression;
 auto const link_def = lexeme[(x3::string("ici") | x3::string("nvlink") | x3::string("dcn")) >> !ident_char];
@@ -342,7 +343,7 @@ auto const mesh_axis_def = identifier > equals > expression > over_word > link >
 auto const mesh_axes_def = mesh_axis % ',';
 auto const axis_names_def = identifier % ',';
 auto const mesh_stmt_def = keyword("mesh") > mesh_axes;
-auto const slo_stmt_def = keyword("slo") > step_word > at_most > quantity;
+auto const slo_stmt_def = keyword("slo") > identifier > at_most > quantity;
 auto const collective_stmt_def = keyword("collective") > identifier > equals > identifier >
                                  open_paren > axis_names > close_paren > tensor > arrow >
                                  tensor;

@@ -42,7 +42,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     check_requests(context, checker.requests, scenario.requests, values);
     check_tokens(context, checker.tokens, scenario.tokens_slot, values, constant);
     scenario.slo_step_s = check_slo(context, checker.slo_statement, constant, !scenario.mesh.empty(),
-                                    checker.tokens.node != nullptr);
+                                    checker.tokens.node != nullptr, scenario.slo_measure);
     if (!diagnostics.has_errors()) warn_unsupported(context, scenario);
     return std::move(scenario);
 }

@@ -232,6 +232,13 @@ bool Checker::flops_clause(ParsedFile const& file, void const* stmt, ast::Expres
     return true;
 }
 
+// `overlapped` on an op that implies no collective changes nothing.
+void Checker::warn_nothing_overlapped(Op const& op) {
+    if (op.overlapped && op.collectives.empty())
+        diagnostics.warning(op.span, "'" + op.name +
+                                         "' is written overlapped, but it has no collective to overlap");
+}
+
 void Checker::check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt) {
     auto const& file = *pending.file;
     Op matmul = new_op(scopes[static_cast<std::size_t>(pending.scope)], stmt.name, file);
@@ -243,7 +250,11 @@ void Checker::check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt
     resolve.tensor(stmt.out, matmul.out, "output axis '{}' appears in neither input");
     if (stmt.flops && !flops_clause(file, &stmt, *stmt.flops, pending.scope, matmul)) resolve.ok = false;
     if (stmt.compute) matmul.compute_written = resolve.dtype(*stmt.compute);
-    if (resolve.ok && plan_matmul(matmul)) scenario.ops.push_back(std::move(matmul));
+    matmul.overlapped = stmt.overlapped;
+    if (resolve.ok && plan_matmul(matmul)) {
+        warn_nothing_overlapped(matmul);
+        scenario.ops.push_back(std::move(matmul));
+    }
 }
 
 void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt const& stmt) {
@@ -263,7 +274,11 @@ void Checker::check_elementwise(PendingOp const& pending, ast::ElementwiseStmt c
                        "its inputs element by element");
     if (stmt.flops && !flops_clause(file, &stmt, *stmt.flops, pending.scope, op)) resolve.ok = false;
     if (stmt.compute) op.compute_written = resolve.dtype(*stmt.compute);
-    if (resolve.ok && plan_elementwise(op)) scenario.ops.push_back(std::move(op));
+    op.overlapped = stmt.overlapped;
+    if (resolve.ok && plan_elementwise(op)) {
+        warn_nothing_overlapped(op);
+        scenario.ops.push_back(std::move(op));
+    }
 }
 
 void Checker::check_collective(PendingOp const& pending, ast::CollectiveStmt const& stmt) {

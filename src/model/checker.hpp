@@ -287,6 +287,7 @@ struct Checker {
     // check_matmuls.cpp
     void check_ops();
     void check_matmul(PendingOp const& pending, ast::MatmulStmt const& stmt);
+    void warn_nothing_overlapped(Op const& op);
     bool flops_clause(ParsedFile const& file, void const* stmt, ast::Expression const& expr, int scope,
                       Op& op);
     void check_elementwise(PendingOp const& pending, ast::ElementwiseStmt const& stmt);

@@ -27,10 +27,28 @@ void check_tokens(Context const& context, Pending<ast::TokensStmt> const& statem
 }
 
 std::optional<double> check_slo(Context const& context, Pending<ast::SloStmt> const& statement,
-                                Constants const& constant, bool has_mesh, bool has_tokens) {
+                                Constants const& constant, bool has_mesh, bool has_tokens,
+                                Scenario::SloMeasure& measure) {
     if (!statement.node) return std::nullopt;
     auto& diagnostics = context.diagnostics;
     auto const& file = *statement.file;
+    auto const& name = statement.node->measure.name;
+    if (name == "step") {
+        measure = Scenario::SloMeasure::step;
+    } else if (name == "t_upper") {
+        measure = Scenario::SloMeasure::t_upper;
+    } else if (name == "expected") {
+        diagnostics.error(file.span_of(statement.node->measure),
+                          "'slo expected' needs calibrated expected times, which this version does "
+                          "not have yet; bound 'step' or 't_upper'");
+        return std::nullopt;
+    } else {
+        std::vector<std::string_view> measures = {"step", "t_upper", "expected"};
+        diagnostics.error(file.span_of(statement.node->measure),
+                          "an slo bounds 'step', 't_upper' or 'expected', not '" + name + "'" +
+                              did_you_mean(name, measures));
+        return std::nullopt;
+    }
     auto const& quantity = statement.node->limit;
     auto value = constant(file, quantity.value, "the slo");
     if (!value) return std::nullopt;

@@ -84,9 +84,11 @@ std::vector<int> check_targets(Context const& context,
 // of a whole-number size; reports only.
 void check_mesh(Context const& context, std::unordered_map<std::string, int> const& top_level_values,
                 std::vector<MeshAxis> const& mesh, SlotValues const& values);
-// `slo step <= 50 ms`: the limit in seconds, or nullopt after an error.
+// `slo step <= 50 ms` (or `slo t_upper <= ...`): the limit in seconds, or
+// nullopt after an error; `measure` what it bounds.
 std::optional<double> check_slo(Context const& context, Pending<ast::SloStmt> const& statement,
-                                Constants const& constant, bool has_mesh, bool has_tokens);
+                                Constants const& constant, bool has_mesh, bool has_tokens,
+                                Scenario::SloMeasure& measure);
 
 // pass_tokens.cpp: a constant `tokens` value positive and in range; reports only.
 void check_tokens(Context const& context, Pending<ast::TokensStmt> const& statement, int tokens_slot,

@@ -59,6 +59,11 @@ std::string t_upper_formula(bool mesh, bool onchip) {
     return std::string("{t_math}+").append(joined(l.begin(), l.end(), "+"));
 }
 
+std::string t_step_formula(bool, bool onchip) {
+    auto l = levels(false, onchip);
+    return std::string("MAX({t_math},").append(joined(l.begin(), l.end(), ",")).append(")+{t_net}");
+}
+
 std::string bound_formula(bool mesh, bool onchip) {
     auto const l = levels(mesh, onchip);
     auto max_of = [&](std::size_t from) {
@@ -125,6 +130,12 @@ constexpr CaseColumnSpec specs[] = {
      nullptr, nullptr, t_lower_formula},
     {"t_upper",       "s",      false, C::time,     T::seconds, false, 12, "",                                               true,  O::always, metric<&M::t_upper>,
      nullptr, nullptr, t_upper_formula},
+    // The op in the serial step: its collectives after it (metrics.hpp).
+    // An overlapped collective's row (an explicit collective is one) holds
+    // the value: the formula adds the whole t_net.
+    {"t_step",        "s",      false, C::time,     T::seconds, false, 12, "",                                               true,  O::mesh,   metric<&M::t_step>,
+     nullptr, nullptr, t_step_formula, {},
+     [](R const& r) { return r.c.metrics.t_net_serial == r.c.metrics.t_net; }},
     {"bound",         "",       false, C::center,   T::text,    false, 13, "",                                               true,  O::always,
      nullptr, by_bound, [](S const&, G const&, std::size_t b) { return engine::bound_name(static_cast<engine::Bound>(b)); },
      bound_formula},

@@ -4,6 +4,7 @@
 #include "roofline/report/report.hpp"
 
 #include "roofline/model/expr.hpp"
+#include "roofline/output/terminal_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +26,15 @@ void note_edge(model::Scenario const& scenario, engine::CaseGrid const& grid, Pl
     if (last || first) row.edges.push_back({v, last});
 }
 
+// Why a row has no step: "h100_sxm has no peak for fp4".
+std::string unsupported_why(ReportContext const& context, std::size_t target, int dtype) {
+    if (dtype < 0) return "no case is supported on this chip";
+    return std::string(context.target(target).id)
+        .append(" has no peak for ")
+        .append(context.dtype_name(dtype))
+        .append(": its steps are unsupported");
+}
+
 }  // namespace
 
 Plan make_plan(ReportContext const& context, Summary const& summary) {
@@ -35,15 +45,26 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
     std::uint64_t mesh_bits = 0;
     for (auto const& axis : scenario.mesh)
         mesh_bits |= scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on;
+    // A dtype sweep gets a Plan of its own per dtype (its rows keyed like a
+    // mesh size's), so that bf16's best is not hidden under fp8's.
     for (std::size_t v = 0; v < grid.sweep_count; ++v)
-        (v < 64 && (mesh_bits >> v & 1) ? plan.mesh_sweeps : plan.other_sweeps).push_back(v);
+        (v < 64 && (mesh_bits >> v & 1) ? plan.mesh_sweeps
+         : scenario.sweeps[v].of_dtypes  ? plan.dtype_sweeps
+                                         : plan.other_sweeps)
+            .push_back(v);
+    auto const slo_time = [&](StepTotals const& step) {
+        return scenario.slo_measure == model::Scenario::SloMeasure::t_upper ? step.t_upper : step.t_lower;
+    };
 
     for (std::size_t t = 0; t < grid.target_count; ++t) {
-        std::map<std::vector<double>, std::size_t> row_of;  // mesh sweep values -> row
+        // (dtype, mesh sweep values) -> row: the rows of one dtype together.
+        std::map<std::vector<double>, std::size_t> row_of;
         std::size_t const first_row = plan.rows.size();
         std::vector<bool> any_built, any_fits, any_step;
+        std::vector<int> unsupported_dtype;  // of a row whose every step is unsupported
         for (std::size_t p = 0; p < grid.point_count; ++p) {
             std::vector<double> key;
+            for (std::size_t v : plan.dtype_sweeps) key.push_back(grid.sweep_value(p, v));
             for (std::size_t v : plan.mesh_sweeps) key.push_back(grid.sweep_value(p, v));
             auto [it, inserted] = row_of.emplace(key, plan.rows.size());
             if (inserted) {
@@ -54,6 +75,7 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
                 any_built.push_back(false);
                 any_fits.push_back(false);
                 any_step.push_back(false);
+                unsupported_dtype.push_back(-1);
             }
             std::size_t const r = it->second;
             auto& row = plan.rows[r];
@@ -61,12 +83,14 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
                 continue;
             any_built[r - first_row] = true;
             StepTotals step = step_totals(context, summary, p, t);
-            if (!(step.t_lower > 0) || std::isnan(step.tokens_per_s)) continue;
+            // An unsupported step is skipped, never taken for a smaller one.
+            if (step.unsupported) unsupported_dtype[r - first_row] = step.unsupported_dtype;
+            if (step.unsupported || !(step.t_lower > 0) || std::isnan(step.tokens_per_s)) continue;
             any_step[r - first_row] = true;
             bool const fits = std::isnan(step.capacity) || step.resident_bytes <= step.capacity;
             if (!fits) continue;
             any_fits[r - first_row] = true;
-            if (scenario.slo_step_s && !(step.t_lower <= *scenario.slo_step_s)) continue;
+            if (scenario.slo_step_s && !(slo_time(step) <= *scenario.slo_step_s)) continue;
             double per_chip = step.tokens_per_s / step.chips;
             if (row.chosen && !(per_chip > row.tokens_per_s_per_chip)) continue;
             row.chosen = true;
@@ -76,22 +100,31 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
             row.compute_share =
                 std::max(0.0, 1 - step.memory_share - step.network_share - step.onchip_share);
         }
-        PlanRow* best = nullptr;
+        // The best of each dtype (of each combination of the dtype sweeps).
+        std::map<std::vector<double>, PlanRow*> best_of;
         for (std::size_t r = first_row; r < plan.rows.size(); ++r) {
             auto& row = plan.rows[r];
+            std::size_t const k = r - first_row;
             if (!row.chosen) {
-                std::size_t const k = r - first_row;
-                row.why = !any_built[k]                ? "the chip cannot build this mesh"
-                          : !any_step[k]               ? "no case is supported on this chip"
-                          : !any_fits[k]               ? "does not fit in HBM at any point"
-                          : scenario.slo_step_s        ? "no point meets slo step <= " +
-                                                      model::format_number(*scenario.slo_step_s * 1e3) + " ms"
-                                                       : "no point has a step";
+                row.why = !any_built[k] ? std::string("the chip cannot build this mesh")
+                          : !any_step[k] ? unsupported_why(context, t, unsupported_dtype[k])
+                          : !any_fits[k] ? std::string("does not fit in HBM at any point")
+                          : scenario.slo_step_s
+                              ? std::string("no point meets slo ")
+                                    .append(scenario.slo_measure == model::Scenario::SloMeasure::t_upper
+                                                ? "t_upper"
+                                                : "step")
+                                    .append(" <= ")
+                                    .append(output::format_long_seconds(*scenario.slo_step_s))
+                              : std::string("no point has a step");
                 continue;
             }
+            std::vector<double> dtypes;
+            for (std::size_t v : plan.dtype_sweeps) dtypes.push_back(grid.sweep_value(row.point, v));
+            auto& best = best_of[dtypes];
             if (!best || row.tokens_per_s_per_chip > best->tokens_per_s_per_chip) best = &row;
         }
-        if (best) best->best = true;
+        for (auto& [dtypes, best] : best_of) best->best = true;
         for (std::size_t r = first_row; r < plan.rows.size(); ++r) {
             auto& row = plan.rows[r];
             if (!row.chosen) continue;
@@ -107,15 +140,19 @@ std::string plan_edge_text(ReportContext const& context, Plan const& plan, PlanR
                            PlanRow::Edge const& edge) {
     auto const& scenario = context.scenario;
     auto value_of = [&](std::size_t v, std::size_t point) {
+        double const value = context.grid.sweep_value(point, v);
+        auto const* dtype = scenario.sweep_dtype_name(v, value);
         return std::string(scenario.sweeps[v].name)
             .append(" = ")
-            .append(model::format_number(context.grid.sweep_value(point, v)));
+            .append(dtype ? *dtype : model::format_number(value));
     };
     std::string text;
     bool const mesh_edge =
         std::find(plan.mesh_sweeps.begin(), plan.mesh_sweeps.end(), edge.sweep) != plan.mesh_sweeps.end();
-    if (!mesh_edge)
-        for (std::size_t v : plan.mesh_sweeps) text.append(text.empty() ? "" : ", ").append(value_of(v, row.mesh_point));
+    for (std::size_t v : plan.row_sweeps()) {
+        bool const dtype = std::find(plan.dtype_sweeps.begin(), plan.dtype_sweeps.end(), v) != plan.dtype_sweeps.end();
+        if (dtype || !mesh_edge) text.append(text.empty() ? "" : ", ").append(value_of(v, row.mesh_point));
+    }
     if (!text.empty()) text.append(": ");
     return text.append(value_of(edge.sweep, row.point))
         .append(edge.last ? " is the last value of sweep " : " is the first value of sweep ")

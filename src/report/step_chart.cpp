@@ -1,12 +1,12 @@
-// step-<V>-<HW>: the step time of one chip (the sum of count x t_lower over
-// the supported cases at a sweep point, Summary::t_lower_total) against sweep
+// step-<V>-<HW>: the step time of one chip (the sum of count x t_step over
+// the supported cases at a sweep point, Summary::t_step_total) against sweep
 // variable V, the other sweeps at their first value, as one filled band per
 // layer path stacked in Summary::layers order: the top of the stack is the
 // whole step, the thickness of a band the layer's share of it.
 // With a mesh or on-chip traffic the bands are the bounds instead, bottom up
 // compute, memory, onchip and network (the levels the report has): the time
-// of the cases of each bound (Summary::memory_t_lower_total, ...
-// network_t_lower_total, and the rest compute-bound), per chip, so that the
+// at each roof (Summary::memory_step_total, ... network_step_total: the
+// collectives, and the rest compute-bound), per chip, so that the
 // reader sees where the network or the on-chip memory takes a share of the step.
 #include "chart_model.hpp"
 #include "output/chart_sample.hpp"
@@ -57,7 +57,7 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
 
     double largest = 0;
     for (std::size_t i : indices)
-        largest = std::max(largest, summary.t_lower_total[(base + i * stride) * targets + t]);
+        largest = std::max(largest, summary.t_step_total[(base + i * stride) * targets + t]);
     TimeUnit const unit = time_unit(largest > 0 ? largest : 1);
     chart.y.label = std::string("step time (") + unit.name + ")";
 
@@ -73,13 +73,13 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
             std::vector<double> const* total;  // null: compute, what is left
         };
         std::vector<Layer> layers = {Layer{"compute-bound cases", 2, nullptr},
-                                     Layer{"memory-bound cases", 0, &summary.memory_t_lower_total}};
-        if (onchip) layers.push_back({"onchip-bound cases", 4, &summary.onchip_t_lower_total});
-        if (mesh) layers.push_back({"network-bound cases", 3, &summary.network_t_lower_total});
+                                     Layer{"memory-bound cases", 0, &summary.memory_step_total}};
+        if (onchip) layers.push_back({"onchip-bound cases", 4, &summary.onchip_step_total});
+        if (mesh) layers.push_back({"collectives (network)", 3, &summary.network_step_total});
         std::vector<std::vector<double>> edges;  // per value of V: 0, then each band's top
         for (std::size_t i : indices) {
             std::size_t const at = (base + i * stride) * targets + t;
-            double const total = summary.t_lower_total[at];
+            double const total = summary.t_step_total[at];
             std::vector<double> e(layers.size() + 1, 0.0);
             e.back() = total;
             double top_edge = total;

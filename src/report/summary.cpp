@@ -45,12 +45,14 @@ bool ReportContext::supported_on(model::Op const& op, model::Hardware const& hw)
 SummaryBuilder::SummaryBuilder(ReportContext const& context) : context_(context) {
     auto const& grid = context.grid;
     std::size_t targets = grid.target_count;
+    std::size_t const cells = grid.point_count * targets;
     summary_.op_targets.resize(grid.op_count * targets);
-    summary_.t_lower_total.assign(grid.point_count * targets, 0.0);
-    summary_.t_upper_total.assign(grid.point_count * targets, 0.0);
-    summary_.memory_t_lower_total.assign(grid.point_count * targets, 0.0);
-    summary_.network_t_lower_total.assign(grid.point_count * targets, 0.0);
-    summary_.onchip_t_lower_total.assign(grid.point_count * targets, 0.0);
+    for (auto* total : {&summary_.t_step_total, &summary_.t_lower_total, &summary_.t_upper_total,
+                        &summary_.memory_step_total, &summary_.network_step_total,
+                        &summary_.onchip_step_total})
+        total->assign(cells, 0.0);
+    summary_.unsupported_cases.assign(cells, 0);
+    summary_.unsupported_dtype.assign(cells, -1);
     for (auto const& m : context.scenario.ops) {
         auto it = std::find(summary_.layers.begin(), summary_.layers.end(), m.layer);
         layer_of_op_.push_back(static_cast<std::size_t>(it - summary_.layers.begin()));
@@ -58,6 +60,24 @@ SummaryBuilder::SummaryBuilder(ReportContext const& context) : context_(context)
     }
     summary_.layer_t_lower.assign(grid.point_count * summary_.layers.size() * targets, 0.0);
 }
+
+namespace {
+
+// Which roof the part of t_step before the serial collectives sits at: the
+// largest of t_math, t_comms, t_onchip and the overlapped network time, ties
+// as in engine::roofline_metrics. The case's bound when nothing is serial.
+engine::Bound roof_in_step(engine::Metrics const& m) {
+    if (m.t_net_serial == 0) return m.bound;
+    double const hidden = m.t_net - m.t_net_serial;
+    double const onchip_or_net = std::max(m.t_onchip, hidden);
+    double const other = std::max(m.t_comms, onchip_or_net);
+    return m.t_math >= other             ? engine::Bound::compute
+           : m.t_comms >= onchip_or_net ? engine::Bound::memory
+           : m.t_onchip >= hidden       ? engine::Bound::onchip
+                                        : engine::Bound::network;
+}
+
+}  // namespace
 
 void SummaryBuilder::add(engine::Case const& c) {
     auto const& grid = context_.grid;
@@ -72,22 +92,32 @@ void SummaryBuilder::add(engine::Case const& c) {
             op.critical.push_back(grid.critical_value(c, v));
     }
     if (last) op.bound_last = m.bound;
+    std::size_t at = c.point * targets + c.target;
     if (m.bound == engine::Bound::unsupported) {
         ++summary_.unsupported_count;
+        if (summary_.unsupported_cases[at]++ == 0) {
+            bool const mesh = !grid.mesh_unsupported.empty() && grid.mesh_unsupported[at];
+            summary_.unsupported_dtype[at] = mesh ? -1 : static_cast<int>(c.compute_dtype);
+        }
         return;
     }
     if (first) op.t_lower_first = m.t_lower;
     if (last) op.t_lower_last = m.t_lower;
     double count = context_.scenario.ops[c.op].count;
-    std::size_t at = c.point * targets + c.target;
+    summary_.t_step_total[at] += count * m.t_step;
     summary_.t_lower_total[at] += count * m.t_lower;
     summary_.t_upper_total[at] += count * m.t_upper;
-    if (m.bound == engine::Bound::memory) summary_.memory_t_lower_total[at] += count * m.t_lower;
-    if (m.bound == engine::Bound::network) summary_.network_t_lower_total[at] += count * m.t_lower;
-    if (m.bound == engine::Bound::onchip) summary_.onchip_t_lower_total[at] += count * m.t_lower;
+    double const roof = count * (m.t_step - m.t_net_serial);
+    summary_.network_step_total[at] += count * m.t_net_serial;
+    switch (roof_in_step(m)) {
+        case engine::Bound::memory: summary_.memory_step_total[at] += roof; break;
+        case engine::Bound::network: summary_.network_step_total[at] += roof; break;
+        case engine::Bound::onchip: summary_.onchip_step_total[at] += roof; break;
+        default: break;
+    }
     std::size_t layer = layer_of_op_[c.op];
     summary_.layer_t_lower[(c.point * summary_.layers.size() + layer) * targets + c.target] +=
-        count * m.t_lower;
+        count * m.t_step;
 }
 
 StepTotals step_totals(ReportContext const& context, Summary const& summary, std::size_t point,
@@ -95,11 +125,21 @@ StepTotals step_totals(ReportContext const& context, Summary const& summary, std
     auto const& grid = context.grid;
     std::size_t at = point * grid.target_count + target;
     StepTotals s;
-    s.t_lower = summary.t_lower_total[at];
-    s.t_upper = summary.t_upper_total[at];
-    s.memory_share = s.t_lower > 0 ? summary.memory_t_lower_total[at] / s.t_lower : 0;
-    s.network_share = s.t_lower > 0 ? summary.network_t_lower_total[at] / s.t_lower : 0;
-    s.onchip_share = s.t_lower > 0 ? summary.onchip_t_lower_total[at] / s.t_lower : 0;
+    s.unsupported_cases = summary.unsupported_cases[at];
+    s.unsupported = s.unsupported_cases > 0;
+    s.unsupported_dtype = summary.unsupported_dtype[at];
+    if (s.unsupported) {
+        s.t_lower = s.t_overlapped = s.t_upper = engine::not_available;
+    } else {
+        s.t_lower = summary.t_step_total[at];
+        s.t_overlapped = summary.t_lower_total[at];
+        s.t_upper = summary.t_upper_total[at];
+        if (s.t_lower > 0) {
+            s.memory_share = summary.memory_step_total[at] / s.t_lower;
+            s.network_share = summary.network_step_total[at] / s.t_lower;
+            s.onchip_share = summary.onchip_step_total[at] / s.t_lower;
+        }
+    }
     s.chips = grid.chips_at(point);
     auto const& facts = grid.point_facts[point];
     s.weight_bytes = facts.weight_bytes;

@@ -46,6 +46,7 @@ void XlsxWriter::State::layout_cases() {
     c.peak = index("peak"), c.ridge = index("ridge");
     c.t_math = index("t_math"), c.t_comms = index("t_comms");
     c.t_lower = index("t_lower"), c.t_upper = index("t_upper");
+    c.t_step = ctx.scenario.mesh.empty() ? c.t_lower : index("t_step");
     c.bound = index("bound"), c.attained = index("attained");
     c.peak_fraction = index("peak_fraction");
     critical_spec = &case_column_spec("critical_");
@@ -243,7 +244,8 @@ void XlsxWriter::State::add(engine::Case const& cs) {
         // A formula over a Hardware field the chip lacks (t_onchip without
         // an onchip_bandwidth): the engine's value.
         bool const formula = !formulas[i].empty() && (supported || !column.spec->needs_peak) &&
-                             has_hardware_cells(formulas[i], cs);
+                             has_hardware_cells(formulas[i], cs) &&
+                             (!column.spec->formula_applies || column.spec->formula_applies(row));
         if (column.spec == critical_spec && supported) {
             critical_formula(cs, column.sweep, i);
             continue;

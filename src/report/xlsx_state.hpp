@@ -90,6 +90,7 @@ struct XlsxWriter::State {
         std::size_t op, layer, count, hardware, dtype, sweep0, flops, bytes_read, bytes_written,
             intensity, peak, ridge, t_math, t_comms, t_lower, t_upper, bound, attained,
             peak_fraction, critical0, last;
+        std::size_t t_step;  // the op's time in the serial step: t_lower on one chip
     } col{};
     std::vector<std::string> letters;  // per Cases column
     // A derived column's formula, split once: literal text, this row's cell
@@ -149,8 +150,11 @@ struct XlsxWriter::State {
         bool tokens = false;  // tokens, tokens/s: the scenario has a tokens statement
         bool bytes = false;   // weights, cache, resident: something is resident
         bool chips = false;   // min chips: bytes, and some target has hbm_capacity
-        std::size_t hardware = 0, sweep0 = 1, t_lower = 0, t_upper = 0, memory = 0, tokens_col = 0,
-                    rate = 0, weights = 0, cache = 0, resident = 0, min_chips = 0, last = 0;
+        bool overlapped = false;  // the overlapped bound beside the step: a mesh
+        // t_lower: the step (serial on a mesh, Cases' t_step), t_overlapped its bound.
+        std::size_t hardware = 0, sweep0 = 1, t_lower = 0, t_overlapped = 0, t_upper = 0, memory = 0,
+                    tokens_col = 0, rate = 0, weights = 0, cache = 0, resident = 0, min_chips = 0,
+                    last = 0;
         std::size_t rows = 0;    // data rows (points x targets, at most a sheet's worth)
         bool formulas = false;   // step times as SUMPRODUCT formulas over Cases
         std::string values_why;  // else why not

@@ -40,7 +40,9 @@ void XlsxWriter::State::layout_steps() {
                                     [](std::string const& ref) { return !ref.empty(); });
     s.chips = s.bytes && any_capacity;
     std::size_t n = s.sweep0 + sweeps;
+    s.overlapped = !ctx.scenario.mesh.empty();
     s.t_lower = n++;
+    if (s.overlapped) s.t_overlapped = n++;
     s.t_upper = n++;
     s.memory = n++;
     if (s.tokens) s.tokens_col = n++, s.rate = n++;
@@ -78,8 +80,14 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
     }
 
     std::string note =
-        "One row per target and sweep point. step t_lower (t_upper): the sum of count x "
-        "t_lower (t_upper) over the supported cases, one chip running the whole step";
+        s.overlapped
+            ? "One row per target and sweep point, per chip of the mesh. step: the sum of count x "
+              "t_step (each op, then its collectives); step overlapped (t_upper): the sum of count x "
+              "t_lower (t_upper), every collective hidden under its op (none hidden); 'unsupported' "
+              "where a case has no peak or the chip cannot build the mesh; memory-bound share: a value"
+            : "One row per target and sweep point. step t_lower (t_upper): the sum of count x "
+              "t_lower (t_upper) over the cases, one chip running the whole step; 'unsupported' "
+              "where a case has no peak";
     if (s.formulas)
         note +=
             "; SUMPRODUCT formulas over the Cases sheet: edit the Hardware sheet and they "
@@ -94,7 +102,8 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
     std::vector<std::string> headers(s.last + 1);
     headers[s.hardware] = "hardware";
     for (std::size_t v = 0; v < sweeps; ++v) headers[s.sweep0 + v] = sc.sweeps[v].name;
-    headers[s.t_lower] = "step t_lower";
+    headers[s.t_lower] = s.overlapped ? "step" : "step t_lower";
+    if (s.overlapped) headers[s.t_overlapped] = "step overlapped";
     headers[s.t_upper] = "step t_upper";
     headers[s.memory] = "memory-bound share";
     if (s.tokens) headers[s.tokens_col] = "tokens", headers[s.rate] = "tokens/s";
@@ -111,6 +120,7 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
     for (std::size_t t = 0; t < targets; ++t)
         widths[s.hardware] = std::max(widths[s.hardware], text_width(ctx.target(t).id) + 2);
     for (std::size_t i : {s.t_lower, s.t_upper}) widths[i] = std::max(widths[i], 13.0);
+    if (s.overlapped) widths[s.t_overlapped] = std::max(widths[s.t_overlapped], 13.0);
     if (s.bytes)
         for (std::size_t i : {s.weights, s.cache, s.resident})
             widths[i] = std::max(widths[i], 12.0);
@@ -121,7 +131,8 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
         std::string l = column_letters(column);
         return "Cases!$" + l + "$2:$" + l + "$" + last;
     };
-    std::string const count_range = range(col.count), lower_range = range(col.t_lower),
+    std::string const count_range = range(col.count), lower_range = range(col.t_step),
+                      overlapped_range = range(col.t_lower),
                       upper_range = range(col.t_upper), bound_range = range(col.bound),
                       hardware_range = range(col.hardware);
 
@@ -135,7 +146,12 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
             str(ws, r, s.hardware, ctx.target(t).id, fmt.indent);
             for (std::size_t v = 0; v < sweeps; ++v) sweep_cell(ws, r, s.sweep0 + v, p, v);
             std::string const lower_cell = column_letters(s.t_lower) + n;
-            if (s.formulas) {
+            if (totals.unsupported) {
+                // Never a number: a step without one of its ops is no step.
+                for (std::size_t c : {s.t_lower, s.t_upper, s.memory})
+                    str(ws, r, c, "unsupported", fmt.indent);
+                if (s.overlapped) str(ws, r, s.t_overlapped, "unsupported", fmt.indent);
+            } else if (s.formulas) {
                 // The cases of this target (its hardware cell, never its id
                 // spliced in: names are data) at this point, weighted by count.
                 std::string match =
@@ -149,16 +165,24 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
                 formula(ws, r, s.t_lower,
                         "=SUMPRODUCT(" + match + "*" + count_range + "," + lower_range + ")",
                         totals.t_lower, fmt.time);
+                if (s.overlapped)
+                    formula(ws, r, s.t_overlapped,
+                            "=SUMPRODUCT(" + match + "*" + count_range + "," + overlapped_range + ")",
+                            totals.t_overlapped, fmt.time);
                 formula(ws, r, s.t_upper,
                         "=SUMPRODUCT(" + match + "*" + count_range + "," + upper_range + ")",
                         totals.t_upper, fmt.time);
-                formula(ws, r, s.memory,
+                // On a mesh the roof of each op's part before its collectives
+                // decides the share (summary.cpp): a value.
+                if (s.overlapped) num(ws, r, s.memory, totals.memory_share, fmt.fraction);
+                else formula(ws, r, s.memory,
                         "=IF(" + lower_cell + ">0,SUMPRODUCT(" + match + "*(" + bound_range +
                             "=\"memory\")*" + count_range + "," + lower_range + ")/" + lower_cell +
                             ",0)",
                         totals.memory_share, fmt.fraction);
             } else {
                 num(ws, r, s.t_lower, totals.t_lower, fmt.time);
+                if (s.overlapped) num(ws, r, s.t_overlapped, totals.t_overlapped, fmt.time);
                 num(ws, r, s.t_upper, totals.t_upper, fmt.time);
                 num(ws, r, s.memory, totals.memory_share, fmt.fraction);
             }

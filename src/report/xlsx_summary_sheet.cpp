@@ -266,7 +266,7 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
     // Named, not "literal" + range(...): GCC 12 at -O3 gives a false
     // -Wrestrict for a string literal + a temporary std::string.
     std::string const hardware_range = range(col.hardware), layer_range = range(col.layer),
-                      count_range = range(col.count), lower_range = range(col.t_lower);
+                      count_range = range(col.count), lower_range = range(col.t_step);
     for (std::size_t l = 0; l < sum.layers.size(); ++l) {
         for (std::size_t t = 0; t < targets; ++t, ++r) {
             bool const top = sum.layers[l].empty();
@@ -317,7 +317,7 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
         str(ws, r, 0, ctx.target(t).id);
         for (std::size_t i = 0; i < at_points.size(); ++i) {
             std::size_t p = at_points[i];
-            double lower = sum.t_lower_total[p * targets + t];
+            double lower = sum.t_step_total[p * targets + t];
             double upper = sum.t_upper_total[p * targets + t];
             std::size_t c1 = 1 + i, c2 = 1 + at_points.size() + i;
             if (whole_formulas) {

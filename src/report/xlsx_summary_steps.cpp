@@ -15,8 +15,9 @@ using output::column_letters;
 std::vector<std::string> XlsxWriter::State::summary_step_headers() const {
     std::vector<std::string> headers = {"hardware"};
     for (auto const& sw : ctx.scenario.sweeps) headers.push_back(sw.name);
-    for (char const* h : {"step t_lower", "step t_upper", "memory-bound share"})
-        headers.push_back(h);
+    // On a mesh the step is serial (each op, then its collectives).
+    headers.push_back(ctx.scenario.mesh.empty() ? "step t_lower" : "step");
+    for (char const* h : {"step t_upper", "memory-bound share"}) headers.push_back(h);
     if (step.tokens) headers.push_back("tokens/s");
     // With a mesh the bytes are each chip's share, and the test is whether
     // that share fits in the chip's HBM.
@@ -42,8 +43,8 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
     ++r;
     str(ws, r++, 0,
         ctx.scenario.mesh.empty()
-            ? "Step: sum of count x time over the supported cases, one chip"
-            : "Step: sum of count x time over the supported cases, per chip of the mesh (all at once)",
+            ? "Step: sum of count x time over the cases, one chip"
+            : "Step: sum of count x time over the cases (each op, then its collectives), per chip of the mesh (all at once)",
         fmt.section);
     std::string note = "Every sweep point is on the Steps sheet.";
     if (st.bytes)
@@ -90,9 +91,13 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
                 else
                     num(ws, r, column, value, format);
             };
-            from_steps(lower, st.t_lower, totals.t_lower, fmt.time);
-            from_steps(lower + 1, st.t_upper, totals.t_upper, fmt.time);
-            from_steps(lower + 2, st.memory, totals.memory_share, fmt.fraction);
+            if (totals.unsupported) {
+                for (std::size_t c = lower; c < lower + 3; ++c) str(ws, r, c, "unsupported", fmt.indent);
+            } else {
+                from_steps(lower, st.t_lower, totals.t_lower, fmt.time);
+                from_steps(lower + 1, st.t_upper, totals.t_upper, fmt.time);
+                from_steps(lower + 2, st.memory, totals.memory_share, fmt.fraction);
+            }
             if (st.tokens && std::isfinite(totals.tokens_per_s)) {
                 if (steps_at)
                     formula(ws, r, rate,

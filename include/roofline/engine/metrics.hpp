@@ -5,6 +5,7 @@
 
 #include "roofline/model/scenario.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -70,6 +71,13 @@ struct Metrics {
     double t_net;          // the collectives' time (network.hpp); 0 on one chip
     double t_lower;        // max(t_math, t_comms, t_onchip, t_net)
     double t_upper;        // t_math + t_comms + t_onchip + t_net
+    // The op in a serial step (multichip.md 6): its collectives after its
+    // compute and memory time (an input gather before it), except those
+    // written `overlapped`, which run under it. t_net_serial is the part of
+    // t_net that does not overlap: t_step = max(t_math, t_comms, t_onchip,
+    // t_net - t_net_serial) + t_net_serial; t_lower when nothing is serial.
+    double t_net_serial;
+    double t_step;
     double attained;       // flops / t_lower
     double peak_fraction;  // attained / peak
     Bound bound;
@@ -84,7 +92,8 @@ inline double onchip_seconds(double bytes_onchip, std::optional<double> onchip_b
 
 inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
                                 double hbm_bytes_per_s, double net_bytes = 0, double t_net = 0,
-                                std::optional<double> onchip_bytes_per_s = std::nullopt) {
+                                std::optional<double> onchip_bytes_per_s = std::nullopt,
+                                double t_net_serial = 0) {
     Metrics m;
     m.counts = c;
     double bytes = c.bytes_read + c.bytes_written;
@@ -95,7 +104,7 @@ inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
     m.t_net = t_net;
     if (!peak) {
         m.peak = m.ridge = m.t_math = m.t_lower = m.t_upper = m.attained = m.peak_fraction =
-            not_available;
+            m.t_net_serial = m.t_step = not_available;
         m.bound = Bound::unsupported;
         return m;
     }
@@ -110,6 +119,14 @@ inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
     m.t_upper = m.t_math + m.t_comms;
     if (m.t_onchip != 0) m.t_upper += m.t_onchip;
     if (t_net != 0) m.t_upper += t_net;
+    m.t_net_serial = t_net_serial;
+    if (t_net_serial == 0) {
+        m.t_step = m.t_lower;
+    } else {
+        double const hidden = t_net - t_net_serial;  // 0 unless a kernel mixes both
+        double const roof = std::max({m.t_math, m.t_comms, m.t_onchip, hidden});
+        m.t_step = roof + t_net_serial;
+    }
     m.attained = c.flops / m.t_lower;
     m.peak_fraction = m.attained / *peak;
     m.bound = m.t_math >= other             ? Bound::compute

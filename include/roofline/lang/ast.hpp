@@ -160,6 +160,9 @@ struct MatmulStmt : x3::position_tagged {
     Tensor out;
     std::optional<Expression> flops;  // per point of the contraction; default 2
     std::optional<Identifier> compute;
+    // `overlapped`: the op's collectives run under its compute and memory
+    // time (a fused collective matmul) instead of after it (multichip.md 6).
+    bool overlapped = false;
 };
 
 // `elementwise act = bf16[T, F], bf16[T, F] -> bf16[T, F] flops 4`
@@ -169,6 +172,7 @@ struct ElementwiseStmt : x3::position_tagged {
     Tensor out;
     std::optional<Expression> flops;  // per output element; default 1
     std::optional<Identifier> compute;
+    bool overlapped = false;  // as a matmul's
 };
 
 // `resident experts = weight bf16[E, D, F]`
@@ -199,8 +203,10 @@ struct CollectiveStmt : x3::position_tagged {
 };
 
 // `slo step <= 50 ms`: the Plan table considers only the points whose step
-// meets it.
+// meets it. The measure: `step` (the serial step), `t_upper` (the step with
+// nothing overlapped), `expected` (calibrated, not yet).
 struct SloStmt : x3::position_tagged {
+    Identifier measure;
     Quantity limit;
 };
 

@@ -182,6 +182,9 @@ struct Op {
     // nothing is split. And the collectives the case performs, in order.
     std::vector<Shards> compute_shards;
     std::vector<Collective> collectives;
+    // `overlapped`: the collectives run under the op's compute and memory
+    // time; else after it (an input gather before it), in the serial step.
+    bool overlapped = false;
     // A kernel (docs/fusion.md): one case whose counts are its members'
     // sums. Its axes are every member's axes (the sizes the case needs), its
     // compute dtype that of its first matmul (else its first member).
@@ -242,7 +245,9 @@ struct Scenario {
     std::vector<Op> ops;
     std::vector<Resident> residents;
     std::vector<MeshAxis> mesh;  // `mesh`: none for one chip
-    std::optional<double> slo_step_s;  // `slo step <= Q`, in seconds
+    std::optional<double> slo_step_s;  // `slo step <= Q` (or t_upper), in seconds
+    // What the slo bounds: the step, or t_upper (the step with nothing overlapped).
+    enum class SloMeasure : std::uint8_t { step, t_upper } slo_measure = SloMeasure::step;
     std::vector<Request> requests;
     int tokens_slot = -1;  // `tokens = EXPR`: a slot that cannot be named, or -1
     std::size_t template_count = 0;  // defined, used or not (for `roofline check`)

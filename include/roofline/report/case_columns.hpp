@@ -72,6 +72,10 @@ struct CaseColumnSpec {
     // where some target has the field, so that a catalog without it adds no
     // empty column. Empty: no such condition.
     std::string_view hardware_field = {};
+    // Whether the formula applies to a row (else its value): for t_step,
+    // whose formula adds the whole t_net, the rows with no overlapped
+    // collective. Null: every row.
+    bool (*formula_applies)(CaseRow const& row) = nullptr;
 
     bool text() const { return number == nullptr; }  // a name (or `bound`), not a number
 };

@@ -7,6 +7,7 @@
 #include "roofline/model/scenario.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -66,11 +67,18 @@ struct Summary {
 
     // Whole-scenario totals per sweep point and target, over supported cases,
     // each case weighted by its layer repeat count: [point * targets + target].
-    // memory_t_lower_total is the part of t_lower_total from memory-bound cases.
-    // network_t_lower_total likewise from network-bound cases (a mesh), and
-    // onchip_t_lower_total from on-chip-bound ones.
-    std::vector<double> t_lower_total, t_upper_total, memory_t_lower_total, network_t_lower_total,
-        onchip_t_lower_total;
+    // t_step_total is the serial step (Metrics::t_step), t_lower_total the
+    // overlapped bound. memory_step_total is the part of t_step_total spent
+    // at the memory roof, network_step_total in collectives (the serial ones,
+    // and an overlapped or explicit collective's where it is the op's roof),
+    // onchip_step_total at the on-chip roof.
+    std::vector<double> t_step_total, t_lower_total, t_upper_total, memory_step_total,
+        network_step_total, onchip_step_total;
+    // The unsupported cases (no peak for their compute dtype, or a mesh the
+    // chip cannot build), and the compute dtype of the first: a step with
+    // any is unsupported, never a number.
+    std::vector<std::uint32_t> unsupported_cases;
+    std::vector<int> unsupported_dtype;
 
     // Per layer path ("" is the top level), in first-use order, per sweep
     // point: [(point * layers.size() + layer) * targets + target].
@@ -88,10 +96,21 @@ struct Summary {
 // first. Times assume one chip runs the whole step; min_chips is a memory
 // figure only (how many chips' HBM the resident bytes need).
 struct StepTotals {
-    double t_lower = 0, t_upper = 0;  // sum of count x t_lower (t_upper), supported cases
-    double memory_share = 0;          // share of t_lower spent in memory-bound cases
-    double network_share = 0;         // ... in network-bound cases (a mesh)
-    double onchip_share = 0;          // ... in on-chip-bound cases
+    // Unsupported: some case of the step is (no peak for its compute dtype,
+    // or the chip cannot build the mesh); the times are then NaN, and the
+    // writers say "unsupported". unsupported_dtype: the first such case's
+    // compute dtype (-1: the mesh).
+    bool unsupported = false;
+    std::uint32_t unsupported_cases = 0;
+    int unsupported_dtype = -1;
+    // The step: sum of count x t_step, the serial composition (each op, then
+    // its collectives; multichip.md 6). t_overlapped: sum of count x t_lower,
+    // every collective hidden under its op (the bound that assumes perfect
+    // overlap); equal to t_lower on one chip. t_upper: sum of count x t_upper.
+    double t_lower = 0, t_overlapped = 0, t_upper = 0;
+    double memory_share = 0;          // share of the step at the memory roof
+    double network_share = 0;         // ... in collectives (a mesh)
+    double onchip_share = 0;          // ... at the on-chip roof
     double chips = 1;                 // of the mesh at this point; the figures here are per chip
     double weight_bytes = 0, cache_bytes = 0, resident_bytes = 0;
     double capacity = engine::not_available;   // hbm_capacity; NaN when not given
@@ -112,11 +131,12 @@ std::vector<std::size_t> step_points(std::size_t point_count, std::size_t betwee
 // at each point picked (all points when there is no dtype sweep to keep whole).
 std::vector<std::size_t> step_points(model::Scenario const& scenario, engine::CaseGrid const& grid);
 
-// The Plan table (multichip.md section 6): for each target and each value of
-// the sweeps that set the mesh's sizes, the sweep point with the most tokens
-// per second per chip among those that fit in each chip's HBM and meet the
-// `slo`; the best row of each target marked. Only for a scenario with a mesh
-// and a tokens statement (else no rows).
+// The Plan table (multichip.md section 6): for each target, each dtype of a
+// dtype sweep and each value of the sweeps that set the mesh's sizes, the
+// sweep point with the most tokens per second per chip among those whose
+// step is supported, fits in each chip's HBM and meets the `slo`; the best
+// row of each target and dtype marked. Only for a scenario with a mesh and a
+// tokens statement (else no rows).
 struct PlanRow {
     std::size_t target = 0;
     std::size_t mesh_point = 0;  // the first point with these mesh sizes
@@ -126,7 +146,7 @@ struct PlanRow {
     double compute_share = 0;
     double tokens_per_s_per_chip = 0;
     std::string why;    // when none qualifies
-    bool best = false;  // the most tokens/s per chip of the target's rows
+    bool best = false;  // the most tokens/s per chip of the target's rows (of its dtype)
     // The searched sweeps whose first or last value the pick sits at: the
     // best may lie beyond the sweep. The other sweeps for every chosen row;
     // the mesh sweeps too for the best.
@@ -138,7 +158,14 @@ struct PlanRow {
 };
 struct Plan {
     std::vector<std::size_t> mesh_sweeps;   // sweeps that set a mesh size
+    std::vector<std::size_t> dtype_sweeps;  // a Plan per dtype: its rows and best apart
     std::vector<std::size_t> other_sweeps;  // the rest, picked per row
+    // What sets a row apart: its dtypes, then its mesh sizes (at mesh_point).
+    std::vector<std::size_t> row_sweeps() const {
+        std::vector<std::size_t> sweeps = dtype_sweeps;
+        sweeps.insert(sweeps.end(), mesh_sweeps.begin(), mesh_sweeps.end());
+        return sweeps;
+    }
     std::vector<PlanRow> rows;              // per target, in sweep order
 };
 Plan make_plan(ReportContext const& context, Summary const& summary);
