@@ -101,6 +101,11 @@ void check_kernel(Context const& context, Op& kernel, bool complete);
 void check_requests(Context const& context, std::vector<Pending<ast::RequestStmt>> const& statements,
                     std::vector<Request> const& requests, SlotValues const& values);
 
+// pass_mesh_sweep.cpp: from each sweep that sets a mesh axis's size, the
+// values at which a split dimension does not divide, with one warning (an
+// error when none is left).
+void skip_indivisible_mesh_sizes(Context const& context, Scenario& scenario);
+
 // pass_warnings.cpp: a warning per (compute dtype, target) that has no peak.
 void warn_unsupported(Context const& context, Scenario const& scenario);
 
