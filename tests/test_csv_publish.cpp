@@ -109,7 +109,7 @@ TEST_CASE("cases.csv: header and one row, every number worked out by hand", "[cs
 
 TEST_CASE("cases.csv: unsupported cases and missing critical values are empty fields", "[csv]") {
     std::string const text = R"(
-        hardware h { hbm_bandwidth = 1e12  peak bf16 = 1e14 }
+        hardware h { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e14 FLOP/s }
         sweep B = [2]
         matmul q = fp8[B] * fp8[B] -> fp8[])";
     auto const rows = csv_rows(csv_of(text), text);

@@ -98,8 +98,9 @@ TEST_CASE("a unit of the wrong family is an error at the unit", "[units]") {
 
 TEST_CASE("extends copies the base and overrides the fields given", "[units]") {
     auto checked = test::check_text(R"(
-        hardware variant extends base { peak bf16 = 3e14  hbm_bandwidth = 2e12 }
-        hardware base { name = "Base" source = "s" hbm_bandwidth = 1e12  peak bf16 = 1e14  peak int8 = 2e14 })");
+        hardware variant extends base { peak bf16 = 3e14 FLOP/s  hbm_bandwidth = 2e12 B/s }
+        hardware base { name = "Base" source = "s" hbm_bandwidth = 1e12 B/s  peak bf16 = 1e14 FLOP/s
+                        peak int8 = 2e14 OP/s })");
     INFO(checked->errors());
     REQUIRE_FALSE(checked->diagnostics.has_errors());
     auto const& s = checked->scenario;
@@ -122,7 +123,7 @@ TEST_CASE("hardware interconnect fields: units, counts and defaults", "[units][i
             ici_bandwidth = 45 GB/s
             ici_wraparound = 2 * 8
             ici_latency = 2 us
-            dcn_bandwidth = 3.125e9
+            dcn_bandwidth = 3.125e9 B/s
             dcn_latency = 0.5 ms
         }
         hardware gpu {
@@ -132,7 +133,7 @@ TEST_CASE("hardware interconnect fields: units, counts and defaults", "[units][i
             nvlink_latency = 500 ns
             dcn_bandwidth = 50 GB/s
         }
-        hardware plain { hbm_bandwidth = 1e12 })");
+        hardware plain { hbm_bandwidth = 1e12 B/s })");
     INFO(checked->errors());
     REQUIRE_FALSE(checked->diagnostics.has_errors());
     auto const& s = checked->scenario;

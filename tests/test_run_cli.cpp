@@ -215,7 +215,7 @@ TEST_CASE("run: identical inputs give byte-identical cases.csv and report.xlsx",
 TEST_CASE("run: an error part-way leaves no version and earlier ones untouched", "[run]") {
     Sandbox box;
     auto scenario = box.write("bad.roof", R"(
-hardware h { hbm_bandwidth = 1e12  peak bf16 = 1e14 }
+hardware h { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e14 FLOP/s }
 sweep B = 1 .. 8
 let D = 64
 matmul m = bf16[B, D] * bf16[D, D2] -> bf16[B, D2]
@@ -226,7 +226,7 @@ let D2 = 128
     // Now D2 divides by B - 4: division by zero at B = 4 (and 64 elsewhere),
     // found while the cases are written.
     box.write("bad.roof", R"(
-hardware h { hbm_bandwidth = 1e12  peak bf16 = 1e14 }
+hardware h { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e14 FLOP/s }
 sweep B = 1 .. 8
 let D = 64
 matmul m = bf16[B, D] * bf16[D, D2] -> bf16[B, D2]

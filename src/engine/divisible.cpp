@@ -1,8 +1,6 @@
 #include "divisible.hpp"
 
-#include "roofline/engine/metrics.hpp"
-
-#include <cmath>
+#include "roofline/model/uneven_split.hpp"
 
 namespace roofline::engine {
 
@@ -15,22 +13,11 @@ std::optional<model::EvalError> check_divisible(model::Scenario const& scenario,
         if (t.shards[i].empty()) continue;
         auto const& axis = axes[static_cast<std::size_t>(t.axes[i])];
         double size = axis_sizes[static_cast<std::size_t>(t.axes[i])];
-        double chips = shard_count(t.shards[i], mesh_sizes);
-        if (std::fmod(size, chips) == 0) continue;
-        std::string over;
+        auto problem = model::uneven_split(scenario, axis.name, size, t.shards[i], mesh_sizes);
+        if (!problem) continue;
         bool swept = varies(axis.slot);
-        for (int m : t.shards[i]) {
-            auto const& mesh_axis = scenario.mesh[static_cast<std::size_t>(m)];
-            over.append(over.empty() ? "" : " x ")
-                .append(mesh_axis.name)
-                .append(" = ")
-                .append(model::format_number(mesh_sizes[static_cast<std::size_t>(m)]));
-            swept = swept || varies(mesh_axis.slot);
-        }
-        return model::EvalError{i < t.dim_spans.size() ? t.dim_spans[i] : t.span,
-                                "'" + axis.name + "' = " + model::format_number(size) +
-                                    " does not split evenly over " + over + " chips",
-                                !swept};
+        for (int m : t.shards[i]) swept = swept || varies(scenario.mesh[static_cast<std::size_t>(m)].slot);
+        return model::EvalError{i < t.dim_spans.size() ? t.dim_spans[i] : t.span, *problem, !swept};
     }
     return std::nullopt;
 }

@@ -3,6 +3,7 @@
 #include "roofline/lang/suggest.hpp"
 #include "roofline/lang/templates_dir.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -100,6 +101,7 @@ private:
             auto more = fs_.roof_files_below(dir);
             files.insert(files.end(), more.begin(), more.end());
         }
+        std::sort(files.begin(), files.end());  // a folder lists its files in no order
         return did_you_mean(name, std::vector<std::string_view>(files.begin(), files.end()));
     }
 

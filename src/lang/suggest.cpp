@@ -57,11 +57,9 @@ std::vector<std::string> best_by(std::vector<std::string_view> const& candidates
         if (!r || (best_rank && *best_rank < *r)) continue;
         if (!best_rank || *r < *best_rank) best.clear();
         best_rank = r;
-        best.emplace_back(candidate);
+        // In the candidates' order (the order the names are declared), each once.
+        if (std::find(best.begin(), best.end(), candidate) == best.end()) best.emplace_back(candidate);
     }
-    // Candidates may come in any order (hash maps), and more than once.
-    std::sort(best.begin(), best.end());
-    best.erase(std::unique(best.begin(), best.end()), best.end());
     return best;
 }
 
@@ -104,16 +102,22 @@ std::optional<std::string> closest_name(std::string_view name,
     return best.front();
 }
 
+std::string joined(std::vector<std::string> const& words, std::string_view last,
+                   std::string_view between) {
+    std::string text;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (i > 0) text.append(i + 1 == words.size() ? last : between);
+        text.append(words[i]);
+    }
+    return text;
+}
+
 std::string did_you_mean(std::string_view name, std::vector<std::string_view> const& candidates) {
     auto best = closest_names(name, candidates);
     if (best.size() > max_suggestions) best.resize(max_suggestions);
     if (best.empty()) return {};
-    std::string text = "; did you mean ";
-    for (std::size_t i = 0; i < best.size(); ++i) {
-        if (i > 0) text += i + 1 == best.size() ? " or " : ", ";
-        text.append("'").append(best[i]).append("'");
-    }
-    return text + "?";
+    for (auto& name : best) name = std::string("'").append(name).append("'");
+    return std::string("; did you mean ").append(joined(best, " or ")).append("?");
 }
 
 }  // namespace roofline

@@ -43,6 +43,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     check_tokens(context, checker.tokens, scenario.tokens_slot, values, constant);
     scenario.slo_step_s = check_slo(context, checker.slo_statement, constant, !scenario.mesh.empty(),
                                     checker.tokens.node != nullptr, scenario.slo_measure);
+    if (!diagnostics.has_errors()) skip_indivisible_mesh_sizes(context, scenario);
     if (!diagnostics.has_errors()) warn_unsupported(context, scenario);
     return std::move(scenario);
 }

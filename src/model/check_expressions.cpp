@@ -22,10 +22,15 @@ int Checker::lookup_value(int scope, std::string const& name) const {
 }
 
 std::vector<std::string_view> Checker::visible_values(int scope) const {
+    // Innermost scope first; within one, in the order declared (by slot).
     std::vector<std::string_view> names;
-    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent)
+    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent) {
+        std::vector<std::pair<int, std::string_view>> declared;
         for (auto const& [name, slot] : scopes[static_cast<std::size_t>(s)].values)
-            names.push_back(name);
+            declared.emplace_back(slot, name);
+        std::sort(declared.begin(), declared.end());
+        for (auto const& [slot, name] : declared) names.push_back(name);
+    }
     return names;
 }
 

@@ -37,8 +37,8 @@ void Checker::check_hardware() {
                                                    "previous definition is here"));
         }
     }
-    std::vector<std::string_view> names;
-    for (auto const& [name, i] : index) names.push_back(name);
+    std::vector<std::string_view> names;  // in definition order, for "did you mean"
+    for (auto const& h : hardware) names.push_back(h.node->name.name);
 
     // Resolved in dependency order (a base before the chips that extend it),
     // whatever the order in the files, without recursion: the chain of bases
@@ -157,26 +157,36 @@ void Checker::check_hardware() {
                 set_field_number(hw, *spec, *value);
                 continue;
             }
-            double base_value = *value;
-            if (quantity.unit) {
-                Span unit_span = file.span_of(*quantity.unit);
-                auto unit = find_unit(quantity.unit->text);
-                if (!unit) {
-                    diagnostics.error(unit_span, "unknown unit '" + quantity.unit->text + "'" +
-                                                     did_you_mean(quantity.unit->text, unit_names()));
-                    ok = false;
-                    continue;
-                }
-                if (unit->family != spec->family) {
-                    diagnostics.error(unit_span, "'" + key + "' is in " +
-                                                     std::string(family_name(spec->family)) +
-                                                     ", but '" + quantity.unit->text + "' is in " +
-                                                     std::string(family_name(unit->family)));
-                    ok = false;
-                    continue;
-                }
-                base_value = unit->to_base(*value);
+            // A bare number would be read in base units (`hbm_capacity = 80`
+            // as 80 bytes): every quantity names its unit.
+            if (!quantity.unit) {
+                std::vector<std::string> units;
+                for (auto unit : unit_names(spec->family)) units.emplace_back(unit);
+                auto& d = diagnostics.error(value_span, "'" + key + "' needs a unit of " +
+                                                            std::string(family_name(spec->family)) +
+                                                            " (" + joined(units, " or ") +
+                                                            "), not a bare " + format_number(*value));
+                note_set_by_option(d, file, quantity.value, 0);
+                ok = false;
+                continue;
             }
+            Span unit_span = file.span_of(*quantity.unit);
+            auto unit = find_unit(quantity.unit->text);
+            if (!unit) {
+                diagnostics.error(unit_span, "unknown unit '" + quantity.unit->text + "'" +
+                                                 did_you_mean(quantity.unit->text, unit_names()));
+                ok = false;
+                continue;
+            }
+            if (unit->family != spec->family) {
+                diagnostics.error(unit_span, "'" + key + "' is in " +
+                                                 std::string(family_name(spec->family)) +
+                                                 ", but '" + quantity.unit->text + "' is in " +
+                                                 std::string(family_name(unit->family)));
+                ok = false;
+                continue;
+            }
+            double base_value = unit->to_base(*value);
             if (!(base_value > 0) || std::isinf(base_value)) {
                 diagnostics.error(value_span, "'" + key + "' must be positive and finite, not " +
                                       format_number(base_value));
@@ -190,6 +200,8 @@ void Checker::check_hardware() {
                 continue;
             }
             if (spec->name == "hbm_bandwidth") written.hbm_bandwidth = value_span;
+            if (spec->name == "hbm_capacity") written.hbm_capacity = value_span;
+            if (spec->name == "onchip_capacity") written.onchip_capacity = value_span;
             if (spec->kind != FieldKind::per_dtype) {
                 set_field_number(hw, *spec, base_value);
                 continue;

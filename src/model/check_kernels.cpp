@@ -12,7 +12,8 @@
 namespace roofline::model {
 
 
-void Checker::assemble_ops(std::vector<Op>& built, std::vector<int> const& scope_of) {
+void Checker::assemble_ops(std::vector<Op>& built, std::vector<int> const& scope_of,
+                           std::vector<bool> const& incomplete) {
     auto destination = [&](int scope) -> std::vector<Op>& {
         auto const& s = scopes[static_cast<std::size_t>(scope)];
         if (s.request < 0) return scenario.ops;
@@ -52,7 +53,7 @@ void Checker::assemble_ops(std::vector<Op>& built, std::vector<int> const& scope
         auto const& pending = kernels[k];
         if (placed[k]) {
             diagnostics.set_context(context_of(pending.inner_scope));
-            check_kernel(context, (*placed[k]->list)[placed[k]->index]);
+            check_kernel(context, (*placed[k]->list)[placed[k]->index], !incomplete[k]);
             diagnostics.set_context(nullptr);
         } else if (pending.node->body.empty()) {
             diagnostics.error(pending.file->span_of(pending.node->name),

@@ -197,15 +197,19 @@ void Checker::check_ops() {
         }
     };
     std::vector<int> scope_of;  // of each op built, parallel to scenario.ops
+    std::vector<bool> incomplete(kernels.size(), false);
     for (auto const& pending : ops) {
         diagnostics.set_context(context_of(pending.scope));
+        std::size_t before = scenario.ops.size();
         std::visit(Dispatch{*this, pending}, pending.node);
+        int kernel = scopes[static_cast<std::size_t>(pending.scope)].kernel;
+        if (scenario.ops.size() == before && kernel >= 0) incomplete[static_cast<std::size_t>(kernel)] = true;
         scope_of.resize(scenario.ops.size(), pending.scope);
     }
     diagnostics.set_context(nullptr);
     std::vector<Op> built = std::move(scenario.ops);
     scenario.ops.clear();
-    assemble_ops(built, scope_of);
+    assemble_ops(built, scope_of, incomplete);
 }
 
 // `flops EXPR`: a constant, checked here; or a value of the sweeps, checked

@@ -44,9 +44,14 @@ bool Checker::is_mesh_name(int scope, std::string const& name) const {
 std::vector<std::string_view> Checker::mesh_names(int scope) const {
     std::vector<std::string_view> names;
     for (auto const& m : scenario.mesh) names.push_back(m.name);
-    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent)
+    // A scope's mesh parameters come from a hash map: alphabetically, so
+    // that a suggestion does not depend on the map's order.
+    for (int s = scope; s >= 0; s = scopes[static_cast<std::size_t>(s)].parent) {
+        auto first = names.size();
         for (auto const& [name, alias] : scopes[static_cast<std::size_t>(s)].mesh_aliases)
             names.push_back(name);
+        std::sort(names.begin() + static_cast<std::ptrdiff_t>(first), names.end());
+    }
     return names;
 }
 

@@ -296,7 +296,9 @@ struct Checker {
     // check_kernels.cpp: the ops built by check_ops, with the scope of each,
     // grouped into kernels (each checked by check_kernel, passes.hpp) and
     // routed to the cases or a request's phases.
-    void assemble_ops(std::vector<Op>& built, std::vector<int> const& scope_of);
+    // incomplete[k]: a member of kernel k failed (its error is out).
+    void assemble_ops(std::vector<Op>& built, std::vector<int> const& scope_of,
+                      std::vector<bool> const& incomplete);
     // `request NAME(...) { prefill: ... decode: ... }` at the top level: its
     // arguments are values of its scope, `i` a value of the decode's whose
     // every dependent is evaluated again at each step.

@@ -24,7 +24,7 @@ bool same_tensor(Op const& a, Tensor const& ta, Op const& b, Tensor const& tb) {
 
 }  // namespace
 
-void check_kernel(Context const& context, Op& kernel) {
+void check_kernel(Context const& context, Op& kernel, bool complete) {
     auto& diagnostics = context.diagnostics;
     // The case's axes: every member's, once, so that the engine checks
     // every size the members need.
@@ -34,6 +34,7 @@ void check_kernel(Context const& context, Op& kernel) {
             for (auto const& a : kernel.axes) seen = seen || a.slot == axis.slot;
             if (!seen) kernel.axes.push_back(axis);
         }
+    if (!complete) return;
     auto const& name = kernel.name;
     auto& members = kernel.members;
     Span kernel_span = kernel.span;

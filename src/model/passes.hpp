@@ -95,12 +95,18 @@ void check_tokens(Context const& context, Pending<ast::TokensStmt> const& statem
                   SlotValues const& values, Constants const& constant);
 
 // pass_kernels.cpp: a kernel assembled from its members: its axes and
-// collectives, and the rules of its on-chip tensors.
-void check_kernel(Context const& context, Op& kernel);
+// collectives, and the rules of its on-chip tensors (not when a member
+// failed: what it would have read or written is unknown).
+void check_kernel(Context const& context, Op& kernel, bool complete);
 
 // pass_requests.cpp: each request's constant arguments, and that it has a decode.
 void check_requests(Context const& context, std::vector<Pending<ast::RequestStmt>> const& statements,
                     std::vector<Request> const& requests, SlotValues const& values);
+
+// pass_mesh_sweep.cpp: from each sweep that sets a mesh axis's size, the
+// values at which a split dimension does not divide, with one warning (an
+// error when none is left).
+void skip_indivisible_mesh_sizes(Context const& context, Scenario& scenario);
 
 // pass_warnings.cpp: a warning per (compute dtype, target) that has no peak.
 void warn_unsupported(Context const& context, Scenario const& scenario);

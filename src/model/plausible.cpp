@@ -69,6 +69,15 @@ std::string familiar_units(double value, std::string const& unit) {
 
 void warn_implausible(Hardware const& hw, WrittenFields const& written,
                       std::vector<Dtype> const& dtypes, Diagnostics& diagnostics) {
+    auto capacity = [&](char const* field, std::optional<Span> const& at,
+                        std::optional<double> const& bytes, double low, double high) {
+        if (at && bytes && !in(*bytes, low, high))
+            diagnostics.warning(*at, range_message(field, *bytes, "B", low, high));
+    };
+    capacity("hbm_capacity", written.hbm_capacity, hw.hbm_capacity_bytes, min_plausible_hbm_capacity,
+             max_plausible_hbm_capacity);
+    capacity("onchip_capacity", written.onchip_capacity, hw.onchip_capacity_bytes,
+             min_plausible_onchip_capacity, max_plausible_onchip_capacity);
     bool bandwidth_ok = in(hw.hbm_bytes_per_s, min_plausible_bandwidth, max_plausible_bandwidth);
     if (written.hbm_bandwidth && !bandwidth_ok)
         diagnostics.warning(*written.hbm_bandwidth,

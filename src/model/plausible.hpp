@@ -22,11 +22,22 @@ inline constexpr double min_plausible_peak = 1e12;       // 1 TFLOP/s
 inline constexpr double max_plausible_peak = 1e17;       // 100 PFLOP/s
 inline constexpr double min_plausible_ridge = 1;         // FLOP/byte
 inline constexpr double max_plausible_ridge = 1e4;
+// Capacities per chip. HBM: the catalog spans 16 GiB (TPU v5e) to 256 GB
+// (MI325X); 1 GB is below any accelerator's memory since 2016 (a P100 had
+// 16 GB), 10 TB forty times the largest. On chip (all cores' SRAM, VMEM or
+// shared memory together): the catalog spans 7.5 MiB (V100) to 128 MiB (TPU v5e); 100 KB
+// is less than two GPU SMs' shared memory, 100 GB twice a wafer-scale chip's
+// 44 GB. A slip of a prefix (80 MB meant 80 GB) lands outside either by 1000.
+inline constexpr double min_plausible_hbm_capacity = 1e9;      // 1 GB
+inline constexpr double max_plausible_hbm_capacity = 1e13;     // 10 TB
+inline constexpr double min_plausible_onchip_capacity = 1e5;   // 100 KB
+inline constexpr double max_plausible_onchip_capacity = 1e11;  // 100 GB
 
 // Where the fields of one hardware statement were written: only these are
 // checked, so that a chip that extends another warns about its own numbers.
 struct WrittenFields {
     std::optional<Span> hbm_bandwidth;  // the value's span
+    std::optional<Span> hbm_capacity, onchip_capacity;
     struct Peak {
         int dtype;
         Span value;

@@ -69,6 +69,12 @@ std::vector<std::string_view> unit_names() {
     return names;
 }
 
+std::vector<std::string_view> unit_names(UnitFamily family) {
+    std::vector<std::string_view> names;
+    for (auto const& unit : family_of(family).units) names.push_back(unit.name);
+    return names;
+}
+
 std::string_view family_name(UnitFamily family) { return family_of(family).name; }
 
 bool is_unit_family(UnitFamily family) { return find_family(family) != nullptr; }

@@ -1,6 +1,6 @@
 #pragma once
 // Units of quantities in hardware fields. Decimal prefixes are powers of 1000,
-// binary ones powers of 1024; a bare number is in base units.
+// binary ones powers of 1024; a hardware quantity needs its unit (check_hardware.cpp).
 
 #include <optional>
 #include <string>
@@ -35,6 +35,7 @@ struct Unit {
 
 std::optional<Unit> find_unit(std::string_view name);
 std::vector<std::string_view> unit_names();
+std::vector<std::string_view> unit_names(UnitFamily family);  // of one family, in the table's order
 std::string_view family_name(UnitFamily family);  // "bytes", "bytes/s", "FLOP/s", "seconds"
 bool is_unit_family(UnitFamily family);           // one of units.cpp's table
 
