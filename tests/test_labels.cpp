@@ -33,6 +33,22 @@ std::vector<std::string> block(std::string const& text, std::string const& first
     return lines;
 }
 
+// Two column-parallel matmuls (no collective) of width D = F = `width` on
+// the chip, over TP = [1, 2] and B = 1 .. 8192 times 2, run and diffed with
+// themselves (the diff's output).
+CommandResult diff_of_itself(Sandbox const& box, std::string const& width) {
+    box.write("a.roof", std::string(chip) + "sweep TP = [1, 2]\nmesh tp = TP over nvlink\n"
+                        "sweep B = 1 .. 8192 times 2\nlet D = " + width + "\nlet F = " + width + R"(
+matmul up = bf16[B, D] * weight bf16[D, F@tp] -> bf16[B, F@tp]
+matmul up2 = bf16[B, D] * weight bf16[D, F@tp] -> bf16[B, F@tp]
+tokens = B
+)");
+    auto run = run_roofline(box.path, "run a.roof --no-charts -q");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    return run_roofline(box.path, "diff a@v1 a@v1 --no-charts");
+}
+
 }  // namespace
 
 TEST_CASE("a request on a mesh: tokens/s of the whole mesh, bytes per chip, and the heading says so",
@@ -83,19 +99,7 @@ TEST_CASE("diff: a critical value the same on both sides is one value; a column 
     // at least the ridge 1000 (1e15 / 1e12) from B = 4096000 / 2096 = 1954.2:
     // critical B = 1955 (1954 gives 999.95), the same in A and B. TP only
     // lowers the intensity: never compute-bound along TP.
-    std::string const text = std::string(chip) + R"(
-sweep TP = [1, 2]
-mesh tp = TP over nvlink
-sweep B = 1 .. 8192 times 2
-let D = 4096
-let F = 4096
-matmul up = bf16[B, D] * weight bf16[D, F@tp] -> bf16[B, F@tp]
-matmul up2 = bf16[B, D] * weight bf16[D, F@tp] -> bf16[B, F@tp]
-tokens = B
-)";
-    box.write("a.roof", text);
-    REQUIRE(run_roofline(box.path, "run a.roof --no-charts -q").exit_code == 0);
-    auto d = run_roofline(box.path, "diff a@v1 a@v1 --no-charts");
+    auto d = diff_of_itself(box, "4096");
     INFO(d.out << d.err);
     REQUIRE(d.exit_code == 0);
     auto const table = block(d.out, "op ");
@@ -111,18 +115,7 @@ tokens = B
 TEST_CASE("diff: the step table shows every mesh size at each batch it samples, as run does",
           "[diff][labels][steps]") {
     Sandbox box;
-    box.write("a.roof", std::string(chip) + R"(
-sweep TP = [1, 2]
-mesh tp = TP over nvlink
-sweep B = 1 .. 8192 times 2
-let D = 64
-let F = 64
-matmul up = bf16[B, D] * weight bf16[D, F@tp] -> bf16[B, F@tp]
-matmul up2 = bf16[B, D] * weight bf16[D, F@tp] -> bf16[B, F@tp]
-tokens = B
-)");
-    REQUIRE(run_roofline(box.path, "run a.roof --no-charts -q").exit_code == 0);
-    auto d = run_roofline(box.path, "diff a@v1 a@v1 --no-charts");
+    auto d = diff_of_itself(box, "64");
     INFO(d.out << d.err);
     REQUIRE(d.exit_code == 0);
     auto const table = block(d.out, "hardware A \u2192 B ");  // the step table's header
