@@ -25,7 +25,7 @@ nlohmann::json manifest_of(fs::path const& version) {
 
 }  // namespace
 
-TEST_CASE("--formats chooses the files of a version, and the manifest says which",
+TEST_CASE("run --formats chooses the files of a version, and the manifest says which",
           "[run][formats]") {
     Sandbox box;
     box.write("steps.roof", std::string(step::scenario).append("tokens = B\n"));
@@ -72,7 +72,7 @@ TEST_CASE("--formats chooses the files of a version, and the manifest says which
           "which diff reads; run its scenario again with csv in --formats\n");
 }
 
-TEST_CASE("--formats takes csv, xlsx and charts only, and not against --no-charts",
+TEST_CASE("run --formats takes csv, xlsx and charts only, and not against --no-charts",
           "[run][formats]") {
     Sandbox box;
     box.write("steps.roof", std::string(step::scenario).append("tokens = B\n"));
