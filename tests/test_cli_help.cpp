@@ -16,7 +16,7 @@ roofline::test::CommandResult cli(std::string const& args) {
     return roofline::test::run_roofline(ROOFLINE_SOURCE_DIR, args);
 }
 
-constexpr char const* commands[] = {"run", "check", "eval", "hardware", "diff", "import"};
+constexpr char const* commands[] = {"run", "check", "eval", "hardware", "diff", "import", "show"};
 
 }  // namespace
 
@@ -41,9 +41,11 @@ TEST_CASE("help: 'help COMMAND' and 'COMMAND --help' print the command's own hel
     CHECK_FALSE(contains(run, "commands:"));
     // The usage line lists every option run takes, --no-charts and -I among them.
     CHECK(contains(run, "usage: roofline run SCENARIO.roof [-o OUT] [--set NAME=VALUE]... "
-                        "[--target HW]... [-I DIR]... [--force] [--no-charts] [--quiet]\n"));
+                        "[--target HW]... [-I DIR]... [--force] [--formats LIST] [--no-charts] "
+                        "[--quiet]\n"));
     for (auto const* option : {"-o, --output OUT", "--set NAME=VALUE", "--target HW",
-                               "-I, --include DIR", "--force", "--no-charts", "-q, --quiet"})
+                               "-I, --include DIR", "--force", "--formats LIST", "--no-charts",
+                               "-q, --quiet"})
         CHECK(contains(run, std::string("\n  ") + option + " "));
 }
 

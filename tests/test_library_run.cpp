@@ -240,9 +240,13 @@ TEST_CASE("manifest: 'charts' is written, and read as true when absent (older re
     CHECK(text.find("\"charts\": false") != std::string::npos);
     box.write("new.json", text);
     CHECK_FALSE(report::read_manifest((box / "new.json").string()).charts);
-    // A manifest written before the field existed: made with charts.
+    // A manifest written before the field existed (and "formats", which came
+    // later): made with charts.
     auto old = text;
     old.erase(old.find("  \"charts\": false,\n"), std::string("  \"charts\": false,\n").size());
+    auto formats = old.find("  \"formats\": [");
+    REQUIRE(formats != std::string::npos);
+    old.erase(formats, old.find("],\n", formats) + 3 - formats);
     REQUIRE(old.find("charts") == std::string::npos);
     box.write("old.json", old);
     CHECK(report::read_manifest((box / "old.json").string()).charts);

@@ -7,12 +7,38 @@
 #include "roofline/cli/format.hpp"
 #include "roofline/report/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 
 namespace roofline::cli {
+
+namespace {
+
+// --formats csv,xlsx,charts: sets the request's formats to those named, or
+// returns why it cannot.
+std::string parse_formats(std::string const& text, report::RunRequest& request) {
+    request.csv = request.xlsx = request.charts = false;
+    for (std::size_t at = 0; at <= text.size();) {
+        auto end = std::min(text.find(',', at), text.size());
+        auto name = text.substr(at, end - at);
+        bool* format = name == "csv" ? &request.csv
+                       : name == "xlsx" ? &request.xlsx
+                       : name == "charts" ? &request.charts
+                                          : nullptr;
+        if (!format)
+            return "--formats takes a list of csv, xlsx and charts (--formats csv,charts), not '" +
+                   text + "'";
+        *format = true;
+        at = end + 1;
+    }
+    return "";
+}
+
+}  // namespace
+
 int cmd_run(std::vector<std::string> const& args) {
     po::options_description options("options");
     options.add_options()
@@ -22,6 +48,7 @@ int cmd_run(std::vector<std::string> const& args) {
         ("target", repeated(),
          "hardware to evaluate on, replacing the scenario's targets (repeatable)")
         ("force", "publish a new version even when nothing changed")
+        ("formats", po::value<std::string>(), "the formats a version holds: csv,xlsx,charts")
         ("no-charts", "skip the gnuplot charts")
         ("quiet,q", "no progress and no summary table")
         (include_option, repeated(), include_help);
@@ -46,6 +73,14 @@ int cmd_run(std::vector<std::string> const& args) {
     request.include_dirs = vm["include"].as<std::vector<std::string>>();
     request.force = vm.count("force") > 0;
     request.charts = !vm.count("no-charts");
+    if (vm.count("formats")) {
+        bool const no_charts = !request.charts;
+        auto error = parse_formats(vm["formats"].as<std::string>(), request);
+        if (!error.empty()) return usage_error_of("run", error);
+        if (no_charts && request.charts)
+            return usage_error_of("run", "--no-charts contradicts --formats with charts");
+    }
+    request.tables = report_tables;
     request.command_line = {"roofline", "run"};
     request.command_line.insert(request.command_line.end(), args.begin(), args.end());
     bool const quiet = vm.count("quiet") > 0;
@@ -61,7 +96,10 @@ int cmd_run(std::vector<std::string> const& args) {
     switch (outcome.status) {
         case Status::unreadable: return io_error;
         case Status::invalid_input: return invalid_input;
-        case Status::up_to_date: std::cout << "up to date: " << outcome.folder << "\n"; return ok;
+        case Status::up_to_date:
+            std::cout << "up to date: " << outcome.folder << "\n";
+            if (!quiet) std::cout << outcome.tables;  // as it was published: summary.txt
+            return ok;
         case Status::published: break;
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -77,14 +115,7 @@ int cmd_run(std::vector<std::string> const& args) {
     for (auto const& warning : outcome.warnings)
         std::cerr << "roofline: warning: " << warning << "\n";
     if (quiet) return ok;  // reports.md, "Progress": one line, then errors and warnings only
-    auto const& context = outcome.context();
-    // A scenario of requests alone has no cases to sum.
-    if (!context.scenario.ops.empty() || !context.has_requests()) {
-        std::cout << (context.grid.has_tokens ? step_summary(context, outcome.summary)
-                                              : op_summary(context, outcome.summary));
-        std::cout << plan_summary(context, outcome.summary);
-    }
-    std::cout << request_summary(context);
+    std::cout << outcome.tables;  // report_tables, as summary.txt keeps them
     return ok;
 }
 

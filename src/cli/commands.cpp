@@ -9,6 +9,7 @@ int cmd_eval(std::vector<std::string> const& args);
 int cmd_hardware(std::vector<std::string> const& args);
 int cmd_diff(std::vector<std::string> const& args);
 int cmd_import(std::vector<std::string> const& args);
+int cmd_show(std::vector<std::string> const& args);
 
 namespace {
 
@@ -21,12 +22,13 @@ constexpr Command table[] = {
      "SCENARIO.roof",
      "evaluate and publish a versioned report under out/",
      "roofline run SCENARIO.roof [-o OUT] [--set NAME=VALUE]... [--target HW]... [-I DIR]... "
-     "[--force] [--no-charts] [--quiet]",
+     "[--force] [--formats LIST] [--no-charts] [--quiet]",
      "SCENARIO.roof",
      "Evaluate SCENARIO.roof and publish the report as a new version OUT/NAME/vN\n"
-     "(workbook, CSV, charts, manifest, a copy of the inputs); OUT/NAME/latest\n"
-     "points at it. When the inputs and the options that change the report are\n"
-     "those of the latest version, nothing is written: \"up to date\".\n"
+     "(workbook, CSV, charts, the tables it prints, manifest, a copy of the\n"
+     "inputs); OUT/NAME/latest points at it. When the inputs and the options that\n"
+     "change the report are those of the latest version, nothing is written: \"up\n"
+     "to date\", and the latest version's tables are printed again.\n"
      "\n"
      "options:\n"
      "  -o, --output OUT        reports folder (default: out)\n"
@@ -39,9 +41,26 @@ constexpr Command table[] = {
      "  -I, --include DIR       also search DIR for included files (repeatable; before\n"
      "                          ROOFLINE_PATH and the shipped templates)\n"
      "  --force                 publish a new version even when nothing changed\n"
+     "  --formats LIST          what the version holds, of csv (cases.csv and the\n"
+     "                          other CSVs), xlsx (report.xlsx) and charts: e.g.\n"
+     "                          --formats csv (default: csv,xlsx,charts)\n"
      "  --no-charts             skip the gnuplot charts (and the need for gnuplot)\n"
      "  -q, --quiet             print only the \"published\" (or \"up to date\") line,\n"
      "                          errors and warnings: no progress, no summary table\n"
+     "  -h, --help              show this help\n"},
+    {"show",
+     cmd_show,
+     "REPORT",
+     "print a published report's tables (step, Plan, requests)",
+     "roofline show REPORT [-o OUT]",
+     "REPORT",
+     "Print the tables that 'roofline run' printed when it published REPORT (the\n"
+     "step summary, the Plan, the requests), from the version's summary.txt: as\n"
+     "they were, whatever the scenario has become since. A report is a version\n"
+     "folder, a report folder (its latest version) or NAME@vN.\n"
+     "\n"
+     "options:\n"
+     "  -o, --output OUT        reports folder: NAME@vN means OUT/NAME/vN (default: out)\n"
      "  -h, --help              show this help\n"},
     {"check",
      cmd_check,

@@ -54,9 +54,14 @@ std::string request_summary(report::ReportContext const& context) {
                 fixed.append(fixed.empty() ? " (" : ", ").append(columns[i].term).append(" ").append(format_count(at(0)));
         }
         if (!fixed.empty()) fixed += ")";
+        // On a mesh the times are the mesh's step (every chip at once) and
+        // tokens/s the whole batch's, which the mesh serves; only the bytes
+        // are one chip's share.
         out += "request " + scenario.requests[r].name + fixed +
                ": TTFT = the prefill step, TPOT = the decode step at context prompt + i, "
-               "e2e = TTFT + every TPOT, per chip:\n";
+               "e2e = TTFT + every TPOT" +
+               (scenario.mesh.empty() ? ", per chip:\n"
+                                      : "; tokens/s of the whole mesh, KV and resident per chip:\n");
         for (std::size_t t = 0; t < grid.target_count; ++t) {
             auto const& hw = context.target(t);
             out += "  " + target_heading(hw);

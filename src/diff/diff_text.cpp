@@ -24,33 +24,46 @@ std::string flips_text(GroupSummary const& g) {
     return out.empty() ? "-" : out;
 }
 
+// "319 → 332", or the one value when both sides have it: "never" is no change.
 std::string critical_text(double a, double b) {
     auto one = [](double v) {
         return std::isnan(v) ? std::string("never") : output::format_general(v);
     };
-    return one(a) + " → " + one(b);
+    return one(a) == one(b) ? one(a) : one(a) + " → " + one(b);
+}
+
+// Whether sweep v's critical value is "never" on both sides of every row:
+// a column that says nothing (a mesh size never turns an op compute-bound).
+bool never_critical(DiffSummary const& s, std::size_t v) {
+    for (auto const& g : s.groups)
+        if (g.matched && (!std::isnan(g.critical_a[v]) || !std::isnan(g.critical_b[v])))
+            return false;
+    return true;
 }
 
 std::string plural(std::size_t n, char const* one, char const* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-// Which of the steps [begin, end) of one pair to print (offsets from begin):
-// step_points over the values of the sweeps of numbers, and at each of those
-// every dtype of the dtype sweeps, so that bf16 and fp8 stand side by side.
+// Which of the steps [begin, end) of one pair to print (offsets from begin),
+// as run's step table picks them (report::step_points of a scenario):
+// step_points over the values of the other sweeps, and at each of those
+// every dtype of the dtype sweeps and every size of the mesh sweeps, so
+// that bf16 and fp8, and 1, 2, 4 and 8 chips, stand side by side.
 std::vector<std::size_t> steps_shown(Matcher const& matcher, DiffSummary const& s,
                                      std::size_t begin, std::size_t end) {
     std::size_t const k = matcher.sweep_names().size();
-    bool any_dtypes = false;
-    for (std::size_t v = 0; v < k; ++v) any_dtypes = any_dtypes || matcher.sweep_of_dtypes(v);
-    if (!any_dtypes) return report::step_points(end - begin);
+    auto whole = [&](std::size_t v) { return matcher.sweep_of_dtypes(v) || matcher.sweep_of_mesh(v); };
+    bool any_whole = false;
+    for (std::size_t v = 0; v < k; ++v) any_whole = any_whole || whole(v);
+    if (!any_whole) return report::step_points(end - begin);
     // The steps grouped by their numeric sweep values, in order of first appearance.
     std::map<std::vector<double>, std::size_t> group_of;
     std::vector<std::vector<std::size_t>> groups;
     for (std::size_t i = begin; i < end; ++i) {
         std::vector<double> key;
         for (std::size_t v = 0; v < k; ++v)
-            if (!matcher.sweep_of_dtypes(v)) key.push_back(s.steps[i].sweep[v]);
+            if (!whole(v)) key.push_back(s.steps[i].sweep[v]);
         auto [it, added] = group_of.try_emplace(key, groups.size());
         if (added) groups.emplace_back();
         groups[it->second].push_back(i - begin);
@@ -150,8 +163,11 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
     header.insert(header.end(), {"t_lower A", "t_lower B", "speedup"});
     if (ranges) header.push_back("range");
     header.insert(header.end(), {"bound A", "bound B", "flips"});
-    for (std::size_t v = 0; v < sweeps.size(); ++v)
-        if (!matcher.sweep_of_dtypes(v)) header.push_back("critical " + sweeps[v]);
+    std::vector<bool> critical(sweeps.size());
+    for (std::size_t v = 0; v < sweeps.size(); ++v) {
+        critical[v] = !matcher.sweep_of_dtypes(v) && !never_critical(s, v);
+        if (critical[v]) header.push_back("critical " + sweeps[v]);
+    }
     std::vector<std::vector<std::string>> rows = {header};
     std::vector<bool> right = {false, false, true};
     if (unmatched) right.insert(right.end(), {true, true});
@@ -177,7 +193,7 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
         row.insert(row.end(), {bounds_text(g.a_first, g.a_last, g.matched),
                                bounds_text(g.b_first, g.b_last, g.matched), flips_text(g)});
         for (std::size_t v = 0; v < sweeps.size(); ++v)
-            if (!matcher.sweep_of_dtypes(v))
+            if (critical[v])
                 row.push_back(g.matched ? critical_text(g.critical_a[v], g.critical_b[v]) : "-");
         rows.push_back(std::move(row));
         highlight.push_back(g.speedup() < 1 ? "\x1b[31m" : g.flips() ? "\x1b[1;33m" : "");
@@ -203,7 +219,8 @@ std::string summary_text(Matcher const& matcher, DiffSummary const& s, bool colo
     out << "t_lower, speedup: geometric means over each row's cases (speedup = t_lower A / "
            "t_lower B: above 1× B is faster);\n"
            "bound: at the first..last sweep point; flips: cases whose bound differs between A "
-           "and B; critical: A → B\n\n";
+           "and B; critical: A → B, one value when the same (no column for a sweep whose ops\n"
+           "never turn compute-bound on either side)\n\n";
     if (matcher.ops().size() > 1 && !s.steps.empty()) out << steps_text(matcher, s) << "\n";
     out << headline(s) << "\n";
     for (auto const& line : s.unmatched) out << "  " << terminal_safe(line) << "\n";

@@ -194,6 +194,11 @@ Matcher::Matcher(ComparedReport const& a, ComparedReport const& b, Pairing pairi
     };
     for (auto const& s : a.sweeps) a_to_union_.push_back(position(s.name));
     for (auto const& s : b.sweeps) b_to_union_.push_back(position(s.name));
+    sweep_mesh_.resize(sweep_names_.size());
+    for (std::size_t v = 0; v < a.sweeps.size(); ++v)
+        if (a.sweeps[v].mesh) sweep_mesh_[a_to_union_[v]] = true;
+    for (std::size_t v = 0; v < b.sweeps.size(); ++v)
+        if (b.sweeps[v].mesh) sweep_mesh_[b_to_union_[v]] = true;
     // Dtype sweeps pair by name: one list of the names of both sides.
     sweep_dtypes_.resize(sweep_names_.size());
     std::vector<std::unordered_map<std::string, std::size_t>> dtype_positions(sweep_names_.size());

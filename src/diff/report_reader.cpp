@@ -88,6 +88,12 @@ ComparedReport read_report(std::string const& spec, std::string const& out_root)
     info.targets = m.targets;
     info.sweeps = m.sweeps;
     info.cases_sha256 = m.output_sha256("cases.csv");
+    // What diff reads is cases.csv alone (and the manifest): a version of
+    // --formats xlsx,charts has none to read.
+    if (!m.csv)
+        throw ReportError(info.folder + ": published without cases.csv (run --formats " +
+                          m.formats_text() +
+                          "), which diff reads; run its scenario again with csv in --formats");
     if (!path_exists(info.cases_path()))
         throw ReportError(info.folder + ": cases.csv is missing (an incomplete report)");
     return info;

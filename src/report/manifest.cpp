@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 #include <sys/stat.h>
 
 namespace roofline::report {
@@ -20,6 +21,13 @@ std::string Manifest::output_sha256(std::string const& path) const {
     for (auto const& o : outputs)
         if (o.path == path) return o.sha256;
     return {};
+}
+
+std::string Manifest::formats_text() const {
+    std::string out;
+    for (auto [on, name] : {std::pair<bool, char const*>{csv, "csv"}, {xlsx, "xlsx"}, {charts, "charts"}})
+        if (on) out.append(out.empty() ? "" : ",").append(name);
+    return out;
 }
 
 std::string manifest_text(Manifest const& m) {
@@ -39,6 +47,10 @@ std::string manifest_text(Manifest const& m) {
     j["set"] = m.sets;
     j["target_options"] = m.target_options;
     j["charts"] = m.charts;
+    auto& formats = j["formats"] = json::array();
+    if (m.csv) formats.push_back("csv");
+    if (m.xlsx) formats.push_back("xlsx");
+    if (m.charts) formats.push_back("charts");
     auto& targets = j["targets"] = json::array();
     for (auto const& t : m.targets) targets.push_back({{"id", t.id}, {"name", t.name}});
     auto& sweeps = j["sweeps"] = json::array();
@@ -151,6 +163,15 @@ Manifest read_manifest(std::string const& path, std::string* text_out) {
     m.sets = f.strings(j, "set");
     m.target_options = f.strings(j, "target_options");
     if (auto it = j.find("charts"); it != j.end() && it->is_boolean()) m.charts = it->get<bool>();
+    if (j.contains("formats")) {
+        auto const formats = f.strings(j, "formats");
+        auto has = [&](char const* name) {
+            return std::find(formats.begin(), formats.end(), name) != formats.end();
+        };
+        m.csv = has("csv");
+        m.xlsx = has("xlsx");
+        m.charts = has("charts");
+    }
     if (auto it = j.find("inputs"); it != j.end() && it->is_array())
         for (auto const& i : *it)
             if (i.is_object())
@@ -231,6 +252,8 @@ std::string inputs_digest(RunInputs const& inputs, std::string const& tool_versi
     }
     // Only when off: the digest of a run with charts is the one it always was.
     if (!inputs.charts) field("no-charts");
+    if (!inputs.csv) field("no-csv");
+    if (!inputs.xlsx) field("no-xlsx");
     return sha.hex();
 }
 
@@ -249,6 +272,8 @@ Manifest make_manifest(ReportInfo const& info, ReportContext const& context,
     m.sets = inputs.sets;
     m.target_options = inputs.targets;
     m.charts = inputs.charts;
+    m.csv = inputs.csv;
+    m.xlsx = inputs.xlsx;
     for (std::size_t t = 0; t < context.grid.target_count; ++t)
         m.targets.push_back({context.target(t).id, context.target(t).display_name});
     for (std::size_t v = 0; v < context.scenario.sweeps.size(); ++v) {

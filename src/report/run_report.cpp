@@ -4,6 +4,7 @@
 #include "roofline/output/gnuplot.hpp"
 #include "roofline/report/manifest.hpp"
 #include "roofline/report/publish.hpp"
+#include "roofline/report/summary_text.hpp"
 #include "roofline/output/sha256.hpp"
 #include "write_report.hpp"
 
@@ -30,9 +31,10 @@ void write_file(fs::path const& path, std::string const& text) {
 
 // Whether the version `folder` is up to date: made from inputs with this
 // digest, and holding every file its manifest lists, unchanged. `stale` says
-// why not when the inputs are the same but a file is not.
-bool up_to_date(fs::path const& folder, std::string const& inputs_sha256, std::string& stale) {
-    Manifest manifest;
+// why not when the inputs are the same but a file is not; `manifest`
+// receives the version's manifest.
+bool up_to_date(fs::path const& folder, std::string const& inputs_sha256, std::string& stale,
+                Manifest& manifest) {
     try {
         manifest = read_manifest((folder / "manifest.json").string());
     } catch (ManifestError const&) {
@@ -41,6 +43,19 @@ bool up_to_date(fs::path const& folder, std::string const& inputs_sha256, std::s
     if (manifest.inputs_sha256 != inputs_sha256) return false;
     stale = mismatch(manifest, folder.string());
     return stale.empty();
+}
+
+// The tables of the up-to-date version `folder` (its summary.txt, which
+// up_to_date has checked against `manifest`), or "" with a note saying why
+// there are none.
+std::string up_to_date_tables(std::string const& folder, Manifest const& manifest,
+                              std::vector<std::string>& notes) {
+    try {
+        return read_summary_text(folder, manifest);
+    } catch (std::runtime_error const& e) {
+        notes.push_back(e.what());
+        return "";
+    }
 }
 
 }  // namespace
@@ -72,7 +87,7 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     auto const& grid = *outcome.grid;
     outcome.cases = grid.case_count();
 
-    RunInputs inputs{{}, request.sets, request.targets, request.charts};
+    RunInputs inputs{{}, request.sets, request.targets, request.charts, request.csv, request.xlsx};
     for (auto const& file : outcome.loaded.program.files)
         inputs.files.push_back(
             {file->input_name, file->source->path, output::sha256_hex(file->source->text)});
@@ -86,12 +101,14 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     // the name itself): "..roof" must not publish into out/ or above it.
     Publisher publisher(request.out_root, output::file_name(info.name));
     std::string stale;
+    Manifest latest_manifest;
     auto latest = publisher.latest_version();
     if (latest && !request.force &&
-        up_to_date(publisher.version_dir(*latest), info.inputs_sha256, stale)) {
+        up_to_date(publisher.version_dir(*latest), info.inputs_sha256, stale, latest_manifest)) {
         publisher.clean();
         outcome.status = Status::up_to_date;
         outcome.folder = publisher.version_dir(*latest);
+        if (request.tables) outcome.tables = up_to_date_tables(outcome.folder, latest_manifest, outcome.notes);
         return outcome;
     }
 
@@ -103,10 +120,16 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     fs::path folder = publisher.temp_dir();
     ReportContext context = outcome.context();
     std::vector<std::string> written;
-    WriteOptions write_options{request.charts, request.progress, &outcome.summary};
+    WriteOptions write_options{request.charts, request.progress, &outcome.summary, request.csv,
+                               request.xlsx};
     if (!write_report(folder.string(), context, write_options, diagnostics, written)) {
         outcome.status = Status::invalid_input;
         return outcome;  // the publisher's destructor removes the temporary folder
+    }
+    if (request.tables) {
+        outcome.tables = request.tables(context, outcome.summary);
+        write_file(folder / summary_text_file, outcome.tables);
+        written.push_back(summary_text_file);
     }
     if (request.progress) request.progress->begin(Phase::publishing, 0);
     for (auto const& file : outcome.loaded.program.files) {

@@ -77,7 +77,8 @@ void write_csv(std::string const& folder, ReportContext const& context, Progress
 bool write_report(std::string const& folder, ReportContext const& context,
                   WriteOptions const& options, Diagnostics& diagnostics,
                   std::vector<std::string>& written) {
-    XlsxWriter xlsx((fs::path(folder) / "report.xlsx").string(), context);
+    std::optional<XlsxWriter> xlsx;
+    if (options.xlsx) xlsx.emplace((fs::path(folder) / "report.xlsx").string(), context);
     SummaryBuilder summary(context);
     std::unique_ptr<ChartData> chart_data;
     if (options.charts) chart_data = std::make_unique<ChartData>(context);
@@ -88,7 +89,7 @@ bool write_report(std::string const& folder, ReportContext const& context,
     std::size_t done = 0;
     bool ok = engine::stream_cases(context.scenario, context.grid, diagnostics,
                                    [&](engine::Case const& c) {
-                                       xlsx.add(c);
+                                       if (xlsx) xlsx->add(c);
                                        summary.add(c);
                                        if (chart_data) chart_data->add(c);
                                        if (progress && (++done & 1023) == 0)
@@ -109,11 +110,12 @@ bool write_report(std::string const& folder, ReportContext const& context,
     // cases.csv from a second pass over the cases: evaluating again costs a
     // fraction of formatting the rows, and keeping them would cost memory.
     // Percent, since the workbook's end is an estimate (Workbook::close).
-    if (progress) progress->begin(Phase::workbook, 100);
+    if (progress && xlsx) progress->begin(Phase::workbook, 100);
     auto other_core = std::async(std::launch::async, [&] {
         if (chart_data)
             render_charts((fs::path(folder) / "charts").string(), context, *chart_data, totals,
                           progress);
+        if (!options.csv) return;
         write_csv(folder, context, progress);
         if (context.has_requests())
             write_requests_csv((fs::path(folder) / "requests.csv").string(), context);
@@ -125,8 +127,8 @@ bool write_report(std::string const& folder, ReportContext const& context,
             on_close = [progress](double fraction) {
                 progress->advance(Phase::workbook, static_cast<std::size_t>(fraction * 100));
             };
-        xlsx.finish(totals, on_close);
-        if (progress) {
+        if (xlsx) xlsx->finish(totals, on_close);
+        if (progress && xlsx) {
             progress->advance(Phase::workbook, 100);
             progress->end(Phase::workbook);
         }
@@ -135,10 +137,12 @@ bool write_report(std::string const& folder, ReportContext const& context,
     }
     other_core.get();  // rethrows a chart or CSV error
     if (xlsx_error) std::rethrow_exception(xlsx_error);
-    written.push_back("cases.csv");
-    if (has_kernels(context.scenario)) written.push_back("kernels.csv");
-    if (context.has_requests()) written.push_back("requests.csv");
-    written.push_back("report.xlsx");
+    if (options.csv) {
+        written.push_back("cases.csv");
+        if (has_kernels(context.scenario)) written.push_back("kernels.csv");
+        if (context.has_requests()) written.push_back("requests.csv");
+    }
+    if (xlsx) written.push_back("report.xlsx");
     if (chart_data) {
         std::vector<std::string> chart_files;
         for (auto const& entry : fs::directory_iterator(fs::path(folder) / "charts"))

@@ -2,7 +2,8 @@
 // A pass over the cases feeds report.xlsx, the summary and the chart data;
 // then, while the workbook is compressed and closed, the other core renders
 // the charts (gnuplot) and writes cases.csv from a second pass (evaluating
-// again is cheaper than keeping the cases). Writes into `folder`.
+// again is cheaper than keeping the cases). Writes into `folder` the formats that
+// WriteOptions asks for.
 
 #include "roofline/lang/diagnostics.hpp"
 #include "roofline/report/progress.hpp"
@@ -17,6 +18,8 @@ struct WriteOptions {
     bool charts = true;
     ProgressObserver* progress = nullptr;  // told each phase but publishing, if wanted
     Summary* summary = nullptr;                    // receives the summary of the cases, if wanted
+    bool csv = true;   // cases.csv, kernels.csv, requests.csv
+    bool xlsx = true;  // report.xlsx
 };
 
 // Returns false when a case could not be evaluated (the error is in

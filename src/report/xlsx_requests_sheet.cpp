@@ -38,7 +38,11 @@ void XlsxWriter::State::write_requests() {
     auto const& sc = ctx.scenario;
     // Three short notes, not one long one: a line wider than the table
     // would shrink the printed page to fit it.
-    str(ws, 0, 0, "One row per request, sweep point and target; every figure per chip.", fmt.note);
+    str(ws, 0, 0,
+        sc.mesh.empty() ? "One row per request, sweep point and target; every figure per chip."
+                        : "One row per request, sweep point and target; times and tokens/s of the "
+                          "whole mesh, bytes per chip.",
+        fmt.note);
     str(ws, 1, 0,
         "TTFT: the prefill's step (sum of count x t_lower). TPOT: the decode step at context "
         "prompt + i; first i = 1, last i = output, mean = decode total / output.",

@@ -93,8 +93,8 @@ void XlsxWriter::State::write_summary_head() {
     }
     double label = 12;
     if (points > 0) label = std::max(label, text_width("t_lower at " + point_label(ctx, 0)) + 2);
-    // The Step section comes first: its headers widen its columns (times need
-    // 12 characters, "28.04E-6 s").
+    // The Step section's headers widen the columns (times need 12
+    // characters, "28.04E-6 s"); the Plan above it shares them.
     auto const step_headers = summary_step_headers();
     std::vector<double> widths(std::max<std::size_t>(6 + 2 * sweeps, step_headers.size()), label);
     widths[0] = a;
@@ -128,8 +128,10 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
         str(ws, r + 1, 0, no_cases_note(), fmt.note);
         return;
     }
-    r = write_summary_steps(sum, r);
+    // The Plan first (a mesh and tokens only): what to buy, before the step
+    // table it was chosen from, which may run to a hundred rows and more.
     r = write_summary_plan(sum, r);
+    r = write_summary_steps(sum, r);
 
     std::vector<std::size_t> at_points;
     if (points > 0) at_points.push_back(0);

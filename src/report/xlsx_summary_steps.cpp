@@ -33,9 +33,9 @@ std::vector<std::string> XlsxWriter::State::summary_step_headers() const {
     return headers;
 }
 
-// The Step section, the first table of the sheet: per target, the step at a
-// few sweep points (step_points), read from the Steps sheet; the memory
-// columns as formulas over the row and the target's Hardware cells.
+// The Step section, the first table of the sheet after the Plan: per
+// target, the step at a few sweep points (step_points), read from the Steps
+// sheet; the memory columns as formulas over the row and the target's Hardware cells.
 std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size_t r) {
     lxw_worksheet* ws = summary;
     auto const& st = step;

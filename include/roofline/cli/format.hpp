@@ -50,4 +50,9 @@ std::string request_summary(report::ReportContext const& context);
 // ("never" when it never turns compute-bound, "-" when unsupported).
 std::string op_summary(report::ReportContext const& context, report::Summary const& summary);
 
+// Everything `roofline run` prints after "published": the step summary (or
+// op_summary without tokens), the Plan and the request tables. The version
+// keeps it as summary.txt; `roofline show` prints it again.
+std::string report_tables(report::ReportContext const& context, report::Summary const& summary);
+
 }  // namespace roofline::cli

@@ -82,6 +82,8 @@ public:
     // are then indices into sweep_dtypes(v), the dtypes of both sides.
     bool sweep_of_dtypes(std::size_t v) const { return !sweep_dtypes_[v].empty(); }
     std::vector<std::string> const& sweep_dtypes(std::size_t v) const { return sweep_dtypes_[v]; }
+    // Whether union sweep v sets the size of a mesh axis on either side.
+    bool sweep_of_mesh(std::size_t v) const { return sweep_mesh_[v]; }
     // A sweep that sets a mesh size and takes one value on each side (tp = 4
     // in A, tp = 8 in B) pairs those values, as one target on each side pairs
     // its hardware: the cases of the two meshes compare, at A's value in
@@ -112,6 +114,7 @@ private:
     std::vector<std::string> sweep_names_;
     std::vector<std::size_t> a_to_union_, b_to_union_;  // report sweep -> union position
     std::vector<std::vector<std::string>> sweep_dtypes_;  // per union sweep; empty: numbers
+    std::vector<bool> sweep_mesh_;                         // per union sweep
     // Per report sweep of dtypes: the report's dtype index -> sweep_dtypes_ index.
     std::vector<std::vector<double>> a_dtype_index_, b_dtype_index_;
     std::vector<OpKey> ops_;

@@ -66,12 +66,18 @@ struct Manifest {
     // recorded, which is read as true (they were made with charts unless
     // their outputs say otherwise).
     bool charts = true;
+    // "formats": which of csv (cases.csv, kernels.csv, requests.csv), xlsx
+    // (report.xlsx) and charts (charts/) the version holds (run --formats).
+    // Absent in manifests made before it: csv and xlsx, and charts as above.
+    bool csv = true, xlsx = true;
     std::vector<Target> targets;
     std::vector<Sweep> sweeps;
     std::size_t ops = 0;  // "matmuls" (the name of report format 1)
     std::size_t cases = 0;
     std::vector<Output> outputs;
 
+    // The formats as --formats takes them: "csv,xlsx,charts", "xlsx".
+    std::string formats_text() const;
     // The SHA-256 an output was listed with; empty when not listed.
     std::string output_sha256(std::string const& path) const;
 };
@@ -100,14 +106,17 @@ struct RunInputs {
     std::vector<Manifest::Input> files;  // path: the name inside inputs/
     std::vector<std::string> sets;       // --set NAME=VALUE, as given
     std::vector<std::string> targets;    // --target, as given
-    bool charts = true;                  // false: --no-charts
+    bool charts = true;                  // false: --no-charts, or --formats without charts
+    bool csv = true, xlsx = true;        // false: --formats without them
 };
 
 // One digest over the tool version, every input file (name and content
 // hash), the --set and the --target values and --no-charts: every option
 // that changes what is published, so that equal digests mean an identical
 // run. (-I changes the report only through the files it finds, which are
-// hashed; -o only where it goes.)
+// hashed; -o only where it goes.) Each format left out adds a field, so that
+// a run with other formats is never up to date with a version that lacks
+// them, and a run with all three has the digest it always had.
 std::string inputs_digest(RunInputs const& inputs, std::string const& tool_version);
 
 // The manifest of a report written from `context`.

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,11 @@ struct RunRequest {
     std::vector<std::string> include_dirs;  // -I
     bool force = false;   // publish even when the latest version has the same inputs
     bool charts = true;
+    bool csv = true, xlsx = true;  // --formats: cases.csv (and the other CSVs), report.xlsx
+    // The terminal tables of the report (the command line's step, Plan and
+    // request tables), kept in the version as summary.txt (`roofline show`);
+    // none when empty.
+    std::function<std::string(ReportContext const&, Summary const&)> tables;
     std::vector<std::string> command_line;  // recorded in the manifest
     // Told of each phase of writing a new version (progress.hpp), if not
     // null; nothing when the inputs are invalid or the report is up to date.
@@ -59,6 +65,9 @@ struct RunOutcome {
     ReportInfo info;
     Summary summary;
     std::vector<engine::RequestResult> requests;  // the scenario's requests, evaluated
+    // The version's summary.txt: the tables just made (published), or read
+    // from the version (up to date; empty when it has none, with a note).
+    std::string tables;
     ReportContext context() const { return {loaded.scenario, *grid, info, &requests}; }
 };
 

@@ -1,0 +1,18 @@
+// What `roofline run` prints after publishing, and keeps in the version as
+// summary.txt for `roofline show` (reports.md, "summary.txt").
+#include "roofline/cli/format.hpp"
+
+namespace roofline::cli {
+
+std::string report_tables(report::ReportContext const& context, report::Summary const& summary) {
+    std::string out;
+    // A scenario of requests alone has no cases to sum.
+    if (!context.scenario.ops.empty() || !context.has_requests()) {
+        out += context.grid.has_tokens ? step_summary(context, summary) : op_summary(context, summary);
+        out += plan_summary(context, summary);
+    }
+    out += request_summary(context);
+    return out;
+}
+
+}  // namespace roofline::cli
