@@ -573,7 +573,7 @@ TEST_CASE("diff: the step of each hardware pair, summed over the ops with their 
     auto r = run_roofline(box.path, "diff a@v1 b@v1 --no-charts");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(contains(r.out, "step = sum of count × t_lower over the ops of a sweep point:"));
+    CHECK(contains(r.out, "step = sum of count × t_step over the ops of a sweep point (t_lower on one chip):"));
     auto words = step_row(r.out, "1");
     CHECK(words == std::vector<std::string>{"chip_a", "→", "chip_b", "1", "106", "µs", "53.1",
                                             "µs", "2.00×"});

@@ -52,6 +52,7 @@ struct CasesReader::Impl {
     std::vector<std::string> header;
     std::size_t c_op = 0, c_layer = 0, c_hardware = 0, c_dtype = 0, c_bound = 0, c_intensity = 0,
                 c_peak = 0, c_ridge = 0, c_t_lower = 0, c_attained = 0, c_count = 0;
+    std::optional<std::size_t> c_t_step;  // a mesh report's; else t_lower
     std::vector<std::size_t> c_sweep, c_critical;
     std::vector<std::size_t> c_unread;  // the other numeric columns: checked, not kept
     static constexpr std::size_t no_column = SIZE_MAX;
@@ -195,8 +196,11 @@ struct CasesReader::Impl {
         c_intensity = column("intensity"), c_peak = column("peak"), c_ridge = column("ridge");
         c_t_lower = column("t_lower"), c_attained = column("attained");
         c_count = column("count");
+        if (auto it = columns.find(report::case_column_spec("t_step").name); it != columns.end())
+            c_t_step = it->second;
         // Every number in the file is checked, also those the diff does not use.
-        std::size_t const used[] = {c_count, c_intensity, c_peak, c_ridge, c_t_lower, c_attained};
+        std::size_t const used[] = {c_count, c_intensity, c_peak, c_ridge, c_t_lower, c_attained,
+                                    c_t_step.value_or(c_t_lower)};
         for (auto const& spec : report::case_column_specs()) {
             auto it = spec.text() || spec.per_sweep ? columns.end() : columns.find(spec.name);
             if (it == columns.end()) continue;  // text, or a level this report does not have
@@ -263,6 +267,7 @@ bool CasesReader::next(CaseRow& row) {
     row.peak = d.number(d.c_peak);
     row.ridge = d.number(d.c_ridge);
     row.t_lower = d.number(d.c_t_lower);
+    row.t_step = d.c_t_step ? d.number(*d.c_t_step) : row.t_lower;
     row.attained = d.number(d.c_attained);
     for (std::size_t c : d.c_unread) (void)d.number(c);
     std::size_t sweeps = d.c_sweep.size();

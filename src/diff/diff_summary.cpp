@@ -63,8 +63,8 @@ void DiffSummaryBuilder::add_step(DiffCase const& c) {
         step.same_ops = false;
         bool a = c.status == Status::only_a;
         if (!(a ? timed_a : timed_b)) step.complete = false;
-        else if (a) step.t_a += c.a.count * c.a.t_lower;
-        else step.t_b += c.b.count * c.b.t_lower;
+        else if (a) step.t_a += c.a.count * c.a.t_step;
+        else step.t_b += c.b.count * c.b.t_step;
         return;
     }
     if (timed_a != timed_b) {
@@ -72,8 +72,8 @@ void DiffSummaryBuilder::add_step(DiffCase const& c) {
         return;
     }
     if (!timed_a) return;  // unsupported on both sides: in neither sum
-    step.t_a += c.a.count * c.a.t_lower;
-    step.t_b += c.b.count * c.b.t_lower;
+    step.t_a += c.a.count * c.a.t_step;
+    step.t_b += c.b.count * c.b.t_step;
 }
 
 void DiffSummaryBuilder::add(DiffCase const& c) {

@@ -118,7 +118,8 @@ std::string steps_text(Matcher const& matcher, DiffSummary const& s) {
         }
         begin = end;
     }
-    std::string out = "step = sum of count × t_lower over the ops of a sweep point:\n" +
+    // t_step: t_lower on one chip; on a mesh each op then its collectives.
+    std::string out = "step = sum of count × t_step over the ops of a sweep point (t_lower on one chip):\n" +
                       output::render_table(rows, right);
     if (other_ops)
         out += "*: the two sides' ops differ (an op on one side only, such as a kernel in place "

@@ -14,7 +14,7 @@ namespace roofline::diff {
 namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-constexpr Side missing_side{nan, nan, nan, nan, nan, nan, Bound::unsupported, 0};
+constexpr Side missing_side{nan, nan, nan, nan, nan, nan, nan, Bound::unsupported, 0};
 
 // The ids of a report's targets, for lookups in constant time (a forged
 // manifest may list very many).
@@ -113,8 +113,8 @@ private:
 };
 
 Side side_of(CaseRow const& row, std::uint32_t dtype) {
-    return {row.intensity, row.peak, row.ridge, row.t_lower, row.attained, row.count, row.bound,
-            dtype};
+    return {row.intensity, row.peak, row.ridge, row.t_lower, row.attained, row.t_step, row.count,
+            row.bound, dtype};
 }
 
 }  // namespace

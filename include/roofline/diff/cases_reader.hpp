@@ -29,6 +29,9 @@ struct CaseRow {
     Bound bound = Bound::unsupported;
     double count = 1;  // the layer repeat count
     double intensity = 0, peak = 0, ridge = 0, t_lower = 0, attained = 0;  // NaN: missing
+    // The op's time in the serial step (the t_step column of a mesh report;
+    // t_lower where the report has none: one chip, or an older version).
+    double t_step = 0;
     // In the order of ComparedReport::sweeps; a dtype sweep's value is the
     // dtype's index in the manifest's list of that sweep.
     std::vector<double> sweep;

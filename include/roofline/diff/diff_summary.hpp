@@ -2,7 +2,7 @@
 // What a diff adds up to, built in the same pass as the writers: per matmul
 // and hardware pair the geometric-mean times and speedup, the bounds and
 // their flips, the critical sweep values; per hardware pair and sweep point
-// the step (Σ count × t_lower) of each side; overall the geometric-mean speedup,
+// the step (Σ count × t_step, the serial step) of each side; overall the geometric-mean speedup,
 // the flips, the cases on one side only, and the slowest case (for
 // --fail-if-slower). Small: nothing is kept per case (steps: per point).
 
@@ -44,7 +44,7 @@ struct GroupSummary {
     std::string flips_text(bool counted) const;
 };
 
-// The step of one hardware pair at one sweep point: Σ count × t_lower over
+// The step of one hardware pair at one sweep point: Σ count × t_step over
 // the ops of the point, on each side, as the reports' step totals: each
 // side's whole step, so that a model written in another form (a kernel in
 // place of the ops it fuses) still compares.

@@ -43,6 +43,7 @@ char const* status_name(Status status);
 
 struct Side {
     double intensity, peak, ridge, t_lower, attained;  // NaN when missing
+    double t_step;  // in the serial step (CaseRow::t_step)
     double count;  // the layer repeat count
     Bound bound;
     std::uint32_t dtype;  // index into Matcher::dtypes()
