@@ -83,13 +83,19 @@ TEST_CASE("charts: the roofline's key beside the plot leaves it half the width a
         double const column = (1 - key) / (two ? 2 : 1);
         auto const lines = title_lines(script);
         CHECK(lines.size() >= ops);
+        // Wrapped in one column; in two, each title on one line, its end kept.
+        std::size_t const width = two ? chart.key_tail : chart.key_wrap;
         for (auto const& line : lines) {
             INFO(line);
-            CHECK(chars(line) <= chart.key_wrap);
+            CHECK(chars(line) <= width);
         }
-        CHECK((static_cast<double>(chart.key_wrap) + KeyBeside::sample_chars) * per_char <= column);
-        // The ops' names, 24 characters at most ("decoder/attention_proj_0"), on one line each.
-        CHECK(script.find("'decoder/attention_proj_0' noenhanced") != std::string::npos);
+        CHECK((static_cast<double>(width) + KeyBeside::sample_chars) * per_char <= column);
+        // One column as wide as its longest title: "decoder/attention_proj_0"
+        // (24 characters), from 10 ops "decoder/attention_proj_10" (25). Two
+        // columns of 19 (0.39 / 2 / 0.0075 - 6.5): an ellipsis and the last 18.
+        CHECK(width == (two ? 19 : ops > 10 ? 25 : 24));
+        CHECK(script.find(two ? "'\u2026r/attention_proj_0' noenhanced" : "'decoder/attention_proj_0' noenhanced") !=
+              std::string::npos);
     }
 }
 
@@ -105,4 +111,6 @@ TEST_CASE("charts: key titles wrap after a space or a slash", "[charts]") {
     // At most max_chars in all.
     CHECK(output::wrap_lines("abcdefgh", 3, 5) == std::vector<std::string>{"abc", "de"});
     CHECK(output::wrap_lines("", 3) == std::vector<std::string>{""});
+    CHECK(output::title_tail("decoder/attention/q_proj", 10) == "\u2026on/q_proj");  // … + 9
+    CHECK(output::title_tail("q_proj", 10) == "q_proj");
 }

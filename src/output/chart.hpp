@@ -67,6 +67,9 @@ struct Chart {
     // margins, no wrapping.
     double plot_left = 0, plot_right = 0;
     std::size_t key_wrap = 0;
+    // Instead of wrapping (two key columns): a longer title keeps its last
+    // key_tail - 1 characters after an ellipsis, where op names differ.
+    std::size_t key_tail = 0;
     std::string grid = "xtics ytics mxtics mytics lw 1 lc rgb '#e4e4e4', lw 0.5 lc rgb '#f2f2f2'";
     std::vector<std::string> decorations;  // set label / set arrow commands
     std::vector<Series> series;

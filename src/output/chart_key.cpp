@@ -66,6 +66,16 @@ std::vector<std::string> wrap_lines(std::string_view text, std::size_t width, st
     return lines;
 }
 
+std::string title_tail(std::string_view text, std::size_t chars) {
+    std::size_t count = 0;
+    for (char c : text) count += continues(c) ? 0 : 1;
+    if (count <= chars || chars == 0) return std::string(text);
+    std::size_t keep = chars - 1, at = text.size();
+    while (at > 0 && keep > 0)
+        if (!continues(text[--at])) --keep;
+    return std::string("\u2026").append(text.substr(at));
+}
+
 void plot_beside_key(Chart& chart) {
     chart.plot_left = KeyBeside::plot_left;
     chart.plot_right = KeyBeside::plot_right;
@@ -88,17 +98,27 @@ void key_beside(Chart& chart) {
     chart.key_wrap = wrap_width(1, KeyBeside::char_width);
     std::size_t const lines = lines_of(key_titles(chart), chart.key_wrap);
     if (lines <= KeyBeside::rows) {
-        chart.key = at + " maxrows " + std::to_string(KeyBeside::rows);
+        // One column as wide as its longest line: the plot takes the rest.
+        std::size_t longest = 1;
+        for (auto const* t : key_titles(chart))
+            for (auto const& line : wrap_lines(*t, chart.key_wrap)) {
+                std::size_t n = 0;
+                for (char c : line) n += continues(c) ? 0 : 1;
+                longest = std::max(longest, n);
+            }
+        chart.key_wrap = longest;
+        double const key_left = std::max(
+            KeyBeside::key_left,
+            1 - (static_cast<double>(longest) + KeyBeside::sample_chars + 2.5) * KeyBeside::char_width);
+        chart.plot_right = key_left - (KeyBeside::key_left - KeyBeside::plot_right);
+        chart.key = "at screen " + num(key_left) + ", graph 1 left top vertical maxrows " +
+                    std::to_string(KeyBeside::rows);
         return;
     }
-    chart.key_wrap = wrap_width(2, KeyBeside::small_char_width);
-    std::size_t two = lines_of(key_titles(chart), chart.key_wrap);
-    // Fewer series named until two columns hold the lines.
-    while (two > 2 * KeyBeside::small_rows && chart.max_key_series > 1) {
-        --chart.max_key_series;
-        two = lines_of(key_titles(chart), chart.key_wrap);
-    }
-    chart.key = at + " font ',8' maxrows " + std::to_string((two + 1) / 2);
+    chart.key_wrap = 0;
+    chart.key_tail = wrap_width(2, KeyBeside::small_char_width);
+    std::size_t const entries = key_titles(chart).size() + 1;
+    chart.key = at + " font ',8' maxrows " + std::to_string((entries + 1) / 2);
 }
 
 }  // namespace roofline::output

@@ -15,13 +15,16 @@
 namespace roofline::output {
 
 // The layout of the PNG (1000 x 700, Sans 10), as fractions of its width:
-// the plot from plot_left to plot_right, the key from key_left to the edge.
+// the plot from plot_left to plot_right at most, the key from key_left to
+// the edge at least (a key of short titles leaves the plot more).
 struct KeyBeside {
     static constexpr double plot_left = 0.09, plot_right = 0.595, key_left = 0.61;
     // One character of a key title (6.6 px, measured on gnuplot's pngcairo
     // at Sans 10; 5.3 px at Sans 8) and the sample before it (samplen 2.5,
     // reverse: about 6 characters).
-    static constexpr double char_width = 0.0068, small_char_width = 0.0055, sample_chars = 6;
+    // In two columns gnuplot spaces them by its own estimate of a character
+    // (7.5 px at Sans 8, measured), not by the text drawn.
+    static constexpr double char_width = 0.0068, small_char_width = 0.0075, sample_chars = 6.5;
     // Lines of one column, from the plot's top down: at Sans 10, at Sans 8.
     static constexpr std::size_t rows = 44, small_rows = 54;
 };
@@ -32,6 +35,10 @@ struct KeyBeside {
 std::vector<std::string> wrap_lines(std::string_view text, std::size_t width,
                                     std::size_t max_chars = 90);
 
+// `text` when it has at most `chars` characters, else an ellipsis and its
+// last chars - 1 characters (UTF-8 sequences count as one).
+std::string title_tail(std::string_view text, std::size_t chars);
+
 // Sets the plot's edges of a key beside it (key_beside does too): before
 // placing what needs the plot's width (graph_char_width).
 void plot_beside_key(Chart& chart);
@@ -40,9 +47,10 @@ void plot_beside_key(Chart& chart);
 double graph_char_width(Chart const& chart);
 
 // Puts the key of `chart` beside the plot: sets plot_left, plot_right,
-// key_wrap and the key's placement (one column, or two in Sans 8 when the
-// lines of the titles need more than KeyBeside::rows), and how many series
-// the key names (the rest in a note, chart.max_key_series).
+// key_wrap and the key's placement: one column, its titles wrapped; or, when
+// their lines need more than KeyBeside::rows, two in Sans 8, each title on
+// one line (key_tail), as many series as they hold (the rest in a note,
+// chart.max_key_series).
 void key_beside(Chart& chart);
 
 }  // namespace roofline::output

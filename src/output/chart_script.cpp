@@ -53,6 +53,7 @@ std::string chart_commands(Chart const& chart) {
 // A key title (data): a literal, or with `key_wrap` its lines joined by
 // newlines, each line a literal of its own.
 std::string key_title(Chart const& chart, std::string const& title, std::size_t chars) {
+    if (chart.key_tail > 0) return literal(title_tail(title, chart.key_tail), chart.key_tail);
     if (chart.key_wrap == 0) return literal(title, chars);
     std::string out;
     for (auto const& line : wrap_lines(title.substr(0, chars), chart.key_wrap))

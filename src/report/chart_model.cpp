@@ -53,19 +53,14 @@ bool sets_mesh(ReportContext const& context, std::size_t w) {
 }
 
 std::vector<std::size_t> chart_bases(ReportContext const& context, std::size_t v, std::size_t skip) {
-    auto const& grid = context.grid;
-    std::vector<std::size_t> bases = {0};
-    std::size_t stride = 1;  // of sweep w: the points between two of its values
-    for (std::size_t w = grid.sweep_count; w-- > 0;) {
-        bool const each = w != v && w != skip &&
-                          (context.scenario.sweeps[w].of_dtypes || sets_mesh(context, w));
-        if (each) {
-            std::vector<std::size_t> more;
-            for (std::size_t base : bases)
-                for (std::size_t k = 0; k < grid.sweep_sizes[w]; ++k) more.push_back(base + k * stride);
-            bases = std::move(more);
-        }
-        stride *= grid.sweep_sizes[w];
+    std::vector<std::size_t> bases = context.dtype_bases();
+    for (std::size_t w = 0; w < context.grid.sweep_count; ++w) {
+        if (w == v || w == skip || !sets_mesh(context, w)) continue;
+        std::size_t const stride = sweep_stride(context.grid, w);
+        std::vector<std::size_t> more;
+        for (std::size_t base : bases)
+            for (std::size_t k = 0; k < context.grid.sweep_sizes[w]; ++k) more.push_back(base + k * stride);
+        bases = std::move(more);
     }
     std::sort(bases.begin(), bases.end());
     return bases;
