@@ -219,30 +219,6 @@ std::vector<std::pair<std::string, std::size_t>> data_rows(json const& dump) {
     return rows;
 }
 
-// "Charts!$R$5:$R$7" -> the numbers of that column range in the dump.
-std::vector<double> range_values(json const& dump, std::string const& ref) {
-    static std::regex const pattern(R"(Charts!\$([A-Z]+)\$(\d+)(?::\$([A-Z]+)\$(\d+))?)");
-    std::smatch m;
-    REQUIRE(std::regex_match(ref, m, pattern));
-    std::size_t col = 0;
-    for (char ch : m[1].str()) col = col * 26 + static_cast<std::size_t>(ch - 'A' + 1);
-    --col;
-    std::size_t first = std::stoul(m[2].str()) - 1;
-    std::size_t last = m[4].matched ? std::stoul(m[4].str()) - 1 : first;
-    std::vector<double> out;
-    for (std::size_t r = first; r <= last; ++r) out.push_back(cell(dump, "Charts", r, col).at("v").get<double>());
-    return out;
-}
-
-std::string range_text(json const& dump, std::string const& ref) {
-    static std::regex const pattern(R"(Charts!\$([A-Z]+)\$(\d+))");
-    std::smatch m;
-    REQUIRE(std::regex_match(ref, m, pattern));
-    std::size_t col = 0;
-    for (char ch : m[1].str()) col = col * 26 + static_cast<std::size_t>(ch - 'A' + 1);
-    return cell(dump, "Charts", std::stoul(m[2].str()) - 1, col - 1).at("v").get<std::string>();
-}
-
 }  // namespace
 
 TEST_CASE("xlsx: cached values are the engine's, formulas reference the Hardware sheet", "[xlsx]") {

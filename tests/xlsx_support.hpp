@@ -17,6 +17,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,30 @@ inline std::size_t header_column(json const& dump, std::string const& sheet, std
 
 inline bool close(double a, double b, double rel) {
     return a == b || std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b));
+}
+
+// The numbers and the text of a chart reference ("Charts!$P$5:$P$7") in a dump.
+inline std::vector<double> range_values(json const& dump, std::string const& ref) {
+    static std::regex const pattern(R"(Charts!\$([A-Z]+)\$(\d+)(?::\$([A-Z]+)\$(\d+))?)");
+    std::smatch m;
+    REQUIRE(std::regex_match(ref, m, pattern));
+    std::size_t col = 0;
+    for (char ch : m[1].str()) col = col * 26 + static_cast<std::size_t>(ch - 'A' + 1);
+    --col;
+    std::size_t first = std::stoul(m[2].str()) - 1;
+    std::size_t last = m[4].matched ? std::stoul(m[4].str()) - 1 : first;
+    std::vector<double> out;
+    for (std::size_t r = first; r <= last; ++r) out.push_back(cell(dump, "Charts", r, col).at("v").get<double>());
+    return out;
+}
+
+inline std::string range_text(json const& dump, std::string const& ref) {
+    static std::regex const pattern(R"(Charts!\$([A-Z]+)\$(\d+))");
+    std::smatch m;
+    REQUIRE(std::regex_match(ref, m, pattern));
+    std::size_t col = 0;
+    for (char ch : m[1].str()) col = col * 26 + static_cast<std::size_t>(ch - 'A' + 1);
+    return cell(dump, "Charts", std::stoul(m[2].str()) - 1, col - 1).at("v").get<std::string>();
 }
 
 }  // namespace roofline::test::xlsx

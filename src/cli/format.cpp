@@ -243,7 +243,7 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
                           : "plan: for each dtype at each mesh size, the point with the most tokens/s per chip that fits";
     if (scenario.slo_step_s)
         out.append(" and meets slo ")
-            .append(scenario.slo_measure == model::Scenario::SloMeasure::t_upper ? "t_upper" : "step")
+            .append(report::slo_measure_name(scenario))
             .append(" <= ")
             .append(output::format_long_seconds(*scenario.slo_step_s));
     out += plan.dtype_sweeps.empty() ? " (* the best):\n" : " (* the best of each dtype):\n";

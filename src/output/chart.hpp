@@ -61,6 +61,15 @@ struct Chart {
     Axis y2;
     // gnuplot's `set key` placement and `set grid` (code, ours).
     std::string key = "outside below center horizontal height 0.6 maxrows 12";
+    // With the key beside the plot (key_beside, chart_key.hpp): the plot's
+    // left and right edges as fractions of the image's width, and the width
+    // at which the key's titles wrap (characters). 0: a key below, gnuplot's
+    // margins, no wrapping.
+    double plot_left = 0, plot_right = 0;
+    std::size_t key_wrap = 0;
+    // Instead of wrapping (two key columns): a longer title keeps its last
+    // key_tail - 1 characters after an ellipsis, where op names differ.
+    std::size_t key_tail = 0;
     std::string grid = "xtics ytics mxtics mytics lw 1 lc rgb '#e4e4e4', lw 0.5 lc rgb '#f2f2f2'";
     std::vector<std::string> decorations;  // set label / set arrow commands
     std::vector<Series> series;

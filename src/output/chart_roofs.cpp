@@ -1,6 +1,7 @@
 #include "output/chart_roofs.hpp"
 
 #include "output/chart_axes.hpp"
+#include "output/chart_key.hpp"
 #include "output/gnuplot_text.hpp"
 
 namespace roofline::output {
@@ -43,13 +44,15 @@ void add_roof(Chart& chart, Roof const& roof) {
     if (roof.label.empty()) return;
     // Beside the ridge where the label fits between it and the plot's edge,
     // else on its other side.
-    double const width = (static_cast<double>(roof.label.size()) + 1) * char_width_graph;
+    double const width = (static_cast<double>(roof.label.size()) + 1) * graph_char_width(chart);
     double const at = fraction(chart.x, roof.ridge);
     bool const left = roof.label_left ? at > width : !(at + width < 1);
     chart.decorations.push_back(label_at(
         roof.label, roof.ridge, roof.peak,
         std::string(left ? "right offset character -0.8" : "left offset character 0.8")
-            .append(", 0.9 tc rgb '")
+            .append(", ")
+            .append(num(roof.label_rise))
+            .append(" tc rgb '")
             .append(roof.color)
             .append("' front noenhanced")));
 }

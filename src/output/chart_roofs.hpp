@@ -38,6 +38,7 @@ struct Roof {
     int drop_dash = 2;     // dash type of the line down from the ridge
     std::string label{};   // beside the ridge, above the peak; "" none
     bool label_left = true;  // its side when the axis leaves room, else the other
+    double label_rise = 0.9;  // above the peak, in lines of text
     std::string color = "#303030";
 };
 

@@ -1,5 +1,6 @@
 #include "output/chart_script.hpp"
 
+#include "output/chart_key.hpp"
 #include "output/gnuplot_text.hpp"
 
 #include <gnuplot-iostream.h>
@@ -38,10 +39,25 @@ std::string chart_commands(Chart const& chart) {
     out += "set grid " + chart.grid + "\n";
     // Left and bottom; the right one too with a second y axis, and room for its tics.
     out += chart.has_y2 ? "set border 11 lc rgb '#404040'\n" : "set border 3 lc rgb '#404040'\n";
-    out += chart.has_y2 ? "set lmargin 11\nset rmargin 12\n" : "set lmargin 11\nset rmargin 5\n";
+    if (chart.plot_right > 0)  // the key beside the plot: its edges fixed
+        out += "set lmargin at screen " + num(chart.plot_left) + "\nset rmargin at screen " +
+               num(chart.plot_right) + "\n";
+    else
+        out += chart.has_y2 ? "set lmargin 11\nset rmargin 12\n" : "set lmargin 11\nset rmargin 5\n";
     out += "set key " + chart.key +
            " Left reverse noenhanced samplen 2.5 spacing 1.15 width 2\n";
     for (auto const& d : chart.decorations) out += d + "\n";
+    return out;
+}
+
+// A key title (data): a literal, or with `key_wrap` its lines joined by
+// newlines, each line a literal of its own.
+std::string key_title(Chart const& chart, std::string const& title, std::size_t chars) {
+    if (chart.key_tail > 0) return literal(title_tail(title, chart.key_tail), chart.key_tail);
+    if (chart.key_wrap == 0) return literal(title, chars);
+    std::string out;
+    for (auto const& line : wrap_lines(title.substr(0, chars), chart.key_wrap))
+        out.append(out.empty() ? "" : ".\"\\n\".").append(literal(line, chart.key_wrap));
     return out;
 }
 
@@ -58,15 +74,15 @@ std::string plot_command(Chart const& chart) {
             out += " notitle";
             ++left_out;
         } else if (s.key_style.empty()) {
-            out += " title " + literal(s.title, s.title_chars) + " noenhanced";
+            out += " title " + key_title(chart, s.title, s.title_chars) + " noenhanced";
         } else {
-            out += " notitle, keyentry " + s.key_style + " title " + literal(s.title, s.title_chars) +
-                   " noenhanced";
+            out += " notitle, keyentry " + s.key_style + " title " +
+                   key_title(chart, s.title, s.title_chars) + " noenhanced";
         }
     }
     for (auto const& entry : chart.key_entries)
-        out += ", keyentry " + entry.style + " title " + literal(entry.title, entry.title_chars) +
-               " noenhanced";
+        out += ", keyentry " + entry.style + " title " +
+               key_title(chart, entry.title, entry.title_chars) + " noenhanced";
     if (left_out)
         out += ", keyentry with lines lt -2 title " +
                literal("... and " + std::to_string(left_out) + " more series, not in the key") +
@@ -87,6 +103,8 @@ std::string data_block(Series const& s) {
 }
 
 }  // namespace
+
+std::string chart_script(Chart const& chart) { return chart_commands(chart) + plot_command(chart); }
 
 void draw(Gnuplot& gp, Chart const& chart) {
     std::string const settings = chart_commands(chart);

@@ -2,6 +2,8 @@
 
 
 #include <algorithm>
+#include <span>
+#include <string_view>
 
 namespace roofline::report::chart_detail {
 
@@ -42,13 +44,39 @@ std::string dtypes_at(ReportContext const& context, std::size_t base) {
     return dtypes;
 }
 
+bool sets_mesh(ReportContext const& context, std::size_t w) {
+    auto const& scenario = context.scenario;
+    if (w >= 64 || scenario.sweeps[w].of_dtypes || scenario.sweeps[w].values.size() < 2) return false;
+    return std::any_of(scenario.mesh.begin(), scenario.mesh.end(), [&](model::MeshAxis const& axis) {
+        return (scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on >> w & 1) != 0;
+    });
+}
+
+std::vector<std::size_t> chart_bases(ReportContext const& context, std::size_t v, std::size_t skip) {
+    std::vector<std::size_t> bases = context.dtype_bases();
+    for (std::size_t w = 0; w < context.grid.sweep_count; ++w) {
+        if (w == v || w == skip || !sets_mesh(context, w)) continue;
+        std::size_t const stride = sweep_stride(context.grid, w);
+        std::vector<std::size_t> more;
+        for (std::size_t base : bases)
+            for (std::size_t k = 0; k < context.grid.sweep_sizes[w]; ++k) more.push_back(base + k * stride);
+        bases = std::move(more);
+    }
+    std::sort(bases.begin(), bases.end());
+    return bases;
+}
+
 Chart chart_along(ReportContext const& context, char const* kind, std::size_t v,
-                  model::Hardware const& hw, std::size_t base) {
+                  model::Hardware const& hw, std::size_t base, std::size_t skip) {
     Chart chart;
-    std::string const& sweep = context.scenario.sweeps[v].name;
-    std::string const dtypes = dtypes_at(context, base);
-    chart.stem = dtypes.empty() ? output::file_name({kind, sweep, hw.id})
-                                : output::file_name({kind, sweep, hw.id, dtypes});
+    auto const& sweeps = context.scenario.sweeps;
+    std::vector<std::string> parts = {kind, sweeps[v].name, hw.id};
+    for (std::size_t w = 0; w < sweeps.size(); ++w)
+        if (w != v && w != skip && sets_mesh(context, w))
+            parts.push_back(std::string(sweeps[w].name).append(value_text(context.grid.sweep_value(base, w))));
+    if (std::string dtypes = dtypes_at(context, base); !dtypes.empty()) parts.push_back(std::move(dtypes));
+    std::vector<std::string_view> const views(parts.begin(), parts.end());
+    chart.stem = output::file_name(std::span<std::string_view const>(views));
     chart.title = chart_title(context);
     return chart;
 }

@@ -37,6 +37,16 @@ std::string unsupported_why(ReportContext const& context, std::size_t target, in
 
 }  // namespace
 
+std::string_view slo_measure_name(model::Scenario const& scenario) {
+    return scenario.slo_measure == model::Scenario::SloMeasure::t_upper ? "t_upper" : "step";
+}
+
+bool meets_slo(model::Scenario const& scenario, StepTotals const& step) {
+    if (!scenario.slo_step_s) return true;
+    double const time = scenario.slo_measure == model::Scenario::SloMeasure::t_upper ? step.t_upper : step.t_lower;
+    return time <= *scenario.slo_step_s;
+}
+
 Plan make_plan(ReportContext const& context, Summary const& summary) {
     Plan plan;
     auto const& scenario = context.scenario;
@@ -52,9 +62,6 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
          : scenario.sweeps[v].of_dtypes  ? plan.dtype_sweeps
                                          : plan.other_sweeps)
             .push_back(v);
-    auto const slo_time = [&](StepTotals const& step) {
-        return scenario.slo_measure == model::Scenario::SloMeasure::t_upper ? step.t_upper : step.t_lower;
-    };
 
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         // (dtype, mesh sweep values) -> row: the rows of one dtype together.
@@ -90,7 +97,7 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
             bool const fits = std::isnan(step.capacity) || step.resident_bytes <= step.capacity;
             if (!fits) continue;
             any_fits[r - first_row] = true;
-            if (scenario.slo_step_s && !(slo_time(step) <= *scenario.slo_step_s)) continue;
+            if (!meets_slo(scenario, step)) continue;
             double per_chip = step.tokens_per_s / step.chips;
             if (row.chosen && !(per_chip > row.tokens_per_s_per_chip)) continue;
             row.chosen = true;
@@ -111,9 +118,7 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
                           : !any_fits[k] ? std::string("does not fit in HBM at any point")
                           : scenario.slo_step_s
                               ? std::string("no point meets slo ")
-                                    .append(scenario.slo_measure == model::Scenario::SloMeasure::t_upper
-                                                ? "t_upper"
-                                                : "step")
+                                    .append(slo_measure_name(scenario))
                                     .append(" <= ")
                                     .append(output::format_long_seconds(*scenario.slo_step_s))
                               : std::string("no point has a step");

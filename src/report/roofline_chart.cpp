@@ -1,4 +1,5 @@
 #include "chart_model.hpp"
+#include "output/chart_key.hpp"
 #include "output/gnuplot_text.hpp"
 
 #include <algorithm>
@@ -24,60 +25,6 @@ Points thin(std::vector<ChartData::Point> const& points, Axis const& x, Axis con
         if (taken.insert(cell).second) kept.push_back({p.x, p.y});
     }
     return kept;
-}
-
-// A network roof (with a mesh): the cases of communicating ops drawn at
-// their network intensity, FLOPs per byte a chip receives (flops /
-// net_bytes), meet attainable = min(peak, intensity x rate), rate being the
-// bytes per second their collectives receive. The rate is taken from the
-// cases, as the largest net_bytes / t_net of the op (ChartData::network_rate):
-// the engine's own ring formulas set it (W over an NVLink switch or DCN, 2W
-// on an ICI ring, the sum over several ICI axes, ...), with no second copy
-// of them here; the latency floor only lowers a case below its roof. A
-// network-bound case (t_lower = t_net) lies on its roof; one bound by HBM or
-// compute below it. Ops with the same rate share one roof. A case's two
-// points share its op's colour and shape, open at its HBM intensity, filled
-// at its network intensity (the x axis says so), and one key entry.
-struct NetRoof {
-    double rate = 0, peak = 0;
-    std::string links;  // "NVLink", "ICI, DCN"
-};
-
-std::vector<NetRoof> network_roofs(ReportContext const& context, ChartData const& data,
-                                   std::size_t t) {
-    auto const& scenario = context.scenario;
-    auto const& hw = context.target(t);
-    std::vector<NetRoof> result;
-    for (std::size_t i = 0; i < scenario.ops.size(); ++i) {
-        auto const& m = scenario.ops[i];
-        double const rate = data.network_rate(i, t);
-        // An op of 0 FLOPs (a `collective` alone) has no point to draw.
-        auto const& points = data.network(i, t);
-        if (!(rate > 0) || std::none_of(points.begin(), points.end(),
-                                         [](ChartData::Point const& p) { return p.x > 0; }))
-            continue;
-        double peak = 0;
-        for (int d : scenario.compute_dtypes_of(m))
-            if (auto p = hw.peak_for(d)) peak = std::max(peak, *p);
-        if (!(peak > 0)) continue;
-        auto same = std::find_if(result.begin(), result.end(), [&](NetRoof const& r) {
-            return std::fabs(r.rate - rate) <= 1e-9 * rate;
-        });
-        if (same == result.end()) same = result.insert(result.end(), NetRoof{rate, peak, ""});
-        same->peak = std::max(same->peak, peak);
-        for (auto const& collective : m.collectives)
-            for (int a : collective.mesh_axes) {
-                auto const link = scenario.mesh[static_cast<std::size_t>(a)].link;
-                std::string name = link == model::Link::ici      ? "ICI"
-                                   : link == model::Link::nvlink ? "NVLink"
-                                                                 : "DCN";
-                if (same->links.find(name) == std::string::npos)
-                    same->links.append(same->links.empty() ? "" : ", ").append(name);
-            }
-    }
-    std::stable_sort(result.begin(), result.end(),
-                     [](NetRoof const& a, NetRoof const& b) { return a.rate > b.rate; });
-    return result;
 }
 
 // The on-chip roof: with on-chip traffic on a chip with an onchip_bandwidth,
@@ -110,7 +57,13 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
     auto const& hw = context.target(t);
     auto const& matmuls = context.scenario.ops;
     auto const roof_list = roofs(context, hw);
-    auto const net_roofs = network_roofs(context, data, t);
+    // An op of 0 FLOPs (a `collective` alone) has no point to draw.
+    auto const net_roofs = network_roofs(context, t, [&](std::size_t i) {
+        auto const& points = data.network(i, t);
+        bool const drawn = std::any_of(points.begin(), points.end(),
+                                       [](ChartData::Point const& p) { return p.x > 0; });
+        return drawn ? data.network_rate(i, t) : 0.0;
+    });
     auto const chip_roof = onchip_roof(context, data, t);
 
     Chart chart;
@@ -120,6 +73,7 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
     chart.x.label = "arithmetic intensity (FLOP/byte)";
     chart.y.label = "attained (FLOP/s)";
     chart.x.log = chart.y.log = true;
+    output::plot_beside_key(chart);  // the labels beside the ridges need the plot's width
 
     double x_min = INFINITY, x_max = 0, y_min = INFINITY, top = 0;
     // The cases a log axis can show, and a ridge with its peak.
@@ -177,8 +131,7 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
     }
     for (auto const& r : net_roofs) {
         double const ridge = r.peak / r.rate;
-        output::add_roof(chart, {.title = "network roof (" + r.links + ", " + eng(r.rate, "B/s") +
-                                          " received per chip)",
+        output::add_roof(chart, {.title = network_roof_title(r),
                                  .bandwidth = r.rate,
                                  .ridge = ridge,
                                  .peak = r.peak,
@@ -187,7 +140,9 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
                                  .marker = "pt 6 ps 1.4 lw 2",
                                  .drop_dash = 3,
                                  .label = std::string("network ridge ").append(eng(ridge, "FLOP/B")),
-                                 .label_left = false});
+                                 .label_left = false,
+                                 // a row above the HBM roofs' labels, which may reach it
+                                 .label_rise = 2.2});
     }
     if (chip_roof) {
         double const ridge = chip_roof->peak / chip_roof->rate;
@@ -231,6 +186,8 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
             chart.series.push_back(std::move(chip));
         }
         if (data.network(i, t).empty()) continue;
+        // A case's two points share its op's colour and shape, open at its HBM
+        // intensity, filled at its network intensity (the x axis says so).
         Series net;  // in the key as the op
         net.style = std::string("with points pt ")
                         .append(std::to_string(filled_point(i)))
@@ -240,6 +197,8 @@ Chart roofline_chart(ReportContext const& context, ChartData const& data, std::s
         net.points = thin(data.network(i, t), chart.x, chart.y, 160);
         chart.series.push_back(std::move(net));
     }
+    // A model's ops make a long key: beside the plot, which keeps half the width.
+    output::key_beside(chart);
     return chart;
 }
 

@@ -30,16 +30,14 @@ std::vector<std::size_t> by_value(std::vector<double> const& values) {
     return order;
 }
 
-// The sweep of numbers other than v whose values are the lines: the first
-// with more than one value; none (the sweep count) when there is none.
+}  // namespace
+
 std::size_t line_sweep(ReportContext const& context, std::size_t v) {
     auto const& sweeps = context.scenario.sweeps;
     for (std::size_t w = 0; w < sweeps.size(); ++w)
         if (w != v && !sweeps[w].of_dtypes && sweeps[w].values.size() > 1) return w;
-    return sweeps.size();
+    return no_sweep;
 }
-
-}  // namespace
 
 std::vector<std::size_t> line_values(std::vector<double> const& values, std::size_t most) {
     auto order = by_value(values);
@@ -85,10 +83,10 @@ Chart scaling_chart(ReportContext const& context, Summary const& summary, std::s
     auto const& sweep = sweeps[v];
     auto const& hw = context.target(t);
     std::size_t const w = line_sweep(context, v);
-    bool const lines_of_w = w < sweeps.size();
+    bool const lines_of_w = w != no_sweep;
     bool const tokens = grid.has_tokens;
 
-    Chart chart = chart_along(context, "scaling", v, hw, base);
+    Chart chart = chart_along(context, "scaling", v, hw, base, w);
     chart.subtitle = std::string(tokens ? "Step and tokens/s per chip" : "Step per chip")
                          .append(" against the chips of the mesh as ")
                          .append(sweep.name)
@@ -100,6 +98,7 @@ Chart scaling_chart(ReportContext const& context, Summary const& summary, std::s
     // sweeps at `base` (whose sweeps of numbers are at their first values).
     struct Point {
         double chips, step, per_chip;
+        StepTotals totals;
     };
     struct Line {
         std::string name;
@@ -128,7 +127,7 @@ Chart scaling_chart(ReportContext const& context, Summary const& summary, std::s
             }
             StepTotals const step = step_totals(context, summary, p, t);
             if (!(step.t_lower > 0)) continue;
-            line.points.push_back({step.chips, step.t_lower, step.tokens_per_s / step.chips});
+            line.points.push_back({step.chips, step.t_lower, step.tokens_per_s / step.chips, step});
         }
         std::stable_sort(line.points.begin(), line.points.end(),
                          [](Point const& a, Point const& b) { return a.chips < b.chips; });
@@ -192,6 +191,7 @@ Chart scaling_chart(ReportContext const& context, Summary const& summary, std::s
     std::string const step_title = "step time (left axis)";
     std::string const rate_title = "tokens/s per chip (right axis)";
     std::vector<Series> rates;
+    StepMarks step_marks, rate_marks{"axes x1y2 "};
     for (std::size_t k = 0; k < lines.size(); ++k) {
         auto const& line = lines[k];
         std::string const lc = std::string(" ps 0.9 lc rgb '").append(color(k)).append("'");
@@ -205,13 +205,17 @@ Chart scaling_chart(ReportContext const& context, Summary const& summary, std::s
                          .append(lc);
         for (auto const& p : line.points) {
             step.points.push_back({p.chips, p.step / unit.seconds});
-            if (tokens && p.per_chip > 0 && std::isfinite(p.per_chip))
+            step_marks.add(context, p.totals, p.chips, p.step / unit.seconds);
+            if (tokens && p.per_chip > 0 && std::isfinite(p.per_chip)) {
                 rate.points.push_back({p.chips, p.per_chip});
+                rate_marks.add(context, p.totals, p.chips, p.per_chip);
+            }
         }
         chart.series.push_back(std::move(step));
         if (tokens) rates.push_back(std::move(rate));
     }
     for (auto& s : rates) chart.series.push_back(std::move(s));
+    add_step_marks(chart, context, {step_marks, rate_marks});
     if (lines_of_w && tokens) {
         std::string const lc = std::string(" lc rgb '") + roof_color + "'";
         chart.key_entries.push_back({"with lines lw 2" + lc, step_title});

@@ -148,7 +148,12 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
             " lw 1.5 lc rgb '" + roof_color + "'";
         for (auto const& [x, low, high] : chart.series.back().band)
             top_line.points.push_back({x, high});
+        StepMarks marks;
+        for (std::size_t k = 0; k < indices.size(); ++k)
+            marks.add(context, step_totals(context, summary, base + indices[k] * stride, t),
+                      top_line.points[k].first, top_line.points[k].second);
         chart.series.push_back(std::move(top_line));
+        add_step_marks(chart, context, {marks});
     }
 
     double top = 0;

@@ -1,4 +1,5 @@
 #include "chart_model.hpp"
+#include "output/chart_sample.hpp"
 #include "output/gnuplot_text.hpp"
 
 #include <algorithm>
@@ -89,11 +90,30 @@ std::size_t place_labels(std::vector<Label>& labels) {
     return rows;
 }
 
+// The values of V whose step does not fit or misses the slo, marked in a
+// row just above the x axis: the fit is the whole step's, not one op's.
+void mark_steps(Chart& chart, ReportContext const& context, Summary const& summary, std::size_t v,
+                std::size_t t, std::size_t base) {
+    auto const& values = context.scenario.sweeps[v].values;
+    std::size_t const stride = sweep_stride(context.grid, v);
+    double const at = 0.035;  // of the plot's height
+    double const y = chart.y.log ? chart.y.lo * std::pow(chart.y.hi / chart.y.lo, at)
+                                 : chart.y.lo + (chart.y.hi - chart.y.lo) * at;
+    StepMarks marks;
+    for (std::size_t i : output::even_sample(values.size(), ChartData::max_points)) {
+        std::size_t const p = base + i * stride;
+        auto const& unbuilt = context.grid.mesh_unsupported;
+        if (!unbuilt.empty() && unbuilt[p * context.grid.target_count + t]) continue;
+        StepTotals const step = step_totals(context, summary, p, t);
+        marks.add(context, step, values[i], y);
+    }
+    add_step_marks(chart, context, {marks});
+}
+
 }  // namespace
 
-Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size_t v,
-                  std::size_t t, std::size_t base_index) {
-    std::size_t const base = context.dtype_bases()[base_index];  // the other sweeps' values
+Chart sweep_chart(ReportContext const& context, ChartData const& data, Summary const& summary,
+                  std::size_t v, std::size_t t, std::size_t base) {
     auto const& hw = context.target(t);
     auto const& scenario = context.scenario;
     auto const& matmuls = scenario.ops;
@@ -140,7 +160,7 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
         // On a log y axis, cases of 0 FLOPs (attained 0) are named under the
         // chart; an op with nothing else is no series of the key.
         std::size_t off = 0;
-        for (auto const& p : data.sweep(v, i, t, base_index))
+        for (auto const& p : data.sweep(v, i, t, base))
             if (!chart.y.log || p.y > 0)
                 s.points.push_back({p.x, p.y});
             else
@@ -249,6 +269,7 @@ Chart sweep_chart(ReportContext const& context, ChartData const& data, std::size
     }
     for (auto* group : {&curves, &curve_markers, &critical_points})
         for (auto& s : *group) chart.series.push_back(std::move(s));
+    mark_steps(chart, context, summary, v, t, base);
     return chart;
 }
 

@@ -1,5 +1,7 @@
 #include "xlsx_state.hpp"
 
+#include "chart_model.hpp"
+
 #include "output/chart.hpp"
 #include "output/chart_sample.hpp"
 
@@ -23,6 +25,13 @@ void XlsxWriter::State::sample(engine::Case const& cs) {
     auto const& x = cs.metrics;
     if (x.bound == engine::Bound::unsupported) return;
     bool const off = off_log[cs.op * targets + cs.target].add(x);
+    // The network roofs' rates over every communicating case of FLOPs (as
+    // the PNG's: chart_detail::network_roofs), not only the sample.
+    if (network_rate.empty()) network_rate.assign(matmuls * targets, 0.0);
+    if (x.net_bytes > 0 && x.t_net > 0 && x.counts.flops > 0) {
+        double& rate = network_rate[cs.op * targets + cs.target];
+        rate = std::max(rate, x.net_bytes / x.t_net);
+    }
     std::uint64_t cap = options.chart_points_per_series, p = cs.point;
     if (points > cap) {
         auto point_of = [&](std::uint64_t k) {
@@ -50,6 +59,7 @@ void XlsxWriter::State::write_charts() {
         std::vector<std::pair<double, double>> const* points = nullptr;  // cases
         std::vector<std::pair<double, double>> roof;                     // or a roof
         int roof_index = -1;
+        bool network = false;  // a network roof: drawn lighter, long dashes
         std::size_t col = 0;
         std::size_t size() const { return points ? points->size() : roof.size(); }
         std::pair<double, double> at(std::size_t i) const { return points ? (*points)[i] : roof[i]; }
@@ -78,6 +88,16 @@ void XlsxWriter::State::write_charts() {
             hi = std::max(hi, ridge * 4);
             yhi = std::max(yhi, *peak);
         }
+        // With a mesh, the network roofs, as the PNG roofline draws them: the
+        // slope of the rate up to the ridge, peak / rate.
+        auto const net_roofs = chart_detail::network_roofs(ctx, t, [&](std::size_t m) {
+            return network_rate.empty() ? 0.0 : network_rate[m * targets + t];
+        });
+        if (!slots.empty())
+            for (auto const& r : net_roofs) {
+                lo = std::min(lo, r.peak / r.rate / 4);
+                hi = std::max(hi, r.peak / r.rate * 4);
+            }
         for (std::size_t m = 0; m < matmuls; ++m)
             for (auto [i, a] : samples[m * targets + t]) {
                 lo = std::min(lo, i);
@@ -89,6 +109,7 @@ void XlsxWriter::State::write_charts() {
         Plot plot{t, decade_down(lo), decade_up(hi), 0, 0, {}, {}};
         if (plot.x_max <= plot.x_min) plot.x_max = plot.x_min * 10;
         ylo = std::min(ylo, hw.hbm_bytes_per_s * plot.x_min);
+        for (auto const& r : net_roofs) ylo = std::min(ylo, r.rate * plot.x_min);
         plot.y_min = decade_down(ylo);
         plot.y_max = decade_up(yhi * 1.01);
         int roof_index = 0;
@@ -98,6 +119,13 @@ void XlsxWriter::State::write_charts() {
             Series sr{t, "roof " + dtype_names[k], nullptr,
                       {{plot.x_min, hw.hbm_bytes_per_s * plot.x_min}, {ridge, peak}, {plot.x_max, peak}},
                       roof_index++};
+            plot.series.push_back(all.size());
+            all.push_back(std::move(sr));
+        }
+        for (auto const& r : net_roofs) {
+            Series sr{t, chart_detail::network_roof_title(r), nullptr,
+                      {{plot.x_min, r.rate * plot.x_min}, {r.peak / r.rate, r.peak}}, roof_index++};
+            sr.network = true;
             plot.series.push_back(all.size());
             all.push_back(std::move(sr));
         }
@@ -199,9 +227,10 @@ void XlsxWriter::State::write_charts() {
             chart_series_set_name_range(series, sheet, 2, static_cast<lxw_col_t>(sr.col));
             if (sr.roof_index >= 0) {
                 lxw_chart_line line{};
-                line.color = 0x404040;
+                line.color = sr.network ? 0x808080 : 0x404040;
                 line.width = 1.5f;
-                line.dash_type = dashes[static_cast<std::size_t>(sr.roof_index) % std::size(dashes)];
+                line.dash_type = sr.network ? std::uint8_t{LXW_CHART_LINE_DASH_LONG_DASH}
+                                            : dashes[static_cast<std::size_t>(sr.roof_index) % std::size(dashes)];
                 chart_series_set_line(series, &line);
                 chart_series_set_marker_type(series, LXW_CHART_MARKER_NONE);
             } else {

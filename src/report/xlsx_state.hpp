@@ -176,6 +176,7 @@ struct XlsxWriter::State {
     // Only cases a log axis can show; the others are counted in off_log.
     std::vector<std::vector<std::pair<double, double>>> samples;
     std::vector<ChartData::OffLog> off_log;  // [matmul * targets + target]
+    std::vector<double> network_rate;  // [matmul * targets + target]: as ChartData::network_rate
     std::uint64_t sample_k = 0;  // the next sampled point is sample_k (P-1) / (N-1)
 
     std::size_t summary_row = 0;

@@ -10,11 +10,13 @@
 //                   on-chip traffic and an onchip_bandwidth, those cases
 //                   again at their on-chip intensity under an on-chip roof.
 //   sweep-<V>-<HW>  attained FLOP/s against sweep variable V for every matmul
-//                   (the other sweeps at their first value), the peak(s) as
-//                   horizontal lines, each matmul's critical V marked.
+//                   (the other sweeps at their first value, but one chart per
+//                   value of a sweep that sets a mesh size: sweep-B-<HW>-TP8),
+//                   the peak(s) as horizontal lines, each matmul's critical V
+//                   marked.
 //   step-<V>-<HW>   the step time (sum of count x t_lower over the supported
-//                   cases) against sweep variable V (the other sweeps at their
-//                   first value), one filled band per layer path, stacked in
+//                   cases) against sweep variable V (the other sweeps as for
+//                   sweep-<V>-<HW>), one filled band per layer path, stacked in
 //                   Summary::layers order; for each sweep with more than one
 //                   value, on each target that has a peak for some matmul.
 //   request-<NAME>-<HW>  a request's time per output token (the decode step)
@@ -94,14 +96,17 @@ public:
         return network_rate_[matmul * targets_ + target];
     }
     // (value of sweep v, attained) along sweep v with the other sweeps of
-    // numbers at their first value and the dtype sweeps at the point
-    // ReportContext::dtype_bases()[base], in sweep order.
+    // numbers that set no mesh size at their first value and the dtype and
+    // mesh sweeps at their values at point `base` (one of chart_bases along
+    // v), in sweep order.
     std::vector<Point> const& sweep(std::size_t v, std::size_t matmul, std::size_t target,
                                     std::size_t base = 0) const {
-        return sweep_[((v * bases_.size() + base) * matmuls_ + matmul) * targets_ + target];
+        return sweep_[slice(v, matmul, target, base)];
     }
 
 private:
+    std::size_t slice(std::size_t v, std::size_t matmul, std::size_t target, std::size_t base) const;
+
     ReportContext const& context_;
     std::size_t matmuls_, targets_;
     std::vector<std::vector<Point>> roofline_, sweep_, network_, onchip_;
@@ -109,7 +114,8 @@ private:
     std::vector<double> network_rate_;
     std::vector<std::size_t> roofline_points_;  // sampled point indices, sorted
     std::vector<std::size_t> stride_;           // per sweep: points between two of its values
-    std::vector<std::size_t> bases_;            // ReportContext::dtype_bases()
+    std::vector<std::size_t> bases_;            // chart_bases: the slices' bases
+    std::vector<bool> sets_mesh_;               // per sweep: it sets a mesh size
     std::vector<std::size_t> digits_;           // of the case being added
     std::vector<std::vector<std::size_t>>
         sweep_values_;  // per sweep: sampled value indices, sorted

@@ -169,6 +169,10 @@ struct Plan {
     std::vector<PlanRow> rows;              // per target, in sweep order
 };
 Plan make_plan(ReportContext const& context, Summary const& summary);
+// What the slo bounds ("step" or "t_upper") and whether a step meets it (true
+// without an slo); the Plan and the charts' marks read the same rule.
+std::string_view slo_measure_name(model::Scenario const& scenario);
+bool meets_slo(model::Scenario const& scenario, StepTotals const& step);
 // What the terminal and the Summary sheet say under the Plan of an edge:
 // "TP = 8: B = 256 is the last value of sweep B: the best may lie beyond it"
 // (a mesh sweep's edge without the place: "TP = 8 is the last value ...").
