@@ -48,7 +48,8 @@ TEST_CASE("the Summary sheet: the Plan and its edge notes come before the Step s
         row_of(summary, "Plan: at each mesh size, the point with the most tokens/s per chip");
     std::size_t const step = row_of(
         summary,
-        "Step: sum of count x time over the supported cases, per chip of the mesh (all at once)");
+        "Step: sum of count x time over the cases (each op, then its collectives), per chip of the "
+        "mesh (all at once)");
     REQUIRE(plan < summary.size());
     REQUIRE(step < summary.size());
     CHECK(plan < step);

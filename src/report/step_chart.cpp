@@ -1,5 +1,6 @@
 // step-<V>-<HW>: the step time of one chip (the sum of count x t_step over
-// the supported cases at a sweep point, Summary::t_step_total) against sweep
+// the cases at a sweep point, Summary::t_step_total; a point with an
+// unsupported case is left out and named in the key) against sweep
 // variable V, the other sweeps at their first value, as one filled band per
 // layer path stacked in Summary::layers order: the top of the stack is the
 // whole step, the thickness of a band the layer's share of it.
@@ -39,7 +40,8 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
     Chart chart = chart_along(context, "step", v, hw, base);
     bool const mesh = !context.scenario.mesh.empty(), onchip = context.scenario.has_onchip();
     bool const by_bound = mesh || onchip;
-    chart.subtitle = by_bound ? "Step time by bound (sum of count \u00d7 t_lower, " +
+    chart.subtitle = by_bound ? std::string(mesh ? "Step time by bound (sum of count \u00d7 t_step, "
+                                                 : "Step time by bound (sum of count \u00d7 t_lower, ") +
                                     std::string(mesh ? "per chip" : "one chip") + ") against " +
                                     sweep.name + " on " + chip_name(hw)
                               : "Step time (sum of count \u00d7 t_lower, one chip) against " +
@@ -54,6 +56,19 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
         return sweep.values[a] < sweep.values[b];
     });
     std::size_t const stride = sweep_stride(grid, v);
+    // A point with an unsupported case has no step (issue 21): not drawn,
+    // and the key says where.
+    std::string missing;
+    std::erase_if(indices, [&](std::size_t i) {
+        if (summary.unsupported_cases[(base + i * stride) * targets + t] == 0) return false;
+        missing.append(missing.empty() ? "" : ", ").append(value_text(sweep.values[i]));
+        return true;
+    });
+    if (!missing.empty())
+        chart.key_entries.push_back(key_note(std::string("not drawn, unsupported (a case has no peak here): ")
+                                                 .append(sweep.name)
+                                                 .append(" = ")
+                                                 .append(missing)));
 
     double largest = 0;
     for (std::size_t i : indices)

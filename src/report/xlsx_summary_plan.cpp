@@ -17,14 +17,21 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
     ++r;
     str(ws, r++, 0, "Plan: at each mesh size, the point with the most tokens/s per chip", fmt.section);
     std::string note =
-        "Per chip: every chip runs its share of the step at once. A point qualifies when each "
-        "chip's resident bytes fit in its hbm_capacity";
+        "Per chip: every chip runs its share of the step at once. A point qualifies when its "
+        "step is supported (no case without a peak) and each chip's resident bytes fit in its "
+        "hbm_capacity";
     if (s.slo_step_s)
-        note.append(" and its step meets slo step <= ").append(output::shortest(*s.slo_step_s)).append(" s");
-    note += "; * marks the target's best row. Values of this run: they do not follow edits.";
+        note.append(" and meets slo ")
+            .append(slo_measure_name(s))
+            .append(" <= ")
+            .append(output::shortest(*s.slo_step_s))
+            .append(" s");
+    note += plan.dtype_sweeps.empty()
+                ? "; * marks the target's best row. Values of this run: they do not follow edits."
+                : "; * marks the target's best row of each dtype. Values of this run: they do not follow edits.";
     str(ws, r++, 0, note, fmt.note);
     std::vector<std::string> headers = {"hardware", "best"};
-    for (std::size_t v : plan.mesh_sweeps) headers.push_back(s.sweeps[v].name);
+    for (std::size_t v : plan.row_sweeps()) headers.push_back(s.sweeps[v].name);
     headers.push_back("chips");
     for (std::size_t v : plan.other_sweeps) headers.push_back(s.sweeps[v].name);
     bool const onchip = s.has_onchip();
@@ -39,7 +46,7 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
         std::size_t c = 0;
         str(ws, r, c++, ctx.target(row.target).id, fmt.indent);
         str(ws, r, c++, row.best ? "*" : "");
-        for (std::size_t v : plan.mesh_sweeps) sweep_cell(ws, r, c++, row.mesh_point, v);
+        for (std::size_t v : plan.row_sweeps()) sweep_cell(ws, r, c++, row.mesh_point, v);
         num(ws, r, c++, ctx.grid.chips_at(row.mesh_point));
         if (!row.chosen) {
             str(ws, r++, c, row.why, fmt.note);
