@@ -35,8 +35,8 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
     headers.push_back("chips");
     for (std::size_t v : plan.other_sweeps) headers.push_back(s.sweeps[v].name);
     bool const onchip = s.has_onchip();
-    for (char const* h : {"step t_lower", "tokens/s", "tokens/s per chip", "compute-bound share",
-                          "memory-bound share", "network-bound share"})
+    for (char const* h : {"step", "tokens/s", "tokens/s per chip", "compute-bound share",
+                          "memory-bound share", "network share"})
         headers.push_back(h);
     if (onchip) headers.push_back("onchip-bound share");
     headers.push_back("resident per chip");
