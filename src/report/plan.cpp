@@ -107,6 +107,28 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
             row.compute_share =
                 std::max(0.0, 1 - step.memory_share - step.network_share - step.onchip_share);
         }
+        // The rows of one dtype together, each dtype's in mesh order (the
+        // reasons and flags move with their rows).
+        if (!plan.dtype_sweeps.empty()) {
+            std::vector<std::size_t> order(plan.rows.size() - first_row);
+            for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+            auto dtypes_of = [&](std::size_t k) {
+                std::vector<double> key;
+                for (std::size_t v : plan.dtype_sweeps) key.push_back(grid.sweep_value(plan.rows[first_row + k].mesh_point, v));
+                return key;
+            };
+            std::stable_sort(order.begin(), order.end(),
+                             [&](std::size_t a, std::size_t b) { return dtypes_of(a) < dtypes_of(b); });
+            auto permute = [&](auto& items, std::size_t offset) {
+                auto copy = items;
+                for (std::size_t k = 0; k < order.size(); ++k) items[offset + k] = copy[offset + order[k]];
+            };
+            permute(plan.rows, first_row);
+            permute(any_built, 0);
+            permute(any_fits, 0);
+            permute(any_step, 0);
+            permute(unsupported_dtype, 0);
+        }
         // The best of each dtype (of each combination of the dtype sweeps).
         std::map<std::vector<double>, PlanRow*> best_of;
         for (std::size_t r = first_row; r < plan.rows.size(); ++r) {
