@@ -2,6 +2,7 @@
 // `run` printed after publishing, printed again as it was by `show` and by a
 // run that finds the report up to date (issue 21, point 9).
 #include "roofline/lang/diagnostics.hpp"
+#include "roofline/output/sha256.hpp"
 #include "roofline/report/run.hpp"
 
 #include "command.hpp"
@@ -105,6 +106,33 @@ TEST_CASE("show: what is not a report, or has no tables, is an error (exit 1)", 
     CHECK(forged.err ==
           "roofline: error: out/steps/v1/summary.txt changed since it was published (its "
           "SHA-256 is not the manifest's)\n");
+}
+
+TEST_CASE("show: a summary.txt rewritten with its manifest still reaches the terminal as text",
+          "[show]") {
+    // run writes only terminal-safe text, but a version can be rewritten
+    // along with its manifest's SHA-256: show still prints an escape as
+    // text, never as a command to the terminal.
+    Sandbox box;
+    box.write("steps.roof", steps_text);
+    REQUIRE(run_roofline(box.path, "run steps.roof --no-charts -q").exit_code == 0);
+    std::string const old_text = read_file(box / "out/steps/v1/summary.txt");
+    std::string const forged = "\x1b]0;pwned\x07red\n";
+    box.write("out/steps/v1/summary.txt", forged);
+    std::string manifest = read_file(box / "out/steps/v1/manifest.json");
+    auto const at = manifest.find(roofline::output::sha256_hex(old_text));
+    REQUIRE(at != std::string::npos);
+    manifest.replace(at, 64, roofline::output::sha256_hex(forged));
+    box.write("out/steps/v1/manifest.json", manifest);
+    auto shown = run_roofline(box.path, "show steps");
+    CHECK(shown.exit_code == 0);
+    CHECK(contains(shown.out, "\\x1b]0;pwned\\x07red\n"));
+    CHECK_FALSE(contains(shown.out, "\x1b"));
+    // run on the up-to-date scenario prints the same tables, as text too.
+    auto again = run_roofline(box.path, "run steps.roof --no-charts");
+    CHECK(again.exit_code == 0);
+    CHECK(contains(again.out, "\\x1b]0;pwned\\x07red\n"));
+    CHECK_FALSE(contains(again.out, "\x1b"));
 }
 
 TEST_CASE("a version without summary.txt: show says how to get one, run up to date notes it",
