@@ -342,3 +342,28 @@ TEST_CASE("charts: along B one chart per mesh size, the steps that do not fit or
     CHECK(keyed(scaling, no_fit));
     CHECK(keyed(scaling, slo));
 }
+
+TEST_CASE("charts: a step with an unsupported case is not drawn, and the key says so (issue 21)",
+          "[charts][multichip]") {
+    // The mesh scenario with `up` in fp8, which the chip has no peak for:
+    // every step is unsupported (never the smaller sum of `down` alone).
+    std::string text = mesh_scenario("mesh tp = TP over nvlink", "sweep TP = [2, 1]");
+    std::string const up = "matmul up = bf16[B, D] * weight bf16[D, F@tp] -> bf16[B, F@tp]";
+    auto const at = text.find(up);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, up.size(), "matmul up = fp8[B, D] * weight fp8[D, F@tp] -> bf16[B, F@tp]");
+    Models m(text);
+    auto const& summary = m.summary->summary();
+    auto const step = report::chart_detail::step_chart(*m.context, summary, 0, 0, 0);
+    CHECK(step.series.empty());
+    auto has_note = [](output::Chart const& chart, std::string const& title) {
+        for (auto const& entry : chart.key_entries)
+            if (entry.title == title) return true;
+        return false;
+    };
+    CHECK(has_note(step, "not drawn, unsupported (a case has no peak here): B = 100, 1000"));
+    for (auto const& entry : step.key_entries) CHECK_FALSE(contains(entry.title, "none at these points"));
+    auto const scaling = report::chart_detail::scaling_chart(*m.context, summary, 1, 0, 0);
+    for (auto const& s : scaling.series) CHECK(s.points.empty());
+    CHECK(has_note(scaling, "not plotted, unsupported (a case has no peak on this chip): B = 100, B = 1000"));
+}

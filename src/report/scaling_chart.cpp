@@ -110,6 +110,8 @@ Chart scaling_chart(ReportContext const& context, Summary const& summary, std::s
     std::vector<std::size_t> const values_of_w =
         lines_of_w ? line_values(sweeps[w].values, 5) : std::vector<std::size_t>{0};
     std::vector<double> no_mesh;  // values of V at which the chip cannot build the mesh
+    std::vector<std::string> no_peak;  // lines with an unsupported step (a case without a peak)
+    bool no_peak_here = false;         // the same for the one line without lines_of_w
     for (std::size_t j : values_of_w) {
         Line line;
         std::size_t const from = base + (lines_of_w ? j * sweep_stride(grid, w) : 0);
@@ -126,6 +128,12 @@ Chart scaling_chart(ReportContext const& context, Summary const& summary, std::s
                 continue;
             }
             StepTotals const step = step_totals(context, summary, p, t);
+            if (step.unsupported) {  // no step: a case has no peak here (issue 21)
+                if (lines_of_w && std::find(no_peak.begin(), no_peak.end(), line.name) == no_peak.end())
+                    no_peak.push_back(line.name);
+                if (!lines_of_w) no_peak_here = true;
+                continue;
+            }
             if (!(step.t_lower > 0)) continue;
             line.points.push_back({step.chips, step.t_lower, step.tokens_per_s / step.chips, step});
         }
@@ -220,6 +228,11 @@ Chart scaling_chart(ReportContext const& context, Summary const& summary, std::s
         std::string const lc = std::string(" lc rgb '") + roof_color + "'";
         chart.key_entries.push_back({"with lines lw 2" + lc, step_title});
         chart.key_entries.push_back({"with lines lw 2 dt 2" + lc, rate_title});
+    }
+    if (!no_peak.empty() || no_peak_here) {
+        std::string text = "not plotted, unsupported (a case has no peak on this chip)";
+        for (std::size_t i = 0; i < no_peak.size(); ++i) text.append(i ? ", " : ": ").append(no_peak[i]);
+        chart.key_entries.push_back(key_note(text));
     }
     if (!no_mesh.empty()) {
         std::sort(no_mesh.begin(), no_mesh.end());

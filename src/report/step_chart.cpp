@@ -117,7 +117,8 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
                 below[k] = edges[k][l + 1];
             }
             if (!any) {
-                chart.key_entries.push_back(key_note(std::string(layers[l].name).append(": none at these points")));
+                if (!indices.empty())  // with nothing drawn, the note above says why
+                    chart.key_entries.push_back(key_note(std::string(layers[l].name).append(": none at these points")));
                 continue;
             }
             s.title = layers[l].name;
