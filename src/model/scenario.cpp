@@ -1,6 +1,7 @@
 // The Scenario's own queries (include/roofline/model/scenario.hpp).
 #include "roofline/model/scenario.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace roofline::model {
@@ -14,6 +15,13 @@ std::size_t Scenario::point_count() const {
         points *= n;
     }
     return points;
+}
+
+bool Scenario::mesh_depends_on(std::size_t sweep) const {
+    if (sweep >= 63) return false;  // depends_on's bits 0 .. 62 are sweeps, 63 step_bit
+    return std::any_of(mesh.begin(), mesh.end(), [&](MeshAxis const& axis) {
+        return (slots[static_cast<std::size_t>(axis.slot)].depends_on >> sweep & 1) != 0;
+    });
 }
 
 int Scenario::find_hardware(std::string_view id) const {

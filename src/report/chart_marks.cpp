@@ -4,18 +4,13 @@
 // Plan skips is marked where it is drawn.
 #include "chart_model.hpp"
 
-#include <cmath>
 #include <string>
 
 namespace roofline::report::chart_detail {
 
-bool fits_hbm(StepTotals const& step) {
-    return std::isnan(step.capacity) || step.resident_bytes <= step.capacity;
-}
-
 void StepMarks::add(ReportContext const& context, StepTotals const& step, double x, double y) {
     if (!(step.t_lower > 0)) return;  // no step here (no case supported): nothing to mark
-    if (!fits_hbm(step)) no_fit.push_back({x, y});
+    if (!step.fits()) no_fit.push_back({x, y});
     if (!meets_slo(context.scenario, step)) misses_slo.push_back({x, y});
 }
 

@@ -46,10 +46,7 @@ std::string dtypes_at(ReportContext const& context, std::size_t base) {
 
 bool sets_mesh(ReportContext const& context, std::size_t w) {
     auto const& scenario = context.scenario;
-    if (w >= 64 || scenario.sweeps[w].of_dtypes || scenario.sweeps[w].values.size() < 2) return false;
-    return std::any_of(scenario.mesh.begin(), scenario.mesh.end(), [&](model::MeshAxis const& axis) {
-        return (scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on >> w & 1) != 0;
-    });
+    return !scenario.sweeps[w].of_dtypes && scenario.sweeps[w].values.size() >= 2 && scenario.mesh_depends_on(w);
 }
 
 std::vector<std::size_t> chart_bases(ReportContext const& context, std::size_t v, std::size_t skip) {

@@ -114,7 +114,6 @@ struct StepMarks {
     // Marks (x, y) as `step` says.
     void add(ReportContext const& context, StepTotals const& step, double x, double y);
 };
-bool fits_hbm(StepTotals const& step);
 // Adds the marks as series, and a key entry for each kind drawn.
 void add_step_marks(Chart& chart, ReportContext const& context,
                     std::vector<StepMarks> const& marks);

@@ -47,56 +47,72 @@ bool meets_slo(model::Scenario const& scenario, StepTotals const& step) {
     return time <= *scenario.slo_step_s;
 }
 
+namespace {
+
+// One row of the Plan while the points are searched: what its points had.
+struct RowSearch {
+    PlanRow row;
+    std::vector<double> dtypes;  // the dtype sweeps' values: which Plan it is in
+    bool built = false, step = false, fits = false;
+    int unsupported_dtype = -1;  // of a point whose step is unsupported
+};
+
+// Why a row has no pick, from what its points had.
+std::string why_none(ReportContext const& context, RowSearch const& search) {
+    auto const& scenario = context.scenario;
+    if (!search.built) return "the chip cannot build this mesh";
+    if (!search.step) return unsupported_why(context, search.row.target, search.unsupported_dtype);
+    if (!search.fits) return "does not fit in HBM at any point";
+    if (!scenario.slo_step_s) return "no point has a step";
+    return std::string("no point meets slo ")
+        .append(slo_measure_name(scenario))
+        .append(" <= ")
+        .append(output::format_long_seconds(*scenario.slo_step_s));
+}
+
+}  // namespace
+
 Plan make_plan(ReportContext const& context, Summary const& summary) {
     Plan plan;
     auto const& scenario = context.scenario;
     auto const& grid = context.grid;
     if (scenario.mesh.empty() || !grid.has_tokens) return plan;
-    std::uint64_t mesh_bits = 0;
-    for (auto const& axis : scenario.mesh)
-        mesh_bits |= scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on;
     // A dtype sweep gets a Plan of its own per dtype (its rows keyed like a
     // mesh size's), so that bf16's best is not hidden under fp8's.
     for (std::size_t v = 0; v < grid.sweep_count; ++v)
-        (v < 64 && (mesh_bits >> v & 1) ? plan.mesh_sweeps
-         : scenario.sweeps[v].of_dtypes  ? plan.dtype_sweeps
-                                         : plan.other_sweeps)
+        (scenario.mesh_depends_on(v)    ? plan.mesh_sweeps
+         : scenario.sweeps[v].of_dtypes ? plan.dtype_sweeps
+                                        : plan.other_sweeps)
             .push_back(v);
+    auto values_at = [&](std::vector<std::size_t> const& sweeps, std::size_t p) {
+        std::vector<double> values;
+        for (std::size_t v : sweeps) values.push_back(grid.sweep_value(p, v));
+        return values;
+    };
 
     for (std::size_t t = 0; t < grid.target_count; ++t) {
-        // (dtype, mesh sweep values) -> row: the rows of one dtype together.
-        std::map<std::vector<double>, std::size_t> row_of;
-        std::size_t const first_row = plan.rows.size();
-        std::vector<bool> any_built, any_fits, any_step;
-        std::vector<int> unsupported_dtype;  // of a row whose every step is unsupported
+        std::map<std::vector<double>, std::size_t> row_of;  // row_sweeps' values -> row
+        std::vector<RowSearch> rows;
         for (std::size_t p = 0; p < grid.point_count; ++p) {
-            std::vector<double> key;
-            for (std::size_t v : plan.dtype_sweeps) key.push_back(grid.sweep_value(p, v));
-            for (std::size_t v : plan.mesh_sweeps) key.push_back(grid.sweep_value(p, v));
-            auto [it, inserted] = row_of.emplace(key, plan.rows.size());
+            auto [it, inserted] = row_of.emplace(values_at(plan.row_sweeps(), p), rows.size());
             if (inserted) {
-                PlanRow row;
-                row.target = t;
-                row.mesh_point = p;
-                plan.rows.push_back(row);
-                any_built.push_back(false);
-                any_fits.push_back(false);
-                any_step.push_back(false);
-                unsupported_dtype.push_back(-1);
+                rows.emplace_back();
+                rows.back().row.target = t;
+                rows.back().row.mesh_point = p;
+                rows.back().dtypes = values_at(plan.dtype_sweeps, p);
             }
-            std::size_t const r = it->second;
-            auto& row = plan.rows[r];
+            auto& search = rows[it->second];
+            auto& row = search.row;
             if (!grid.mesh_unsupported.empty() && grid.mesh_unsupported[p * grid.target_count + t])
                 continue;
-            any_built[r - first_row] = true;
+            search.built = true;
             StepTotals step = step_totals(context, summary, p, t);
             // An unsupported step is skipped, never taken for a smaller one.
-            if (step.unsupported) unsupported_dtype[r - first_row] = step.unsupported_dtype;
+            if (step.unsupported) search.unsupported_dtype = step.unsupported_dtype;
             if (step.unsupported || !(step.t_lower > 0) || std::isnan(step.tokens_per_s)) continue;
-            any_step[r - first_row] = true;
-            bool const fits = std::isnan(step.capacity) || step.resident_bytes <= step.capacity;
-            if (!fits) continue;
-            any_fits[r - first_row] = true;
+            search.step = true;
+            if (!step.fits()) continue;
+            search.fits = true;
             if (!meets_slo(scenario, step)) continue;
             double per_chip = step.tokens_per_s / step.chips;
             if (row.chosen && !(per_chip > row.tokens_per_s_per_chip)) continue;
@@ -107,57 +123,29 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
             row.compute_share =
                 std::max(0.0, 1 - step.memory_share - step.network_share - step.onchip_share);
         }
-        // The rows of one dtype together, each dtype's in mesh order (the
-        // reasons and flags move with their rows).
-        if (!plan.dtype_sweeps.empty()) {
-            std::vector<std::size_t> order(plan.rows.size() - first_row);
-            for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-            auto dtypes_of = [&](std::size_t k) {
-                std::vector<double> key;
-                for (std::size_t v : plan.dtype_sweeps) key.push_back(grid.sweep_value(plan.rows[first_row + k].mesh_point, v));
-                return key;
-            };
-            std::stable_sort(order.begin(), order.end(),
-                             [&](std::size_t a, std::size_t b) { return dtypes_of(a) < dtypes_of(b); });
-            auto permute = [&](auto& items, std::size_t offset) {
-                auto copy = items;
-                for (std::size_t k = 0; k < order.size(); ++k) items[offset + k] = copy[offset + order[k]];
-            };
-            permute(plan.rows, first_row);
-            permute(any_built, 0);
-            permute(any_fits, 0);
-            permute(any_step, 0);
-            permute(unsupported_dtype, 0);
-        }
+        // The rows of one dtype together, each dtype's in mesh order.
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](RowSearch const& a, RowSearch const& b) { return a.dtypes < b.dtypes; });
         // The best of each dtype (of each combination of the dtype sweeps).
         std::map<std::vector<double>, PlanRow*> best_of;
-        for (std::size_t r = first_row; r < plan.rows.size(); ++r) {
-            auto& row = plan.rows[r];
-            std::size_t const k = r - first_row;
+        for (auto& search : rows) {
+            auto& row = search.row;
             if (!row.chosen) {
-                row.why = !any_built[k] ? std::string("the chip cannot build this mesh")
-                          : !any_step[k] ? unsupported_why(context, t, unsupported_dtype[k])
-                          : !any_fits[k] ? std::string("does not fit in HBM at any point")
-                          : scenario.slo_step_s
-                              ? std::string("no point meets slo ")
-                                    .append(slo_measure_name(scenario))
-                                    .append(" <= ")
-                                    .append(output::format_long_seconds(*scenario.slo_step_s))
-                              : std::string("no point has a step");
+                row.why = why_none(context, search);
                 continue;
             }
-            std::vector<double> dtypes;
-            for (std::size_t v : plan.dtype_sweeps) dtypes.push_back(grid.sweep_value(row.point, v));
-            auto& best = best_of[dtypes];
+            auto& best = best_of[search.dtypes];
             if (!best || row.tokens_per_s_per_chip > best->tokens_per_s_per_chip) best = &row;
         }
         for (auto& [dtypes, best] : best_of) best->best = true;
-        for (std::size_t r = first_row; r < plan.rows.size(); ++r) {
-            auto& row = plan.rows[r];
-            if (!row.chosen) continue;
-            for (std::size_t v : plan.other_sweeps) note_edge(scenario, grid, row, v);
-            if (row.best)
-                for (std::size_t v : plan.mesh_sweeps) note_edge(scenario, grid, row, v);
+        for (auto& search : rows) {
+            auto& row = search.row;
+            if (row.chosen) {
+                for (std::size_t v : plan.other_sweeps) note_edge(scenario, grid, row, v);
+                if (row.best)
+                    for (std::size_t v : plan.mesh_sweeps) note_edge(scenario, grid, row, v);
+            }
+            plan.rows.push_back(std::move(row));
         }
     }
     return plan;

@@ -64,17 +64,11 @@ SummaryBuilder::SummaryBuilder(ReportContext const& context) : context_(context)
 namespace {
 
 // Which roof the part of t_step before the serial collectives sits at: the
-// largest of t_math, t_comms, t_onchip and the overlapped network time, ties
-// as in engine::roofline_metrics. The case's bound when nothing is serial.
+// largest of t_math, t_comms, t_onchip and the overlapped network time. The
+// case's bound when nothing is serial.
 engine::Bound roof_in_step(engine::Metrics const& m) {
     if (m.t_net_serial == 0) return m.bound;
-    double const hidden = m.t_net - m.t_net_serial;
-    double const onchip_or_net = std::max(m.t_onchip, hidden);
-    double const other = std::max(m.t_comms, onchip_or_net);
-    return m.t_math >= other             ? engine::Bound::compute
-           : m.t_comms >= onchip_or_net ? engine::Bound::memory
-           : m.t_onchip >= hidden       ? engine::Bound::onchip
-                                        : engine::Bound::network;
+    return engine::bound_of(m.t_math, m.t_comms, m.t_onchip, m.t_net - m.t_net_serial);
 }
 
 }  // namespace
@@ -183,12 +177,7 @@ std::vector<std::size_t> step_points(model::Scenario const& scenario,
     // The sweeps of numbers are sampled; at each point kept, every dtype of
     // the dtype sweeps, so that bf16 and fp8 stand side by side, and every
     // size of the mesh, so that 1, 2, 4 and 8 chips do.
-    std::uint64_t mesh_bits = 0;
-    for (auto const& axis : scenario.mesh)
-        mesh_bits |= scenario.slots[static_cast<std::size_t>(axis.slot)].depends_on;
-    auto whole = [&](std::size_t v) {
-        return scenario.sweeps[v].of_dtypes || (v < 64 && (mesh_bits >> v & 1));
-    };
+    auto whole = [&](std::size_t v) { return scenario.sweeps[v].of_dtypes || scenario.mesh_depends_on(v); };
     std::size_t numeric_points = 1;
     for (std::size_t v = 0; v < grid.sweep_count; ++v)
         if (!whole(v)) numeric_points *= grid.sweep_sizes[v];

@@ -90,6 +90,18 @@ inline double onchip_seconds(double bytes_onchip, std::optional<double> onchip_b
     return onchip_bytes_per_s && bytes_onchip > 0 ? bytes_onchip / *onchip_bytes_per_s : 0;
 }
 
+// The largest of the four times names the bound; ties go to compute, then
+// memory, then on chip: the rule of one chip, unchanged where t_onchip and
+// t_net are 0.
+inline Bound bound_of(double t_math, double t_comms, double t_onchip, double t_net) {
+    double const onchip_or_net = t_onchip >= t_net ? t_onchip : t_net;
+    double const other = t_comms >= onchip_or_net ? t_comms : onchip_or_net;
+    return t_math >= other             ? Bound::compute
+           : t_comms >= onchip_or_net ? Bound::memory
+           : t_onchip >= t_net        ? Bound::onchip
+                                      : Bound::network;
+}
+
 inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
                                 double hbm_bytes_per_s, double net_bytes = 0, double t_net = 0,
                                 std::optional<double> onchip_bytes_per_s = std::nullopt,
@@ -111,8 +123,7 @@ inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
     m.peak = *peak;
     m.ridge = *peak / hbm_bytes_per_s;
     m.t_math = c.flops / *peak;
-    // Ties go to compute, then to memory, then on chip: the rule of one
-    // chip, unchanged where t_onchip and t_net are 0.
+    // The largest time, as bound_of picks it.
     double onchip_or_net = m.t_onchip >= t_net ? m.t_onchip : t_net;
     double other = m.t_comms >= onchip_or_net ? m.t_comms : onchip_or_net;
     m.t_lower = m.t_math >= other ? m.t_math : other;
@@ -129,10 +140,7 @@ inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
     }
     m.attained = c.flops / m.t_lower;
     m.peak_fraction = m.attained / *peak;
-    m.bound = m.t_math >= other             ? Bound::compute
-              : m.t_comms >= onchip_or_net ? Bound::memory
-              : m.t_onchip >= t_net        ? Bound::onchip
-                                           : Bound::network;
+    m.bound = bound_of(m.t_math, m.t_comms, m.t_onchip, t_net);
     return m;
 }
 

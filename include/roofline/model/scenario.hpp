@@ -263,6 +263,9 @@ struct Scenario {
         return &dtypes[static_cast<std::size_t>(value)].name;
     }
     int find_hardware(std::string_view id) const;
+    // Some mesh axis's size depends on sweep `sweep`: a mesh sweep (the
+    // Plan's rows, the step table's whole sweeps, a chart per mesh size).
+    bool mesh_depends_on(std::size_t sweep) const;
     // Some op of the cases has an on-chip operand: the report has the
     // bytes_onchip and t_onchip columns.
     bool has_onchip() const;

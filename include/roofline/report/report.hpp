@@ -117,6 +117,8 @@ struct StepTotals {
     double min_chips = engine::not_available;  // ceil(resident / capacity); NaN when unknown or nothing resident
     double tokens = engine::not_available;     // per step; NaN without a tokens statement
     double tokens_per_s = engine::not_available, tokens_per_s_upper = engine::not_available;
+    // Each chip's resident bytes fit in its HBM (true without a capacity).
+    bool fits() const { return !(resident_bytes > capacity); }
 };
 StepTotals step_totals(ReportContext const& context, Summary const& summary, std::size_t point,
                        std::size_t target);
