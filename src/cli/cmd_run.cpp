@@ -5,7 +5,6 @@
 #include "progress.hpp"
 
 #include "roofline/cli/format.hpp"
-#include "roofline/output/terminal_text.hpp"
 #include "roofline/report/run.hpp"
 
 #include <algorithm>
@@ -99,8 +98,7 @@ int cmd_run(std::vector<std::string> const& args) {
         case Status::invalid_input: return invalid_input;
         case Status::up_to_date:
             std::cout << "up to date: " << outcome.folder << "\n";
-            // As it was published (summary.txt), shown as text whatever it holds.
-            if (!quiet) std::cout << output::terminal_safe(outcome.tables, true);
+            if (!quiet) std::cout << outcome.tables;  // as it was published: summary.txt
             return ok;
         case Status::published: break;
     }

@@ -34,9 +34,7 @@ int cmd_show(std::vector<std::string> const& args) {
         }
         std::cout << "report " << output::terminal_safe(manifest.report) << " v" << manifest.version
                   << " (" << output::terminal_safe(folder) << "), published " << manifest.created_utc << "\n";
-        // run wrote terminal-safe text; a version rewritten with its
-        // manifest could hold anything: shown as text still.
-        std::cout << output::terminal_safe(report::read_summary_text(folder, manifest), true);
+        std::cout << report::read_summary_text(folder, manifest);
         return ok;
     } catch (std::runtime_error const& e) {  // ReportError, SummaryTextError: may quote a manifest
         std::cerr << "roofline: error: " << output::terminal_safe(e.what()) << "\n";

@@ -2,6 +2,7 @@
 
 #include "roofline/lang/file_system.hpp"
 #include "roofline/output/sha256.hpp"
+#include "roofline/output/terminal_text.hpp"
 
 namespace roofline::report {
 
@@ -19,7 +20,9 @@ std::string read_summary_text(std::string const& folder, Manifest const& manifes
     if (output::sha256_hex(*text) != listed)
         throw SummaryTextError(path + " changed since it was published (its SHA-256 is not the "
                                       "manifest's)");
-    return *text;
+    // run wrote terminal-safe text, but a version rewritten with its
+    // manifest could hold anything: it is shown as text still.
+    return output::terminal_safe(*text, true);
 }
 
 }  // namespace roofline::report

@@ -22,7 +22,8 @@ public:
 };
 
 // The text of `folder`/summary.txt, checked against the SHA-256 that
-// `manifest` (the version's) lists for it. Throws SummaryTextError.
+// `manifest` (the version's) lists for it, made terminal-safe (newlines
+// kept). Throws SummaryTextError.
 std::string read_summary_text(std::string const& folder, Manifest const& manifest);
 
 }  // namespace roofline::report
