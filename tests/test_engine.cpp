@@ -187,8 +187,8 @@ TEST_CASE("the compute dtype: explicit, else the wider input, on a tie the left"
         let F = 16
         matmul mixed = int8[B, D] * bf16[D, F] -> bf16[B, F]
         matmul forced = bf16[B, D] * bf16[D, F] -> bf16[B, F] compute int8
-        dtype mxfp4 = 4.25 bits
-        matmul custom = mxfp4[B, D] * int4[D, F] -> bf16[B, F])");
+        dtype mx4 = 4.25 bits
+        matmul custom = mx4[B, D] * int4[D, F] -> bf16[B, F])");
     auto const& s = r.checked->scenario;
     auto dtype_of = [&](std::string const& op) {
         for (auto const& m : s.ops)
@@ -197,10 +197,10 @@ TEST_CASE("the compute dtype: explicit, else the wider input, on a tie the left"
     };
     CHECK(dtype_of("mixed") == "bf16");
     CHECK(dtype_of("forced") == "int8");
-    CHECK(dtype_of("custom") == "mxfp4");
+    CHECK(dtype_of("custom") == "mx4");
     // 4.25 bits = 0.53125 bytes: 8*16*0.53125 + 16*16*0.5 = 68 + 128 = 196.
     CHECK(r.find("custom", "v5e", {}).metrics.counts.bytes_read == 196);
-    // Unsupported: no mxfp4 peak on v5e.
+    // Unsupported: no mx4 peak on v5e.
     CHECK(r.find("custom", "v5e", {}).metrics.bound == engine::Bound::unsupported);
     CHECK(std::isnan(r.find("custom", "v5e", {}).metrics.t_lower));
 }
