@@ -20,6 +20,7 @@ constexpr Architecture known_architectures[] = {
     {"DeepseekV2ForCausalLM", "deepseek_v2", Family::deepseek},
     {"DeepseekV3ForCausalLM", "deepseek_v3", Family::deepseek},
     {"GPT2LMHeadModel", "gpt2", Family::gpt2},
+    {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe", Family::qwen3_5},  // famC
 };
 
 }  // namespace

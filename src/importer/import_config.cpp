@@ -21,6 +21,7 @@ ImportedScenario import_config(std::string const& json_text, std::string const& 
 
     Shapes shapes = architecture.family == Family::gpt2       ? read_gpt2(config)
                     : architecture.family == Family::deepseek ? read_deepseek(config)
+                    : architecture.family == Family::qwen3_5  ? read_qwen3_5(config)  // famC
                                                               : read_llama_like(config, architecture.family);
     auto [count, formula] = parameters(shapes);
     if (count >= 0x1p53L)

@@ -9,6 +9,8 @@
 //                        Gemma 2; the heads (read_heads), shared with GPT-2
 //   read_deepseek.cpp    DeepSeek-V2 and V3
 //   read_gpt2.cpp        GPT-2
+//   read_qwen3_5.cpp     Qwen3.5-MoE (its text_config); parameters_qwen3_5.cpp,
+//                        write_qwen3_5.cpp its count and its scenario lines
 //   parameters.cpp       the parameter count and its formula
 //   write_scenario.cpp   Shapes -> the scenario's text
 //   visible_text.cpp     a config's text made safe for comments and messages
@@ -33,7 +35,8 @@ using Int = std::int64_t;
 // integer; exact below 2^53 (import_config refuses larger counts).
 using Count = long double;
 
-enum class Family { llama, qwen2, mixtral, qwen2_moe, gemma, gemma2, deepseek, gpt2 };
+enum class Family { llama, qwen2, mixtral, qwen2_moe, gemma, gemma2, deepseek, gpt2,
+                    qwen3_5 /* famC */ };
 
 struct Architecture {
     char const* name;        // architectures[0]
@@ -112,6 +115,11 @@ struct Shapes {
     // DeepSeek: MLA's widths, the dense layers first, the routed experts' width.
     Int Qr = 0, C = 0, Dn = 0, Dr = 0, Dv = 0, Ld = 0, Fe = 0, shared = 0;
     bool score_bias = false;  // DeepSeek-V3's e_score_correction_bias
+    // famC, Qwen3.5 (Gated DeltaNet hybrid): key and value heads, head dims,
+    // the conv kernel, the linear-attention layers (the rest full
+    // attention), the rotary dims, the state's dtype.
+    Int Hk = 0, Hv = 0, dk = 0, dv = 0, Kc = 0, Ll = 0, R = 0;
+    std::string state_dtype;
     std::optional<Int> window;      // sliding_window (decode attention span)
     bool tied = false;              // LM head tied to the embedding
     std::string F_field = "intermediate_size";
@@ -127,6 +135,7 @@ Architecture const& find_architecture(Config& config, json const& root);
 Shapes read_llama_like(Config& c, Family family);
 Shapes read_deepseek(Config& c);
 Shapes read_gpt2(Config& c);
+Shapes read_qwen3_5(Config& c);  // famC: reads text_config (read_qwen3_5.cpp)
 // Heads: H, KV (default H), Hd (head_dim, or width / H), with the
 // divisibility checks; s.family and s.D already set.
 void read_heads(Config& c, Shapes& s, char const* heads_field, char const* width_field);
@@ -136,6 +145,12 @@ std::string grouped(Int value);
 std::string grouped(Count value);
 // The parameter count, with the formula that gives it, for the header.
 std::pair<Count, std::string> parameters(Shapes const& s);
+// famC: Qwen3.5's count, and its active parameters per token (parameters_qwen3_5.cpp).
+std::pair<Count, std::string> parameters_qwen3_5(Shapes const& s);
+Count active_parameters_qwen3_5(Shapes const& s);
+// famC: Qwen3.5's lets and uses (write_qwen3_5.cpp).
+std::string qwen3_5_lets(Shapes const& s);
+std::string qwen3_5_uses(Shapes const& s, bool decode);
 
 // The scenario's text: the header, the lets, the sweep and the uses.
 std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const& o, Count params,

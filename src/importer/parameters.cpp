@@ -82,6 +82,7 @@ std::pair<Count, std::string> parameters(Shapes const& s) {
                     " + D\n#   = " + std::to_string(s.L) + " x " + grouped(layer) + " + " +
                     grouped(ends) + " + " + grouped(D)};
     }
+    case Family::qwen3_5: return parameters_qwen3_5(s);  // famC
     case Family::gpt2: {
         Count layer = 4 * D * H * Hd + 3 * H * Hd + D + 2 * D * F + F + D +
                     4 * D;

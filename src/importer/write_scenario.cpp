@@ -29,6 +29,7 @@ std::pair<char const*, char const*> layer_templates(Family family) {
     case Family::gemma2: return {"layers/gemma.roof", "gemma2"};
     case Family::deepseek: return {"layers/mla.roof", "deepseek"};
     case Family::gpt2: return {"layers/gpt2.roof", "gpt2"};
+    case Family::qwen3_5: return {"layers/qwen3_5.roof", "qwen3_5"};  // famC
     }
     return {"", ""};
 }
@@ -73,6 +74,8 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
         out += line + "\n";
     }
     out += "#\n# Parameters: " + grouped(params) + "\n#   = " + formula + "\n";
+    if (s.family == Family::qwen3_5)  // famC
+        out += "# Active parameters per token: " + grouped(active_parameters_qwen3_5(s)) + "\n";
     out += "# docs/import.md says what is read from the config and what is assumed.\n\n";
 
     std::string title = c.architecture() + " " + (decode ? "decode" : "prefill") + ", " + w;
@@ -121,6 +124,7 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
                                        ") x moe_intermediate_size"
                                  : "shared_expert_intermediate_size");
     out += let_line("V", s.V, "vocab_size");
+    if (s.family == Family::qwen3_5) out += qwen3_5_lets(s);  // famC
     if (gpt2) out += let_line("P", s.max_positions, "n_positions: learned position embeddings");
     out += "\n";
 
@@ -168,7 +172,9 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     if (s.Fs) rest += ", Fs = Fs";
     rest += wdt + ")";
     std::string span = decode ? "S = S" : "T = T";
-    if (deepseek) {
+    if (s.family == Family::qwen3_5) {  // famC
+        out += qwen3_5_uses(s, decode);
+    } else if (deepseek) {
         std::string mla = ", D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
         std::string kind = decode ? "_decode(B = B, " : "_prefill(B = B, ";
         if (s.Ld > 0)

@@ -1,0 +1,38 @@
+// Qwen3.5-MoE's lines of the scenario: the lets of its Gated DeltaNet and
+// rotary shapes, and the uses of its two kinds of decoder layer.
+#include "importer.hpp"
+
+#include <string>
+
+namespace roofline::model::importer {
+
+std::string let_line(std::string const& name, Int value, std::string const& comment);
+
+std::string qwen3_5_lets(Shapes const& s) {
+    std::string out;
+    out += let_line("Ll", s.Ll, "layer_types: linear_attention (Gated DeltaNet); the rest full");
+    out += let_line("R", s.R, "partial_rotary_factor x head_dim: the rotary dims");
+    out += let_line("Hk", s.Hk, "linear_num_key_heads");
+    out += let_line("Hv", s.Hv, "linear_num_value_heads");
+    out += let_line("dk", s.dk, "linear_key_head_dim");
+    out += let_line("dv", s.dv, "linear_value_head_dim");
+    out += let_line("Kc", s.Kc, "linear_conv_kernel_dim");
+    return out;
+}
+
+std::string qwen3_5_uses(Shapes const& s, bool decode) {
+    std::string kind = decode ? "_decode(B = B, " : "_prefill(B = B, T = T, ";
+    std::string moe = ", F = F, E = E, k = K, Fs = Fs, wdt = wdt, mdt = mdt";
+    std::string out = "let sdt = " + s.state_dtype +
+                      "                # mamba_ssm_dtype: the Gated DeltaNet state\n";
+    if (s.Ll > 0)
+        out += "use qwen3_5_linear" + kind +
+               "D = D, Hk = Hk, Hv = Hv, dk = dk, dv = dv, Kc = Kc" + moe +
+               ", sdt = sdt) as linear x Ll\n";
+    if (s.Ll < s.L)
+        out += "use qwen3_5_full" + kind + (decode ? "S = S, " : "") +
+               "D = D, H = H, KV = KV, Hd = Hd, R = R" + moe + ") as full x (L - Ll)\n";
+    return out;
+}
+
+}  // namespace roofline::model::importer
