@@ -20,6 +20,8 @@ constexpr Architecture known_architectures[] = {
     {"DeepseekV2ForCausalLM", "deepseek_v2", Family::deepseek},
     {"DeepseekV3ForCausalLM", "deepseek_v3", Family::deepseek},
     {"GPT2LMHeadModel", "gpt2", Family::gpt2},
+    {"GptOssForCausalLM", "gpt_oss", Family::gpt_oss},
+    {"GlmMoeDsaForCausalLM", "glm_moe_dsa", Family::glm_dsa},
 };
 
 }  // namespace

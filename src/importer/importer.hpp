@@ -9,6 +9,7 @@
 //                        Gemma 2; the heads (read_heads), shared with GPT-2
 //   read_deepseek.cpp    DeepSeek-V2 and V3
 //   read_gpt2.cpp        GPT-2
+//   read_gpt_oss.cpp     gpt-oss; read_glm.cpp GLM-5 (DeepSeek sparse attention)
 //   parameters.cpp       the parameter count and its formula
 //   write_scenario.cpp   Shapes -> the scenario's text
 //   visible_text.cpp     a config's text made safe for comments and messages
@@ -33,7 +34,10 @@ using Int = std::int64_t;
 // integer; exact below 2^53 (import_config refuses larger counts).
 using Count = long double;
 
-enum class Family { llama, qwen2, mixtral, qwen2_moe, gemma, gemma2, deepseek, gpt2 };
+enum class Family {
+    llama, qwen2, mixtral, qwen2_moe, gemma, gemma2, deepseek, gpt2,
+    gpt_oss, glm_dsa,  // famB: gpt-oss; GLM-5 (DeepSeek sparse attention)
+};
 
 struct Architecture {
     char const* name;        // architectures[0]
@@ -113,6 +117,10 @@ struct Shapes {
     Int Qr = 0, C = 0, Dn = 0, Dr = 0, Dv = 0, Ld = 0, Fe = 0, shared = 0;
     bool score_bias = false;  // DeepSeek-V3's e_score_correction_bias
     std::optional<Int> window;      // sliding_window (decode attention span)
+    // famB: gpt-oss's sliding-attention layers (layer_types; the rest are
+    // full) and GLM-5's DSA indexer: index_n_heads, index_head_dim, index_topk.
+    Int Ls = 0;
+    Int Hi = 0, Di = 0, Kt = 0;
     bool tied = false;              // LM head tied to the embedding
     std::string F_field = "intermediate_size";
     std::string Hd_comment;         // where Hd comes from
@@ -127,6 +135,8 @@ Architecture const& find_architecture(Config& config, json const& root);
 Shapes read_llama_like(Config& c, Family family);
 Shapes read_deepseek(Config& c);
 Shapes read_gpt2(Config& c);
+Shapes read_gpt_oss(Config& c);  // read_gpt_oss.cpp
+Shapes read_glm(Config& c);      // read_glm.cpp: read_deepseek and the indexer
 // Heads: H, KV (default H), Hd (head_dim, or width / H), with the
 // divisibility checks; s.family and s.D already set.
 void read_heads(Config& c, Shapes& s, char const* heads_field, char const* width_field);
@@ -136,6 +146,13 @@ std::string grouped(Int value);
 std::string grouped(Count value);
 // The parameter count, with the formula that gives it, for the header.
 std::pair<Count, std::string> parameters(Shapes const& s);
+// gpt-oss and GLM-5 (parameters_gpt_oss.cpp, parameters_glm.cpp): the count,
+// and its formula followed by the active parameters per token and theirs.
+std::pair<Count, std::string> parameters_gpt_oss(Shapes const& s);
+std::pair<Count, std::string> parameters_glm(Shapes const& s);
+// The uses of the decoder layers (write_gpt_oss.cpp); `args` the dtype
+// arguments (", wdt = wdt, mdt = mdt").
+std::string gpt_oss_uses(Shapes const& s, bool decode, std::string const& args);
 
 // The scenario's text: the header, the lets, the sweep and the uses.
 std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const& o, Count params,
