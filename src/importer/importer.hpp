@@ -10,6 +10,8 @@
 //   read_deepseek.cpp    DeepSeek-V2 and V3
 //   read_gpt2.cpp        GPT-2
 //   read_gpt_oss.cpp     gpt-oss; read_glm.cpp GLM-5 (DeepSeek sparse attention)
+//   parameters_gpt_oss.cpp, parameters_glm.cpp  their counts, and the active
+//                        parameters per token; write_gpt_oss.cpp its uses
 //   parameters.cpp       the parameter count and its formula
 //   write_scenario.cpp   Shapes -> the scenario's text
 //   visible_text.cpp     a config's text made safe for comments and messages
