@@ -209,3 +209,49 @@ TEST_CASE("GLM-5: a qk_head_dim other than qk_nope + qk_rope is an error", "[glm
     config.replace(config.find("\"qk_head_dim\": 256"), 18, "\"qk_head_dim\": 192");
     CHECK(contains(test::import_error(config), "'qk_head_dim' (192) is not"));
 }
+
+TEST_CASE("DSA: the templates are closed, every name a parameter or a let", "[glm_dsa]") {
+    // No top-level values: a name a template does not bind is an error.
+    auto r = test::evaluate_layers(R"(
+include "layers/dsa.roof"
+hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  peak fp8 = 2e15 FLOP/s }
+target chip
+use dsa_indexer_decode(B = 3, S = 8, D = 16, Qr = 8, Dr = 2, Hi = 2, Di = 4, Kt = 4)
+use dsa_indexer_prefill(B = 3, T = 8, D = 16, Qr = 8, Dr = 2, Hi = 2, Di = 4, Kt = 4)
+use dsa_dense_decode(B = 3, S = 8, D = 16, H = 4, Qr = 8, C = 6, Dn = 4, Dr = 2, Dv = 4, F = 24,
+                     Hi = 2, Di = 4, Kt = 4)
+use dsa_dense_prefill(B = 3, T = 8, D = 16, H = 4, Qr = 8, C = 6, Dn = 4, Dr = 2, Dv = 4, F = 24,
+                      Hi = 2, Di = 4, Kt = 4)
+use dsa_moe_decode(B = 3, S = 8, D = 16, H = 4, Qr = 8, C = 6, Dn = 4, Dr = 2, Dv = 4, F = 8,
+                   E = 4, k = 2, Fs = 16, Hi = 2, Di = 4, Kt = 4, ewdt = fp8)
+use dsa_moe_prefill(B = 3, T = 8, D = 16, H = 4, Qr = 8, C = 6, Dn = 4, Dr = 2, Dv = 4, F = 8,
+                    E = 4, k = 2, Fs = 16, Hi = 2, Di = 4, Kt = 4)
+)");
+    CHECK(r->evaluation.has_resident);
+}
+
+TEST_CASE("GLM-5: prefill, the indexer over T x T, each query attending to the top-k",
+          "[glm_dsa]") {
+    auto r = test::evaluate_layers(R"(
+include "layers/dsa.roof"
+hardware chip { hbm_bandwidth = 1e12 B/s  hbm_capacity = 1e12 B  peak bf16 = 1e15 FLOP/s  peak fp8 = 2e15 FLOP/s }
+target chip
+sweep B = [1]
+tokens = 4096
+use dsa_moe_prefill(B = 1, T = 4096, D = 6144, H = 64, Qr = 2048, C = 512, Dn = 192, Dr = 64,
+                    Dv = 256, F = 2048, E = 256, k = 8, Fs = 2048, Hi = 32, Di = 128,
+                    Kt = 2048) as moe
+)");
+    // T = 4096 prompt tokens, each query scoring all 4096 keys (not halved):
+    // 2 x 4096 x 32 x 128 x 4096 = 137,438,953,472 FLOPs.
+    CHECK(r->counts("index_scores", "moe/indexer", 1).flops == 137'438'953'472.0);
+    // The top-k reads the 4096 x 4096 scores (2 blocks of 2048 per query,
+    // exact) and writes 4096 x 2048 positions of 4 B: 33,554,432 B each way.
+    CHECK(r->counts("index_topk", "moe/indexer", 1).bytes_read == 2.0 * 4096 * 4096);
+    CHECK(r->counts("index_topk", "moe/indexer", 1).bytes_written == 4.0 * 4096 * 2048);
+    // MLA prefill over min(T, 2048) keys per query, head dimension 192 + 64:
+    // 2 x 4096 x 64 x 2048 x 256 = 274,877,906,944 FLOPs.
+    CHECK(r->counts("scores", "moe/attention", 1).flops == 274'877'906'944.0);
+    // The cache written: 4096 positions x 1,284 B.
+    CHECK(r->facts(1).cache_bytes == 1'284.0 * 4096);
+}

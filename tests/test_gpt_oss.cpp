@@ -267,3 +267,23 @@ TEST_CASE("gpt-oss: layer_types other than sliding and full, or of the wrong len
     fewer.replace(fewer.find("\"num_hidden_layers\": 36"), 23, "\"num_hidden_layers\": 35");
     CHECK(contains(test::import_error(fewer), "must be a list of 35 layer kinds"));
 }
+
+TEST_CASE("gpt-oss: the templates are closed, every name a parameter or a let", "[gpt_oss]") {
+    // No top-level values: a name a template does not bind is an error.
+    auto r = test::evaluate_layers(std::string(R"(
+include "layers/gpt_oss.roof"
+)") + chip + R"(
+use gpt_oss_attention(B = 3, T = 2, S = 5, R = 4, P = 9, D = 16, H = 4, KV = 2, Hd = 4)
+use gpt_oss_moe(T = 3, D = 16, F = 8, E = 4, k = 2, ewdt = mxfp4)
+use gpt_oss_decode(B = 3, S = 5, W = 4, D = 16, H = 4, KV = 2, Hd = 4, F = 8, E = 4, k = 2)
+use gpt_oss_prefill(B = 3, T = 5, W = 4, D = 16, H = 4, KV = 2, Hd = 4, F = 8, E = 4, k = 2)
+)");
+    CHECK(r->evaluation.has_resident);
+}
+
+TEST_CASE("gpt-oss: attention_bias false is an error", "[gpt_oss][import]") {
+    std::string config = gpt_oss_120b;
+    config.replace(config.find("\"attention_bias\": true"), 22, "\"attention_bias\": false");
+    CHECK(contains(test::import_error(config),
+                   "field 'attention_bias' is false; GptOssForCausalLM is imported with biases"));
+}
