@@ -21,6 +21,8 @@ constexpr Architecture known_architectures[] = {
     {"DeepseekV3ForCausalLM", "deepseek_v3", Family::deepseek},
     {"GPT2LMHeadModel", "gpt2", Family::gpt2},
     {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe", Family::qwen3_5},  // famC
+    {"GptOssForCausalLM", "gpt_oss", Family::gpt_oss},
+    {"GlmMoeDsaForCausalLM", "glm_moe_dsa", Family::glm_dsa},
 };
 
 }  // namespace

@@ -22,6 +22,8 @@ ImportedScenario import_config(std::string const& json_text, std::string const& 
     Shapes shapes = architecture.family == Family::gpt2       ? read_gpt2(config)
                     : architecture.family == Family::deepseek ? read_deepseek(config)
                     : architecture.family == Family::qwen3_5  ? read_qwen3_5(config)  // famC
+                    : architecture.family == Family::gpt_oss  ? read_gpt_oss(config)
+                    : architecture.family == Family::glm_dsa  ? read_glm(config)
                                                               : read_llama_like(config, architecture.family);
     auto [count, formula] = parameters(shapes);
     if (count >= 0x1p53L)

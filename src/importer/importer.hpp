@@ -11,6 +11,9 @@
 //   read_gpt2.cpp        GPT-2
 //   read_qwen3_5.cpp     Qwen3.5-MoE (its text_config); parameters_qwen3_5.cpp,
 //                        write_qwen3_5.cpp its count and its scenario lines
+//   read_gpt_oss.cpp     gpt-oss; read_glm.cpp GLM-5 (DeepSeek sparse attention)
+//   parameters_gpt_oss.cpp, parameters_glm.cpp  their counts, and the active
+//                        parameters per token; write_gpt_oss.cpp its uses
 //   parameters.cpp       the parameter count and its formula
 //   write_scenario.cpp   Shapes -> the scenario's text
 //   visible_text.cpp     a config's text made safe for comments and messages
@@ -35,8 +38,11 @@ using Int = std::int64_t;
 // integer; exact below 2^53 (import_config refuses larger counts).
 using Count = long double;
 
-enum class Family { llama, qwen2, mixtral, qwen2_moe, gemma, gemma2, deepseek, gpt2,
-                    qwen3_5 /* famC */ };
+enum class Family {
+    llama, qwen2, mixtral, qwen2_moe, gemma, gemma2, deepseek, gpt2,
+    gpt_oss, glm_dsa,  // gpt-oss; GLM-5 (DeepSeek sparse attention)
+    qwen3_5,           // Qwen3.5-MoE (Gated DeltaNet hybrid)
+};
 
 struct Architecture {
     char const* name;        // architectures[0]
@@ -121,6 +127,10 @@ struct Shapes {
     Int Hk = 0, Hv = 0, dk = 0, dv = 0, Kc = 0, Ll = 0, R = 0;
     std::string state_dtype;
     std::optional<Int> window;      // sliding_window (decode attention span)
+    // famB: gpt-oss's sliding-attention layers (layer_types; the rest are
+    // full) and GLM-5's DSA indexer: index_n_heads, index_head_dim, index_topk.
+    Int Ls = 0;
+    Int Hi = 0, Di = 0, Kt = 0;
     bool tied = false;              // LM head tied to the embedding
     std::string F_field = "intermediate_size";
     std::string Hd_comment;         // where Hd comes from
@@ -136,6 +146,8 @@ Shapes read_llama_like(Config& c, Family family);
 Shapes read_deepseek(Config& c);
 Shapes read_gpt2(Config& c);
 Shapes read_qwen3_5(Config& c);  // famC: reads text_config (read_qwen3_5.cpp)
+Shapes read_gpt_oss(Config& c);  // read_gpt_oss.cpp
+Shapes read_glm(Config& c);      // read_glm.cpp: read_deepseek and the indexer
 // Heads: H, KV (default H), Hd (head_dim, or width / H), with the
 // divisibility checks; s.family and s.D already set.
 void read_heads(Config& c, Shapes& s, char const* heads_field, char const* width_field);
@@ -151,6 +163,13 @@ Count active_parameters_qwen3_5(Shapes const& s);
 // famC: Qwen3.5's lets and uses (write_qwen3_5.cpp).
 std::string qwen3_5_lets(Shapes const& s);
 std::string qwen3_5_uses(Shapes const& s, bool decode);
+// gpt-oss and GLM-5 (parameters_gpt_oss.cpp, parameters_glm.cpp): the count,
+// and its formula followed by the active parameters per token and theirs.
+std::pair<Count, std::string> parameters_gpt_oss(Shapes const& s);
+std::pair<Count, std::string> parameters_glm(Shapes const& s);
+// The uses of the decoder layers (write_gpt_oss.cpp); `args` the dtype
+// arguments (", wdt = wdt, mdt = mdt").
+std::string gpt_oss_uses(Shapes const& s, bool decode, std::string const& args);
 
 // The scenario's text: the header, the lets, the sweep and the uses.
 std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const& o, Count params,

@@ -83,6 +83,9 @@ std::pair<Count, std::string> parameters(Shapes const& s) {
                     grouped(ends) + " + " + grouped(D)};
     }
     case Family::qwen3_5: return parameters_qwen3_5(s);  // famC
+    // famB: in their own files.
+    case Family::gpt_oss: return parameters_gpt_oss(s);
+    case Family::glm_dsa: return parameters_glm(s);
     case Family::gpt2: {
         Count layer = 4 * D * H * Hd + 3 * H * Hd + D + 2 * D * F + F + D +
                     4 * D;

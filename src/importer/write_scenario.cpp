@@ -30,6 +30,8 @@ std::pair<char const*, char const*> layer_templates(Family family) {
     case Family::deepseek: return {"layers/mla.roof", "deepseek"};
     case Family::gpt2: return {"layers/gpt2.roof", "gpt2"};
     case Family::qwen3_5: return {"layers/qwen3_5.roof", "qwen3_5"};  // famC
+    case Family::gpt_oss: return {"layers/gpt_oss.roof", "gpt_oss"};
+    case Family::glm_dsa: return {"layers/dsa.roof", "dsa"};
     }
     return {"", ""};
 }
@@ -45,7 +47,8 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     std::string positions_field = gpt2 ? "n_positions" : "max_position_embeddings";
     // Decode attention limited to the last W positions (Gemma 2: its local
     // layers, always written so that the two kinds of layer show).
-    bool windowed = decode && s.window && (gemma2 || *s.window < S);
+    bool gpt_oss = s.family == Family::gpt_oss;  // its W is a shape let
+    bool windowed = decode && s.window && !gpt_oss && (gemma2 || *s.window < S);
 
     std::string out;
     // The config's path, keys and values are comments here: visible() keeps
@@ -91,8 +94,13 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     for (std::size_t i = 0; i < o.targets.size(); ++i) out += (i ? ", " : "") + o.targets[i];
     out += "\n\n";
 
-    bool deepseek = s.family == Family::deepseek;
+    bool dsa = s.family == Family::glm_dsa;  // DeepSeek's layers, with the indexer
+    bool deepseek = s.family == Family::deepseek || dsa;
     out += let_line("L", s.L, gpt2 ? "n_layer" : "num_hidden_layers");
+    if (gpt_oss) {
+        out += let_line("Ls", s.Ls, "layer_types: sliding_attention layers; the rest full");
+        out += let_line("W", *s.window, "sliding_window: a sliding layer attends to the last W");
+    }
     if (deepseek) out += let_line("Ld", s.Ld, "first_k_dense_replace: dense layers, then MoE");
     out += let_line("D", s.D, gpt2 ? "n_embd" : "hidden_size");
     out += let_line("H", s.H, gpt2 ? "n_head" : "num_attention_heads");
@@ -102,6 +110,11 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
         out += let_line("Dn", s.Dn, "qk_nope_head_dim");
         out += let_line("Dr", s.Dr, "qk_rope_head_dim");
         out += let_line("Dv", s.Dv, "v_head_dim");
+    }
+    if (dsa) {
+        out += let_line("Hi", s.Hi, "index_n_heads: the DSA indexer's heads");
+        out += let_line("Di", s.Di, "index_head_dim (its key cache: Di per token)");
+        out += let_line("Kt", s.Kt, "index_topk: the positions attention reads");
     }
     if (!gpt2 && !deepseek)
         out += let_line("KV", s.KV,
@@ -113,7 +126,7 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     if (deepseek) out += let_line("Fe", s.Fe, "moe_intermediate_size, per routed expert");
     if (s.E) {
         out += let_line("E", s.E,
-                        s.family == Family::mixtral ? "num_local_experts"
+                        s.family == Family::mixtral || gpt_oss ? "num_local_experts"
                         : deepseek                  ? "n_routed_experts"
                                                     : "num_experts");
         out += let_line("K", s.K, "num_experts_per_tok");
@@ -155,7 +168,10 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     // The matmuls' activation-side inputs follow the weights (W8A8 with
     // --set wdt=fp8), as in the shipped scenarios; --set mdt=bf16 keeps them
     // in bf16 (weight-only quantization).
-    out += "let mdt = wdt                # the matmuls' activation inputs: --set mdt=bf16 for weight-only\n\n";
+    out += "let mdt = wdt                # the matmuls' activation inputs: --set mdt=bf16 for weight-only\n";
+    // famB: the routed experts' own dtype (gpt-oss ships them in mxfp4).
+    if (gpt_oss || dsa) out += "let ewdt = wdt               # the routed experts' weights: --set ewdt=mxfp4\n";
+    out += "\n";
     std::string N = decode ? "B" : "B * T";
     // The embeddings are gathers: their reads have no activation-side input.
     std::string const embed_wdt = ", wdt = wdt";
@@ -177,12 +193,16 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     } else if (deepseek) {
         std::string mla = ", D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
         std::string kind = decode ? "_decode(B = B, " : "_prefill(B = B, ";
+        std::string prefix = dsa ? "use dsa" : "use deepseek";
+        std::string index = dsa ? ", Hi = Hi, Di = Di, Kt = Kt" : "";
         if (s.Ld > 0)
-            out += "use deepseek_dense" + kind + span + mla + ", F = F" + wdt +
+            out += prefix + "_dense" + kind + span + mla + ", F = F" + index + wdt +
                    ") as dense_decoder x Ld\n";
-        out += "use deepseek_moe" + kind + span + mla + ", F = Fe, E = E, k = K, Fs = Fs" + wdt +
-               ") as moe_decoder x (L - Ld)\n";
+        out += prefix + "_moe" + kind + span + mla + ", F = Fe, E = E, k = K, Fs = Fs" + index +
+               wdt + (dsa ? ", ewdt = ewdt" : "") + ") as moe_decoder x (L - Ld)\n";
         if (s.score_bias) out += "use score_correction(E = E) as router_bias x (L - Ld)\n";
+    } else if (gpt_oss) {
+        out += gpt_oss_uses(s, decode, wdt + ", ewdt = ewdt");
     } else if (gemma2) {
         // Even layers attend within the window, odd layers to everything.
         out += use + (decode ? "S = min(S, W)" : span) + rest + " as local x (L / 2)\n";
