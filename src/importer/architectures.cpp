@@ -20,6 +20,11 @@ constexpr Architecture known_architectures[] = {
     {"DeepseekV2ForCausalLM", "deepseek_v2", Family::deepseek},
     {"DeepseekV3ForCausalLM", "deepseek_v3", Family::deepseek},
     {"GPT2LMHeadModel", "gpt2", Family::gpt2},
+    // famA: Kimi-K2.5's text model (text_config) is a DeepSeek-V3.
+    {"Qwen3ForCausalLM", "qwen3", Family::qwen3},
+    {"Qwen3MoeForCausalLM", "qwen3_moe", Family::qwen3_moe},
+    {"MiniMaxM2ForCausalLM", "minimax_m2", Family::minimax_m2},
+    {"KimiK25ForConditionalGeneration", "kimi_k25", Family::deepseek},
 };
 
 }  // namespace
