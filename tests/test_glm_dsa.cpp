@@ -120,16 +120,16 @@ TEST_CASE("GLM-5: 743,911,218,432 parameters (the card's 744B), 40,833,146,112 a
     // the indexer's key 128 in fp8 (128 B) and its fp32 scale (4 B): 1,284 B;
     // at S = 8192, 78 layers: 78 x 8192 x 1,284 = 820,445,184 B per sequence.
     CHECK(r->facts(1).cache_bytes == 820'445'184.0);
-    // --set ewdt=fp8: the routed experts, 75 x 9,663,676,416 =
+    // --set edt=fp8: the routed experts, 75 x 9,663,676,416 =
     // 724,775,731,200 weights, at 1 B instead of 2; the rest (shared experts,
     // router, attention, indexer) stays bf16: 2 x 743,911,218,432 -
     // 724,775,731,200 = 763,046,705,664 B.
     std::string fp8 = imported.text;
-    fp8.replace(fp8.find("let ewdt = wdt"), 14, "let ewdt = fp8");
+    fp8.replace(fp8.find("let edt = wdt"), 13, "let edt = fp8");
     CHECK(test::evaluate_layers(fp8)->facts(1).weight_bytes == 763'046'705'664.0);
     CHECK(contains(imported.text, "let Kt = 2048"));
     CHECK(contains(imported.text, "use dsa_dense_decode(B = B, S = S, D = D"));
-    CHECK(contains(imported.text, "Hi = Hi, Di = Di, Kt = Kt, wdt = wdt, mdt = mdt, ewdt = ewdt) as moe_decoder x (L - Ld)"));
+    CHECK(contains(imported.text, "Hi = Hi, Di = Di, Kt = Kt, wdt = wdt, mdt = mdt, ewdt = edt) as moe_decoder x (L - Ld)"));
 }
 
 TEST_CASE("GLM-5: one MoE layer's decode step, the indexer over all keys, MLA over the top-k",

@@ -135,9 +135,14 @@ TEST_CASE("gpt-oss-120b: 116,829,156,672 parameters, 5,132,849,472 active", "[gp
     CHECK(contains(imported.text, "# Active parameters per token: 5,132,849,472"));
     CHECK(std::abs(5'132'849'472.0 / 5.13e9 - 1) < 0.005);  // 5.13B, rounded: within 0.5 %
 
+    // The checkpoint's quantization_config: mxfp4 experts (4.25 bits:
+    // 0.53125 B), the rest bf16. The expert weights are 36 x 128 x 3 x 2880 x
+    // 2880 = 114,661,785,600 elements; 2 x 116,829,156,672 = 233,658,313,344
+    // B less (2 - 0.53125) x 114,661,785,600 = 168,409,497,600 B:
+    // 65,248,815,744 B (the published checkpoint is about 65 GB).
     auto r = test::evaluate_layers(imported.text);
-    // Every weight in bf16 (--dtype's default), the biases and sinks in adt.
-    CHECK(r->facts(1).weight_bytes == 2 * 116'829'156'672.0);
+    CHECK(contains(imported.text, "let edt = mxfp4"));
+    CHECK(r->facts(1).weight_bytes == 65'248'815'744.0);
     // The resident KV per sequence at S = 8192: 18 sliding layers hold W = 128
     // positions, 18 full layers 8192; 2 (K, V) x 8 x 64 x 2 B = 2,048 B per
     // position and layer: 18 x 2,048 x (128 + 8192) = 306,708,480 B.
@@ -149,14 +154,12 @@ TEST_CASE("gpt-oss-120b: 116,829,156,672 parameters, 5,132,849,472 active", "[gp
     CHECK(contains(imported.text, "as sliding x Ls\n"));
     CHECK(contains(imported.text, "as full x (L - Ls)\n"));
 
-    // The checkpoint's mxfp4 experts (4.25 bits: 0.53125 B), the rest bf16
-    // (as --set ewdt=mxfp4): the expert weights are 36 x 128 x 3 x 2880 x
-    // 2880 = 114,661,785,600 elements; 2 x 116,829,156,672 = 233,658,313,344
-    // B less (2 - 0.53125) x 114,661,785,600 = 168,409,497,600 B:
-    // 65,248,815,744 B (the published checkpoint is about 65 GB).
-    std::string mxfp4 = imported.text;
-    mxfp4.replace(mxfp4.find("let ewdt = wdt"), 14, "let ewdt = mxfp4");
-    CHECK(test::evaluate_layers(mxfp4)->facts(1).weight_bytes == 65'248'815'744.0);
+    // --dtype bf16 overrides the checkpoint: every weight in bf16, the
+    // biases and sinks in adt (bf16).
+    model::ImportOptions bf16;
+    bf16.weight_dtype_given = true;
+    auto all_bf16 = model::import_config(gpt_oss_120b, "config.json", bf16);
+    CHECK(test::evaluate_layers(all_bf16.text)->facts(1).weight_bytes == 2 * 116'829'156'672.0);
 }
 
 TEST_CASE("gpt-oss: one layer's decode step at S < W and S > W, sliding and full",

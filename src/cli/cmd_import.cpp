@@ -4,6 +4,7 @@
 // scenario is checked before it is written or printed.
 #include "commands.hpp"
 #include "options.hpp"
+#include "quant_file.hpp"
 
 #include "roofline/importer/import_config.hpp"
 #include "roofline/lang/file_system.hpp"
@@ -21,7 +22,11 @@ int cmd_import(std::vector<std::string> const& args) {
          "with --mode both, FILE-decode.roof and FILE-prefill.roof")
         ("mode", po::value<std::string>()->default_value("decode"), "decode, prefill or both")
         ("target", repeated(), "hardware to target (repeatable; default: h100_sxm, h200, mi300x, tpu_v5p)")
-        ("dtype", po::value<std::string>()->default_value("bf16"), "the weights' dtype (the templates' wdt)")
+        ("dtype", po::value<std::string>()->default_value("bf16"),
+         "the weights' dtype (the templates' wdt); given, it overrides the checkpoint's quantization")
+        // famA: ModelOpt's hf_quant_config.json (default: beside the config, below)
+        ("quant", po::value<std::string>(), "the checkpoint's hf_quant_config.json (default: the one "
+         "beside CONFIG, its name with config.json replaced by hf_quant_config.json)")
         (include_option, repeated(), include_help);
     auto parsed = parse_options("import", args, options, {"config", 1});
     if (!parsed) return usage_error;
@@ -55,6 +60,17 @@ int cmd_import(std::vector<std::string> const& args) {
     auto const& targets = vm["target"].as<std::vector<std::string>>();
     if (!targets.empty()) import_options.targets = targets;
     import_options.weight_dtype = vm["dtype"].as<std::string>();
+    import_options.weight_dtype_given = !vm["dtype"].defaulted();
+    // famA: the quantization file: --quant, or beside the config.
+    if (auto quant = quant_config_path(path, vm.count("quant") ? vm["quant"].as<std::string>() : "")) {
+        auto text = read_regular_file(*quant, model::max_config_bytes, error, &refused);
+        if (!text) {
+            std::cerr << "roofline import: error: cannot read '" << *quant << "': " << error << "\n";
+            return refused ? invalid_input : io_error;
+        }
+        import_options.quant_config = *text;
+        import_options.quant_file = *quant;
+    }
     // Names go into the scenario's text as they are: they must be names.
     auto is_name = [](std::string const& name) {
         bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));

@@ -127,7 +127,7 @@ constexpr Command table[] = {
      "CONFIG.json",
      "a scenario from a Hugging Face config.json (-o FILE.roof)",
      "roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both] "
-     "[--target HW]... [--dtype WDT] [-I DIR]...",
+     "[--target HW]... [--dtype WDT] [--quant HF_QUANT.json] [-I DIR]...",
      "CONFIG.json",
      "Write a scenario for the model of a Hugging Face config.json over the\n"
      "shipped layer templates, checked before it is written.\n"
@@ -139,7 +139,12 @@ constexpr Command table[] = {
      "  --mode MODE             decode, prefill or both (default: decode)\n"
      "  --target HW             hardware to target (repeatable; default: h100_sxm,\n"
      "                          h200, mi300x, tpu_v5p)\n"
-     "  --dtype WDT             the weights' dtype, the templates' wdt (default: bf16)\n"
+     "  --dtype WDT             the weights' dtype, the templates' wdt (default: the\n"
+     "                          checkpoint's quantization, else bf16; given, it\n"
+     "                          overrides the quantization)\n"
+     "  --quant HF_QUANT.json   the checkpoint's hf_quant_config.json (default: the one\n"
+     "                          beside CONFIG.json, named as it with hf_quant_config.json\n"
+     "                          for config.json)\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
      "  -h, --help              show this help\n"},
 };

@@ -23,6 +23,11 @@ constexpr Architecture known_architectures[] = {
     {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe", Family::qwen3_5},  // famC
     {"GptOssForCausalLM", "gpt_oss", Family::gpt_oss},
     {"GlmMoeDsaForCausalLM", "glm_moe_dsa", Family::glm_dsa},
+    // famA: Kimi-K2.5's text model (text_config) is a DeepSeek-V3.
+    {"Qwen3ForCausalLM", "qwen3", Family::qwen3},
+    {"Qwen3MoeForCausalLM", "qwen3_moe", Family::qwen3_moe},
+    {"MiniMaxM2ForCausalLM", "minimax_m2", Family::minimax_m2},
+    {"KimiK25ForConditionalGeneration", "kimi_k25", Family::deepseek},
 };
 
 }  // namespace

@@ -193,7 +193,8 @@ json parse_json(std::string const& text, std::string const& file) {
 
 std::string shown(json const& value) { return visible(value.dump(), max_shown); }
 
-Config::Config(json const& root, std::string file) : root_(root), file_(std::move(file)) {}
+Config::Config(json const& root, std::string file, std::string prefix)
+    : root_(root), file_(std::move(file)), prefix_(std::move(prefix)) {}
 
 void Config::fail(std::string const& message) const {
     throw ImportError(file_ + ": error: " + message);
@@ -220,7 +221,7 @@ std::optional<Int> Config::optional_integer(std::string const& name) {
     // Every shape of a real model is far below; products of two stay exact.
     if (v->get<Int>() > 2'147'483'647)
         fail("field " + in_quotes(name) + " is " + shown(*v) + ", more than 2^31 - 1");
-    record(name, v->dump());
+    record(prefix_ + name, v->dump());
     return v->get<Int>();
 }
 
@@ -229,7 +230,7 @@ double Config::number(std::string const& name) {
     if (!v) fail("missing field " + in_quotes(name) + ", which " + architecture_ + " needs");
     if (!v->is_number() || v->get<double>() <= 0)
         fail("field " + in_quotes(name) + " must be a positive number, not " + shown(*v));
-    record(name, v->dump());
+    record(prefix_ + name, v->dump());
     return v->get<double>();
 }
 
@@ -237,7 +238,7 @@ void Config::require_empty_list(std::string const& name, std::string const& what
     json const* v = find(name);
     if (!v) return;
     if (!v->is_array()) fail("field " + in_quotes(name) + " must be a list, not " + shown(*v));
-    record(name, v->dump());
+    record(prefix_ + name, v->dump());
     if (!v->empty())
         fail("field " + in_quotes(name) + " is " + shown(*v) + " (" + what +
              "), which roofline import does not model for " + architecture_);
@@ -247,7 +248,7 @@ bool Config::boolean(std::string const& name, bool absent) {
     json const* v = find(name);
     if (!v) return absent;
     if (!v->is_boolean()) fail("field " + in_quotes(name) + " must be true or false, not " + shown(*v));
-    record(name, v->dump());
+    record(prefix_ + name, v->dump());
     return v->get<bool>();
 }
 
@@ -255,7 +256,7 @@ std::optional<std::string> Config::string(std::string const& name) {
     json const* v = find(name);
     if (!v) return std::nullopt;
     if (!v->is_string()) fail("field " + in_quotes(name) + " must be a string, not " + shown(*v));
-    record(name, v->dump());
+    record(prefix_ + name, v->dump());
     return v->get<std::string>();
 }
 
@@ -280,8 +281,8 @@ std::vector<std::string> Config::not_read() const {
     std::vector<std::string> names;
     for (auto const& item : root_.items()) {
         bool read = false;
-        for (auto const& u : used_) read = read || u.first == item.key();
-        if (!read) names.push_back(item.key());
+        for (auto const& u : used_) read = read || u.first == prefix_ + item.key();
+        if (!read) names.push_back(prefix_ + item.key());
     }
     return names;
 }

@@ -14,6 +14,11 @@
 //   read_gpt_oss.cpp     gpt-oss; read_glm.cpp GLM-5 (DeepSeek sparse attention)
 //   parameters_gpt_oss.cpp, parameters_glm.cpp  their counts, and the active
 //                        parameters per token; write_gpt_oss.cpp its uses
+//   read_qwen3.cpp       Qwen3, Qwen3-MoE, MiniMax-M2 (famA)
+//   quantization.cpp     quantization_config / hf_quant_config.json -> the
+//                        weights' dtypes (famA)
+//   parameters_famA.cpp  their parameter counts; the active parameters per
+//                        token of every MoE family (famA)
 //   parameters.cpp       the parameter count and its formula
 //   write_scenario.cpp   Shapes -> the scenario's text
 //   visible_text.cpp     a config's text made safe for comments and messages
@@ -42,6 +47,7 @@ enum class Family {
     llama, qwen2, mixtral, qwen2_moe, gemma, gemma2, deepseek, gpt2,
     gpt_oss, glm_dsa,  // gpt-oss; GLM-5 (DeepSeek sparse attention)
     qwen3_5,           // Qwen3.5-MoE (Gated DeltaNet hybrid)
+    qwen3, qwen3_moe, minimax_m2,
 };
 
 struct Architecture {
@@ -74,7 +80,9 @@ json parse_json(std::string const& text, std::string const& file);
 // The fields read, in reading order, for the header; errors name the file.
 class Config {
 public:
-    Config(json const& root, std::string file);
+    // `prefix` names the object read in the header ("text_config." when the
+    // model is a config's text_config: famA).
+    Config(json const& root, std::string file, std::string prefix = {});
 
     [[noreturn]] void fail(std::string const& message) const;
     void set_architecture(std::string name) { architecture_ = std::move(name); }
@@ -103,12 +111,30 @@ public:
     std::vector<std::string> not_read() const;
     std::string const& file() const { return file_; }
     std::string const& architecture() const { return architecture_; }
+    std::string const& prefix() const { return prefix_; }
 
 private:
     json const& root_;
     std::string file_;
     std::string architecture_;
+    std::string prefix_;
     std::vector<std::pair<std::string, std::string>> used_;
+};
+
+// famA: the weights' dtypes a checkpoint's quantization gives (quantization.cpp),
+// for every reader: `dense` is the scenario's wdt (attention, dense MLPs,
+// shared experts), `experts` the routed experts' (edt), `router` and `head`
+// the router's and the LM head's (often kept in bf16), `activations` the
+// matmuls' activation-side inputs (mdt), `kv_cache` the KV cache's (kvdt;
+// empty: the activations' dtype). `dtype_lines`: custom dtypes the scenario
+// declares (a group size no built-in has). `notes`: header lines, the
+// fields read and what they chose.
+struct WeightDtypes {
+    std::string dense = "bf16", experts = "bf16", router = "bf16", head = "bf16";
+    std::string activations = "bf16", kv_cache;
+    bool quantized = false;  // from a quantization config (not --dtype or the bf16 default)
+    std::vector<std::string> dtype_lines;
+    std::vector<std::string> notes;
 };
 
 // What the scenario is written from.
@@ -131,11 +157,23 @@ struct Shapes {
     // full) and GLM-5's DSA indexer: index_n_heads, index_head_dim, index_topk.
     Int Ls = 0;
     Int Hi = 0, Di = 0, Kt = 0;
+    // famA: MiniMax-M2's rotary_dim (partial RoPE); score_bias above is its
+    // routing bias (use_routing_bias).
+    Int Rd = 0;
+    WeightDtypes dtypes;  // famA: from the quantization config or --dtype
+    std::optional<std::pair<Count, std::string>> active;  // famA: MoE, per token
+    std::vector<std::string> left_out;  // famA: header lines, what is not modelled
     bool tied = false;              // LM head tied to the embedding
     std::string F_field = "intermediate_size";
     std::string Hd_comment;         // where Hd comes from
     std::vector<std::string> assumed;  // header lines: defaults taken
 };
+
+// The dtypes of `model` (the config object holding the shapes: the root, or
+// its text_config) from its quantization_config and `hf_quant` (the parsed
+// hf_quant_config.json, or null); --dtype (`o.weight_dtype_given`) overrides
+// both. Unsupported schemes fail through `c`.
+WeightDtypes weight_dtypes(Config& c, json const& model, json const* hf_quant, ImportOptions const& o);
 
 // The architecture `architectures` (or else `model_type`) names, recorded;
 // fails on an unknown or missing one.
@@ -148,6 +186,9 @@ Shapes read_gpt2(Config& c);
 Shapes read_qwen3_5(Config& c);  // famC: reads text_config (read_qwen3_5.cpp)
 Shapes read_gpt_oss(Config& c);  // read_gpt_oss.cpp
 Shapes read_glm(Config& c);      // read_glm.cpp: read_deepseek and the indexer
+// famA: Qwen3 and Qwen3-MoE (family given), MiniMax-M2.
+Shapes read_qwen3(Config& c, Family family);
+Shapes read_minimax_m2(Config& c);
 // Heads: H, KV (default H), Hd (head_dim, or width / H), with the
 // divisibility checks; s.family and s.D already set.
 void read_heads(Config& c, Shapes& s, char const* heads_field, char const* width_field);
@@ -162,7 +203,8 @@ std::pair<Count, std::string> parameters_qwen3_5(Shapes const& s);
 Count active_parameters_qwen3_5(Shapes const& s);
 // famC: Qwen3.5's lets and uses (write_qwen3_5.cpp).
 std::string qwen3_5_lets(Shapes const& s);
-std::string qwen3_5_uses(Shapes const& s, bool decode);
+// `expert_args`: the routed experts' dtype arguments (famA_use_arguments).
+std::string qwen3_5_uses(Shapes const& s, bool decode, std::string const& expert_args);
 // gpt-oss and GLM-5 (parameters_gpt_oss.cpp, parameters_glm.cpp): the count,
 // and its formula followed by the active parameters per token and theirs.
 std::pair<Count, std::string> parameters_gpt_oss(Shapes const& s);
@@ -170,9 +212,29 @@ std::pair<Count, std::string> parameters_glm(Shapes const& s);
 // The uses of the decoder layers (write_gpt_oss.cpp); `args` the dtype
 // arguments (", wdt = wdt, mdt = mdt").
 std::string gpt_oss_uses(Shapes const& s, bool decode, std::string const& args);
+// famA: the families of read_qwen3.cpp (parameters() calls it for them).
+std::pair<Count, std::string> parameters_famA(Shapes const& s);
+// famA: the parameters a token's step uses, for a MoE family (the routed
+// experts it reaches, k of E; the embedding table, which it reads one row
+// of, left out as the model cards count): nullopt for a dense one.
+std::optional<std::pair<Count, std::string>> active_parameters(Shapes const& s);
 
 // The scenario's text: the header, the lets, the sweep and the uses.
 std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const& o, Count params,
                            std::string const& formula);
+// famA (write_famA.cpp): the parts of the scenario the families of
+// read_qwen3.cpp and the quantization add. The header's lines on the
+// quantization and what is left out; the active parameters' lines; the
+// dtype lets (the weights', the experts', the router's, the embedding and
+// head's, the KV cache's) and the custom dtypes; the arguments a decoder
+// use adds (Rd, ewdt, rdt, kvdt); the dtype the embedding and head take.
+std::string famA_header(Shapes const& s);
+std::string famA_active(Shapes const& s);
+std::string famA_dtype_lets(Shapes const& s);
+std::string famA_use_arguments(Shapes const& s, bool routed);
+// The families that always write `let edt` and pass ewdt (gpt-oss, GLM-5, Qwen3.5).
+bool always_expert_dtype(Family family);
+std::string famA_table_dtype(Shapes const& s);
+std::string let_line(std::string const& name, Int value, std::string const& comment);
 
 }  // namespace roofline::model::importer

@@ -35,6 +35,9 @@ std::pair<Count, std::string> parameters(Shapes const& s) {
     std::string ends_text = s.tied ? "V D (embedding, tied to the LM head)"
                                    : "2 V D (embedding and LM head)";
     switch (s.family) {
+    case Family::qwen3:  // famA: parameters_famA.cpp
+    case Family::qwen3_moe:
+    case Family::minimax_m2: return parameters_famA(s);
     case Family::llama:
     case Family::qwen2: {
         bool bias = s.family == Family::qwen2;

@@ -56,8 +56,10 @@ Count active_parameters_qwen3_5(Shapes const& s) {
     auto p = parts(s);
     Count const L = s.L, Ll = s.Ll, K = s.K, D = s.D;
     Count moe = p.moe_fixed + K * p.experts;
-    Count ends = (s.tied ? 1 : 2) * s.V * D;
-    return Ll * (p.deltanet + moe + p.norms) + (L - Ll) * (p.attention + moe + p.norms) + ends + D;
+    // The LM head, not the embedding table (a token reads one row of it), as
+    // the other families count (active_parameters).
+    Count head = Count(s.V) * D;
+    return Ll * (p.deltanet + moe + p.norms) + (L - Ll) * (p.attention + moe + p.norms) + head + D;
 }
 
 }  // namespace roofline::model::importer

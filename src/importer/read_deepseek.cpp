@@ -54,7 +54,8 @@ Shapes read_deepseek(Config& c) {
     s.V = c.integer("vocab_size");
     s.max_positions = c.integer("max_position_embeddings");
     s.tied = c.boolean("tie_word_embeddings", false);
-    s.score_bias = c.architecture() == "DeepseekV3ForCausalLM";
+    // V3 and its descendants (Kimi K2, K2.5) have it; V2 has not.
+    s.score_bias = c.architecture() != "DeepseekV2ForCausalLM";
     if (s.score_bias)
         s.assumed.push_back("the router's score-correction bias, n_routed_experts per MoE\n"
                             "#   layer (score_correction); the multi-token-prediction module\n"

@@ -6,38 +6,9 @@
 
 #include <cmath>
 #include <string>
-#include <vector>
 
 namespace roofline::model::importer {
 namespace {
-
-// The text model's fields are read through a Config of their own (the same
-// checks and messages), then recorded in the outer one as text_config.NAME;
-// the text_config fields not read go to the header as a line of their own.
-// (A small lookup of this family's own, until Config reads nested objects.)
-void merge_text_config(Config& outer, Config const& text, Shapes& s) {
-    for (auto const& [name, value] : text.used()) outer.record("text_config." + name, value);
-    std::vector<std::string> others;
-    for (auto const& name : text.not_read()) {
-        bool part_read = false;  // rope_parameters: its partial_rotary_factor is read
-        for (auto const& used : text.used()) part_read = part_read || used.first.rfind(name + ".", 0) == 0;
-        if (!part_read) others.push_back(name);
-    }
-    if (others.empty()) return;
-    std::string line = "text_config fields not read (no effect on the templates):";
-    std::size_t width = line.size();
-    for (std::size_t i = 0; i < others.size(); ++i) {
-        std::string word(" ");
-        word.append(visible(others[i], max_shown)).append(i + 1 < others.size() ? "," : "");
-        if (width + word.size() > 68) {
-            line += "\n#  ";
-            width = 3;
-        }
-        line += word;
-        width += word.size();
-    }
-    s.assumed.push_back(line);
-}
 
 // layer_types: how many layers are linear attention (the rest full attention);
 // without it, every full_attention_interval-th layer is full attention.
@@ -106,16 +77,12 @@ std::string state_dtype(Config& text, Shapes& s) {
 
 }  // namespace
 
-Shapes read_qwen3_5(Config& c) {
+// `t` is the text model (import_config reads it from text_config, the
+// vision tower left out).
+Shapes read_qwen3_5(Config& t) {
     Shapes s;
     s.family = Family::qwen3_5;
-    json const* root = c.find("text_config");
-    if (!root || !root->is_object())
-        c.fail("field 'text_config' (the text model) must be an object, which " + c.architecture() +
-               " needs");
-    c.record("text_config", "(the text model: its fields as text_config.NAME)");
-    Config t(*root, c.file());
-    t.set_architecture(c.architecture());
+    Config const& c = t;
 
     t.require_one_of("hidden_act", {"silu"});
     t.require_false("attention_bias", "biases on the attention projections");
@@ -155,13 +122,10 @@ Shapes read_qwen3_5(Config& c) {
     t.require_empty_list("mlp_only_layers", "dense MLP layers");
     s.V = t.integer("vocab_size");
     s.max_positions = t.integer("max_position_embeddings");
-    s.tied = t.root_has("tie_word_embeddings") ? t.boolean("tie_word_embeddings", false)
-                                               : c.boolean("tie_word_embeddings", false);
+    s.tied = t.boolean("tie_word_embeddings", false);
     if (json const* mtp = t.find("mtp_num_hidden_layers")) t.record("mtp_num_hidden_layers", mtp->dump());
-    s.assumed.push_back("the vision tower (vision_config) and the multi-token-prediction\n"
-                        "#   layers (text_config.mtp_num_hidden_layers) are left out: text\n"
-                        "#   decoding without speculation runs neither");
-    merge_text_config(c, t, s);
+    s.left_out.push_back("the multi-token-prediction layers (text_config.mtp_num_hidden_layers):\n"
+                         "#   decoding without speculation does not run them");
     return s;
 }
 

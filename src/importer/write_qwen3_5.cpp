@@ -20,9 +20,9 @@ std::string qwen3_5_lets(Shapes const& s) {
     return out;
 }
 
-std::string qwen3_5_uses(Shapes const& s, bool decode) {
+std::string qwen3_5_uses(Shapes const& s, bool decode, std::string const& expert_args) {
     std::string kind = decode ? "_decode(B = B, " : "_prefill(B = B, T = T, ";
-    std::string moe = ", F = F, E = E, k = K, Fs = Fs, wdt = wdt, mdt = mdt";
+    std::string moe = ", F = F, E = E, k = K, Fs = Fs, wdt = wdt, mdt = mdt" + expert_args;
     std::string out = "let sdt = " + s.state_dtype +
                       "                # mamba_ssm_dtype: the Gated DeltaNet state\n";
     if (s.Ll > 0)

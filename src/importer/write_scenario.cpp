@@ -29,9 +29,12 @@ std::pair<char const*, char const*> layer_templates(Family family) {
     case Family::gemma2: return {"layers/gemma.roof", "gemma2"};
     case Family::deepseek: return {"layers/mla.roof", "deepseek"};
     case Family::gpt2: return {"layers/gpt2.roof", "gpt2"};
-    case Family::qwen3_5: return {"layers/qwen3_5.roof", "qwen3_5"};  // famC
+    case Family::qwen3_5: return {"layers/qwen3_5.roof", "qwen3_5"};
     case Family::gpt_oss: return {"layers/gpt_oss.roof", "gpt_oss"};
     case Family::glm_dsa: return {"layers/dsa.roof", "dsa"};
+    case Family::qwen3: return {"layers/qwen3.roof", "qwen3"};
+    case Family::qwen3_moe: return {"layers/qwen3.roof", "qwen3_moe"};
+    case Family::minimax_m2: return {"layers/minimax_m2.roof", "minimax_m2"};
     }
     return {"", ""};
 }
@@ -41,7 +44,10 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     bool decode = o.mode == ImportMode::decode;
     bool gpt2 = s.family == Family::gpt2;
     bool gemma2 = s.family == Family::gemma2;
-    std::string const& w = o.weight_dtype;
+    // famA: a quantized checkpoint's weights, the experts' when they differ.
+    std::string w = s.dtypes.quantized ? s.dtypes.dense : o.weight_dtype;
+    if (s.dtypes.quantized && s.E && s.dtypes.experts != s.dtypes.dense)
+        w.append(" (experts ").append(s.dtypes.experts).append(")");
     Int S = std::min<Int>(8192, s.max_positions);
     Int T = std::min<Int>(2048, s.max_positions);
     std::string positions_field = gpt2 ? "n_positions" : "max_position_embeddings";
@@ -76,9 +82,9 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
         }
         out += line + "\n";
     }
+    out += famA_header(s);
     out += "#\n# Parameters: " + grouped(params) + "\n#   = " + formula + "\n";
-    if (s.family == Family::qwen3_5)  // famC
-        out += "# Active parameters per token: " + grouped(active_parameters_qwen3_5(s)) + "\n";
+    out += famA_active(s);
     out += "# docs/import.md says what is read from the config and what is assumed.\n\n";
 
     std::string title = c.architecture() + " " + (decode ? "decode" : "prefill") + ", " + w;
@@ -139,6 +145,7 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     out += let_line("V", s.V, "vocab_size");
     if (s.family == Family::qwen3_5) out += qwen3_5_lets(s);  // famC
     if (gpt2) out += let_line("P", s.max_positions, "n_positions: learned position embeddings");
+    if (s.Rd) out += let_line("Rd", s.Rd, "rotary_dim: the rotated dimensions of each head");
     out += "\n";
 
     if (decode) {
@@ -163,18 +170,23 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
 
     // A dtype let, so that `--set wdt=fp8` (or a dtype sweep) changes every
     // use at once, as in the shipped scenarios.
-    out += "let wdt = " + w + std::string(w.size() < 12 ? 12 - w.size() : 1, ' ') +
+    if (s.dtypes.quantized) out += famA_dtype_lets(s);
+    else out += "let wdt = " + w + std::string(w.size() < 12 ? 12 - w.size() : 1, ' ') +
            "# the weights' dtype: --set wdt=fp8, or --set \"wdt=[bf16, fp8]\" for both\n";
     // The matmuls' activation-side inputs follow the weights (W8A8 with
     // --set wdt=fp8), as in the shipped scenarios; --set mdt=bf16 keeps them
     // in bf16 (weight-only quantization).
-    out += "let mdt = wdt                # the matmuls' activation inputs: --set mdt=bf16 for weight-only\n";
-    // famB: the routed experts' own dtype (gpt-oss ships them in mxfp4).
-    if (gpt_oss || dsa) out += "let ewdt = wdt               # the routed experts' weights: --set ewdt=mxfp4\n";
-    out += "\n";
+    if (!s.dtypes.quantized) {
+        out += "let mdt = wdt                # the matmuls' activation inputs: --set mdt=bf16 for weight-only\n";
+        // The routed experts' own dtype, for the families that ship them
+        // apart (gpt-oss's mxfp4 experts): --set edt=mxfp4.
+        if (always_expert_dtype(s.family))
+            out += "let edt = wdt                # the routed experts' weights: --set edt=mxfp4\n";
+        out += "\n";
+    }
     std::string N = decode ? "B" : "B * T";
     // The embeddings are gathers: their reads have no activation-side input.
-    std::string const embed_wdt = ", wdt = wdt";
+    std::string const embed_wdt = ", wdt = " + famA_table_dtype(s);
     std::string wdt = ", wdt = wdt, mdt = mdt";
     bool gemma = s.family == Family::gemma || gemma2;
     out += "use " + std::string(gemma ? "scaled_embedding" : "embedding") + "(N = " + N +
@@ -186,10 +198,10 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
                        ", F = F";
     if (s.E) rest += ", E = E, k = K";
     if (s.Fs) rest += ", Fs = Fs";
-    rest += wdt + ")";
+    rest += wdt + famA_use_arguments(s, s.E > 0) + ")";
     std::string span = decode ? "S = S" : "T = T";
     if (s.family == Family::qwen3_5) {  // famC
-        out += qwen3_5_uses(s, decode);
+        out += qwen3_5_uses(s, decode, famA_use_arguments(s, true));
     } else if (deepseek) {
         std::string mla = ", D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
         std::string kind = decode ? "_decode(B = B, " : "_prefill(B = B, ";
@@ -197,12 +209,12 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
         std::string index = dsa ? ", Hi = Hi, Di = Di, Kt = Kt" : "";
         if (s.Ld > 0)
             out += prefix + "_dense" + kind + span + mla + ", F = F" + index + wdt +
-                   ") as dense_decoder x Ld\n";
+                   famA_use_arguments(s, false) + ") as dense_decoder x Ld\n";
         out += prefix + "_moe" + kind + span + mla + ", F = Fe, E = E, k = K, Fs = Fs" + index +
-               wdt + (dsa ? ", ewdt = ewdt" : "") + ") as moe_decoder x (L - Ld)\n";
+               wdt + famA_use_arguments(s, true) + ") as moe_decoder x (L - Ld)\n";
         if (s.score_bias) out += "use score_correction(E = E) as router_bias x (L - Ld)\n";
     } else if (gpt_oss) {
-        out += gpt_oss_uses(s, decode, wdt + ", ewdt = ewdt");
+        out += gpt_oss_uses(s, decode, wdt + famA_use_arguments(s, true));
     } else if (gemma2) {
         // Even layers attend within the window, odd layers to everything.
         out += use + (decode ? "S = min(S, W)" : span) + rest + " as local x (L / 2)\n";
@@ -211,7 +223,8 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
         out += use + (windowed ? "S = min(S, W)" : span) + rest + " as decoder x L\n";
     }
     std::string head = gpt2 ? "gpt2_lm_head" : gemma2 ? "gemma2_lm_head" : s.tied ? "tied_lm_head" : "lm_head";
-    out += "use " + head + "(N = B, D = D, V = V" + wdt + ")\n";
+    out += "use " + head + "(N = B, D = D, V = V" +
+           (s.dtypes.quantized ? std::string(", wdt = hdt, mdt = hdt") : wdt) + ")\n";
     return out;
 }
 
