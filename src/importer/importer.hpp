@@ -11,6 +11,7 @@
 //   read_gpt2.cpp        GPT-2
 //   parameters.cpp       the parameter count and its formula
 //   write_scenario.cpp   Shapes -> the scenario's text
+//   layout.hpp           the parallel layouts (--tp --dp --ep --etp --pp) and their files
 //   visible_text.cpp     a config's text made safe for comments and messages
 
 #include "roofline/importer/import_config.hpp"
