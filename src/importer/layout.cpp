@@ -4,6 +4,7 @@
 #include "layout.hpp"
 
 #include <string>
+#include <utility>
 
 namespace roofline::model::importer {
 
@@ -133,6 +134,10 @@ Layout resolve_layout(Config const& c, Shapes const& s, ImportOptions const& o) 
     if (!templates)
         c.fail("--tp, --dp, --ep, --etp and --pp: " + c.architecture() +
                " has no parallel layer templates yet (docs/import.md, \"Layouts\")");
+    auto const& p = o.layout;
+    for (auto [name, v] : {std::pair{"--tp", p.tp}, {"--dp", p.dp}, {"--pp", p.pp}, {"--ep", p.ep},
+                           {"--etp", p.etp}})
+        if (v && *v < 1) c.fail(std::string(name) + " " + num(*v) + ": a number of GPUs is 1 or more");
     l.parallel = true;
     l.kind = templates->kind;
     l.file = templates->file;
