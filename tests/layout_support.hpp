@@ -5,24 +5,22 @@
 // are import_configs.hpp's), and a scenario text evaluated per GPU with the
 // shipped templates.
 
+#include "evaluated.hpp"
 #include "helpers.hpp"
 #include "import_configs.hpp"
 
-#include "roofline/engine/evaluate.hpp"
 #include "roofline/importer/import_config.hpp"
-#include "roofline/lang/file_system.hpp"
-#include "roofline/lang/loader.hpp"
-#include "roofline/model/check.hpp"
-
-#include <catch2/catch.hpp>
 
 #include <memory>
-#include <utility>
 #include <string>
 
 namespace roofline::test::layout {
 
 using namespace roofline::test::configs;
+using evaluated::Evaluated;
+
+// `text` checked (no errors, no warnings) and evaluated.
+inline std::unique_ptr<Evaluated> evaluate(std::string const& text) { return evaluated::evaluate_text(text); }
 
 // meta-llama/Meta-Llama-3.1-70B config.json.
 inline char const* const llama31_70b = R"json({
@@ -59,58 +57,6 @@ inline char const* const llama31_70b = R"json({
   "use_cache": true,
   "vocab_size": 128256
 })json";
-
-struct Evaluated {
-    Diagnostics diagnostics;
-    Program program;
-    model::Scenario scenario;
-    engine::Evaluation evaluation;
-
-    // The point whose sweep `name` is `value` (and, for other sweeps, the
-    // first point that has it).
-    std::size_t point(std::string const& name, double value) const {
-        for (std::size_t s = 0; s < scenario.sweeps.size(); ++s) {
-            if (scenario.sweeps[s].name != name) continue;
-            for (std::size_t p = 0; p < evaluation.point_count; ++p)
-                if (evaluation.sweep_value(p, s) == value) return p;
-        }
-        FAIL("no point with " << name << " = " << value);
-        return 0;
-    }
-    engine::PointFacts const& facts(std::size_t p) const { return evaluation.point_facts[p]; }
-    engine::Case const& find(std::string const& op, std::string const& layer, std::size_t p) const {
-        for (auto const& c : evaluation.cases)
-            if (scenario.ops[c.op].name == op && scenario.ops[c.op].layer == layer && c.point == p &&
-                c.target == 0)
-                return c;
-        FAIL("no case " << layer << "/" << op);
-        throw;
-    }
-    // The step on the first target: the sum of count x t_step.
-    double step(std::size_t p) const {
-        double total = 0;
-        for (auto const& c : evaluation.cases)
-            if (c.point == p && c.target == 0) total += scenario.ops[c.op].count * c.metrics.t_step;
-        return total;
-    }
-};
-
-// `text` checked (no errors, no warnings) and evaluated with the templates/ folder.
-inline std::unique_ptr<Evaluated> evaluate(std::string const& text) {
-    auto r = std::make_unique<Evaluated>();
-    DiskFileSystem disk;
-    LoadOptions load{{std::string(ROOFLINE_SOURCE_DIR) + "/templates"}};
-    r->program = load_program_text("imported.roof", text, disk, load, r->diagnostics);
-    r->scenario = model::check(r->program, {}, r->diagnostics);
-    INFO(format(r->diagnostics));
-    REQUIRE_FALSE(r->diagnostics.has_errors());
-    for (auto const& d : r->diagnostics.all()) CHECK(d.severity != Severity::warning);
-    auto evaluation = engine::evaluate(r->scenario, r->diagnostics);
-    INFO(format(r->diagnostics));
-    REQUIRE(evaluation);
-    r->evaluation = std::move(*evaluation);
-    return r;
-}
 
 // The config imported with `options`, the text kept for INFO.
 inline std::string import_text(char const* config, model::ImportOptions const& options) {

@@ -4,6 +4,7 @@
 // against the shipped scenarios case by case; then the errors.
 #include "command.hpp"
 #include "helpers.hpp"
+#include "evaluated.hpp"
 #include "import_configs.hpp"
 #include "import_error.hpp"
 #include "sandbox.hpp"
@@ -21,60 +22,9 @@ using namespace roofline;
 using roofline::test::contains;
 using roofline::test::import_error;
 using namespace roofline::test::configs;
+using namespace roofline::test::evaluated;
 
 namespace {
-
-struct Evaluated {
-    Diagnostics diagnostics;
-    Program program;
-    model::Scenario scenario;
-    engine::Evaluation evaluation;
-
-    std::size_t point(double b) const {
-        for (std::size_t p = 0; p < evaluation.point_count; ++p)
-            if (evaluation.sweep_value(p, 0) == b) return p;
-        FAIL("no point with B = " << b);
-        return 0;
-    }
-    engine::PointFacts const& facts(double b) const { return evaluation.point_facts[point(b)]; }
-    engine::Case const& find(std::string const& op, std::string const& layer, double b) const {
-        for (auto const& c : evaluation.cases)
-            if (scenario.ops[c.op].name == op && scenario.ops[c.op].layer == layer &&
-                c.point == point(b) && c.target == 0)
-                return c;
-        FAIL("no case " << layer << "/" << op);
-        throw;
-    }
-};
-
-LoadOptions templates_path() { return LoadOptions{{std::string(ROOFLINE_SOURCE_DIR) + "/templates"}}; }
-
-std::unique_ptr<Evaluated> finish(std::unique_ptr<Evaluated> r) {
-    r->scenario = model::check(r->program, {}, r->diagnostics);
-    INFO(format(r->diagnostics));
-    REQUIRE_FALSE(r->diagnostics.has_errors());
-    for (auto const& d : r->diagnostics.all()) CHECK(d.severity != Severity::warning);
-    auto evaluation = engine::evaluate(r->scenario, r->diagnostics);
-    INFO(format(r->diagnostics));
-    REQUIRE(evaluation);
-    r->evaluation = std::move(*evaluation);
-    return r;
-}
-
-std::unique_ptr<Evaluated> evaluate_text(std::string const& text) {
-    auto r = std::make_unique<Evaluated>();
-    DiskFileSystem disk;
-    r->program = load_program_text("imported.roof", text, disk, templates_path(), r->diagnostics);
-    return finish(std::move(r));
-}
-
-std::unique_ptr<Evaluated> evaluate_shipped(std::string const& name) {
-    auto r = std::make_unique<Evaluated>();
-    DiskFileSystem disk;
-    r->program = load_program(std::string(ROOFLINE_SOURCE_DIR) + "/scenarios/" + name, disk,
-                              templates_path(), r->diagnostics);
-    return finish(std::move(r));
-}
 
 std::unique_ptr<Evaluated> import_and_evaluate(char const* config,
                                                model::ImportMode mode = model::ImportMode::decode,

@@ -55,18 +55,18 @@ TEST_CASE("import layout: DeepSeek-V3 on 8 B200, attention-dp 8 x ep 8, fp8, by 
     //     = 1,409,286,144 per layer; x 58                        = 81,738,596,352
     //   embedding and head 2 V D 1,853,358,080 + final norm 14,336 = 1,853,372,416
     //   total                                                      98,857,266,176
-    CHECK(r->facts(p).weight_bytes == 98'857'266'176.0);
+    CHECK(r->facts_at(p).weight_bytes == 98'857'266'176.0);
     // The latent cache of the GPU's 64 / 8 = 8 sequences: 8 x 8192 x (512 + 64)
     // x 2 B x 61 layers = 4,605,345,792 B (split 8 ways, nothing replicated).
-    CHECK(r->facts(p).cache_bytes == 4'605'345'792.0);
+    CHECK(r->facts_at(p).cache_bytes == 4'605'345'792.0);
 
     // One MoE layer's all-to-alls. Each GPU has 8 tokens x k 8 = 64 rows; R =
     // ceil(64 x 8 / (8 x 8 x 1)) = 8 rows to each of the 8 GPUs (uniform
     // routing), a send buffer of 8 x 8 rows x 7168: dispatch in fp8 (mdt)
     // 458,752 B, of which the 7 other GPUs' 7 x 8 x 7168 = 401,408 B cross
     // NVLink; collect returns bf16 rows: 2 x 401,408 = 802,816 B.
-    auto const& dispatch = r->find("dispatch", "moe_decoder/moe", p);
-    auto const& collect = r->find("collect", "moe_decoder/moe", p);
+    auto const& dispatch = r->find_at("dispatch", "moe_decoder/moe", p);
+    auto const& collect = r->find_at("collect", "moe_decoder/moe", p);
     CHECK(dispatch.metrics.counts.bytes_read == 458'752.0);
     CHECK(dispatch.metrics.net_bytes == 401'408.0);
     CHECK(collect.metrics.net_bytes == 802'816.0);
@@ -75,12 +75,12 @@ TEST_CASE("import layout: DeepSeek-V3 on 8 B200, attention-dp 8 x ep 8, fp8, by 
     CHECK(dispatch.metrics.t_net == Approx(1e-6));
     CHECK(collect.metrics.t_net == Approx(1e-6));
     // No AllReduce moves a byte: the tp axes have one GPU each.
-    CHECK(r->find("o_proj", "moe_decoder/attention", p).metrics.net_bytes == 0.0);
-    CHECK(r->find("combine", "moe_decoder/moe", p).metrics.t_net == 0.0);
+    CHECK(r->find_at("o_proj", "moe_decoder/attention", p).metrics.net_bytes == 0.0);
+    CHECK(r->find_at("combine", "moe_decoder/moe", p).metrics.t_net == 0.0);
     // The experts: A = min(256, 8 x ceil(512 / 8)) = 256 touched, C =
     // ceil(512 / 256) = 2 rows each, 32 on this GPU: gate 2 x 32 x 2 x 7168 x
     // 2048 FLOPs, reading its 32 experts' 7168 x 2048 B and the 64 rows.
-    auto const& gate = r->find("gate", "moe_decoder/moe", p);
+    auto const& gate = r->find_at("gate", "moe_decoder/moe", p);
     CHECK(gate.metrics.counts.flops == 2.0 * 32 * 2 * 7168 * 2048);
     CHECK(gate.metrics.counts.bytes_read == 32.0 * 7168 * 2048 + 64.0 * 7168);
 
@@ -122,10 +122,10 @@ TEST_CASE("import layout: DeepSeek-V3 on 8 B200 with tp 8 (moe_tp 8), fp8, by ha
     //     + experts 3 E D Fe / 8 = 1,409,286,144 + bias 512; x 58 = 82,164,347,904
     //   embedding and head 1,853,358,080 / 8 + final norm 14,336 =    231,684,096
     //   total                                                     84,781,378,560
-    CHECK(r->facts(p).weight_bytes == 84'781'378'560.0);
+    CHECK(r->facts_at(p).weight_bytes == 84'781'378'560.0);
     // The latent cache is not split by tp: every GPU holds all 64 sequences'
     // 64 x 8192 x 576 x 2 B x 61 = 36,842,766,336 B (8 times attention DP's).
-    CHECK(r->facts(p).cache_bytes == 36'842'766'336.0);
+    CHECK(r->facts_at(p).cache_bytes == 36'842'766'336.0);
     // Per MoE layer, two AllReduces of 64 x 7168 x 2 B = 917,504 B over 8
     // GPUs (o_proj, and the combine that ends the routed and shared
     // experts): 2 x 7/8 x 917,504 = 1,605,632 B received each; each takes
@@ -133,17 +133,17 @@ TEST_CASE("import layout: DeepSeek-V3 on 8 B200 with tp 8 (moe_tp 8), fp8, by ha
     for (auto const* op : {"attention/o_proj", "moe/combine"}) {
         std::string name(op);
         auto slash = name.find('/');
-        auto const& c = r->find(name.substr(slash + 1), "moe_decoder/" + name.substr(0, slash), p);
+        auto const& c = r->find_at(name.substr(slash + 1), "moe_decoder/" + name.substr(0, slash), p);
         CHECK(c.metrics.net_bytes == 1'605'632.0);
         CHECK(c.metrics.t_net == Approx(14e-6));
     }
     // No all-to-all crosses the network (dp has one GPU); the shared experts'
     // down projection is reduced by the combine, not by an AllReduce of its own.
-    CHECK(r->find("dispatch", "moe_decoder/moe", p).metrics.net_bytes == 0.0);
-    CHECK(r->find("down", "moe_decoder/shared_experts", p).metrics.net_bytes == 0.0);
+    CHECK(r->find_at("dispatch", "moe_decoder/moe", p).metrics.net_bytes == 0.0);
+    CHECK(r->find_at("down", "moe_decoder/shared_experts", p).metrics.net_bytes == 0.0);
     // Each expert's slice: 2048 / 8 = 256 wide, all 256 experts on every GPU,
     // C = ceil(512 / 256) = 2 rows each: gate 2 x 256 x 2 x 7168 x 256 FLOPs.
-    CHECK(r->find("gate", "moe_decoder/moe", p).metrics.counts.flops == 2.0 * 256 * 2 * 7168 * 256);
+    CHECK(r->find_at("gate", "moe_decoder/moe", p).metrics.counts.flops == 2.0 * 256 * 2 * 7168 * 256);
 }
 
 // Llama 3.1 70B on tp 8 against the shipped scenarios/llama3-70b-decode-tp.roof
@@ -173,19 +173,19 @@ TEST_CASE("import layout: Llama 3.1 70B --tp 8 is the shipped tensor-parallel sc
         // (replicated); x 80 = 8,557,690,880; embedding and head 2 x 128256 x
         // 8192 / 8 = 262,668,288; final norm 8,192: 8,820,367,360 parameters,
         // 17,640,734,720 B in bf16.
-        CHECK(imported->facts(pi).weight_bytes == 17'640'734'720.0);
-        CHECK(shipped->facts(ps).weight_bytes == 17'640'734'720.0);
+        CHECK(imported->facts_at(pi).weight_bytes == 17'640'734'720.0);
+        CHECK(shipped->facts_at(ps).weight_bytes == 17'640'734'720.0);
         // KV cache per GPU: B x 8192 x 2 (k, v) x 8 / 8 heads x 128 x 2 B x 80.
-        CHECK(imported->facts(pi).cache_bytes == b * 8192 * 2 * 1 * 128 * 2 * 80);
+        CHECK(imported->facts_at(pi).cache_bytes == b * 8192 * 2 * 1 * 128 * 2 * 80);
         // Two AllReduces per layer of B x 8192 x 2 B: 2 x 7/8 x that received.
-        CHECK(imported->find("o_proj", "decoder/attention", pi).metrics.net_bytes ==
+        CHECK(imported->find_at("o_proj", "decoder/attention", pi).metrics.net_bytes ==
               2 * 7.0 / 8 * b * 8192 * 2);
-        CHECK(imported->find("down", "decoder/mlp", pi).metrics.net_bytes == 2 * 7.0 / 8 * b * 8192 * 2);
+        CHECK(imported->find_at("down", "decoder/mlp", pi).metrics.net_bytes == 2 * 7.0 / 8 * b * 8192 * 2);
         for (auto const& c : imported->evaluation.cases) {
             if (c.point != pi) continue;
             auto const& op = imported->scenario.ops[c.op];
             INFO(op.layer << "/" << op.name << " B = " << b);
-            auto const& s = shipped->find(op.name, op.layer, ps);
+            auto const& s = shipped->find_at(op.name, op.layer, ps);
             CHECK(c.metrics.counts.flops == s.metrics.counts.flops);
             CHECK(c.metrics.counts.bytes_read == s.metrics.counts.bytes_read);
             CHECK(c.metrics.counts.bytes_written == s.metrics.counts.bytes_written);

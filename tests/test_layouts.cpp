@@ -41,26 +41,26 @@ TEST_CASE("parallel_moe: Mixtral on dp 2 x tp_ep 2 x tp_etp 2, by hand", "[layou
     // o_proj: the rank's 32 tokens x its 2 of the 8 key/value heads (4 query
     // heads each) x 128 x 4096: 2 x 32 x 1024 x 4096 FLOPs; an AllReduce of
     // 32 x 4096 x 2 B = 262,144 B over tp 4: 2 x 3/4 x 262,144 received.
-    auto const& o_proj = r->find("o_proj", "decoder/attention", p);
+    auto const& o_proj = r->find_at("o_proj", "decoder/attention", p);
     CHECK(o_proj.metrics.counts.flops == 2.0 * 32 * 1024 * 4096);
     CHECK(o_proj.metrics.net_bytes == 393'216.0);
     // The KV cache per GPU: 32 sequences x 8192 x 2 (k, v) x 2 heads x 128 x
     // 2 B x 32 layers.
-    CHECK(r->facts(p).cache_bytes == 32.0 * 8192 * 2 * 2 * 128 * 2 * 32);
+    CHECK(r->facts_at(p).cache_bytes == 32.0 * 8192 * 2 * 2 * 128 * 2 * 32);
     // Dispatch: 64 tokens x k 2 = 128 rows over EP = 4 expert groups; R =
     // ceil(128 / (2 x 2 x 2)) = 16 rows to each of the 2 dp ranks, a buffer
     // of 2 x 16 x 4096 x 2 B = 262,144 B, of which the other rank's half,
     // 131,072 B, crosses NVLink.
-    auto const& dispatch = r->find("dispatch", "decoder/moe", p);
+    auto const& dispatch = r->find_at("dispatch", "decoder/moe", p);
     CHECK(dispatch.metrics.counts.bytes_read == 262'144.0);
     CHECK(dispatch.metrics.net_bytes == 131'072.0);
     // Experts: A = min(8, 4 x ceil(128 / 4)) = 8, C = 128 / 8 = 16 rows; this
     // GPU's 8 / 4 = 2 experts at 14336 / 2 = 7168 wide: gate 2 x 2 x 16 x
     // 4096 x 7168 FLOPs; 16 rows x 2 experts = 32 = 128 / 4 rows per GPU.
-    CHECK(r->find("gate", "decoder/moe", p).metrics.counts.flops == 2.0 * 2 * 16 * 4096 * 7168);
+    CHECK(r->find_at("gate", "decoder/moe", p).metrics.counts.flops == 2.0 * 2 * 16 * 4096 * 7168);
     // combine: Kc = ceil(2 / 2) = 1 output per token on this GPU, then the one
     // AllReduce of the rank's 32 x 4096 x 2 B over tp 4, as o_proj's.
-    auto const& combine = r->find("combine", "decoder/moe", p);
+    auto const& combine = r->find_at("combine", "decoder/moe", p);
     CHECK(combine.metrics.counts.flops == 2.0 * 32 * 4096);
     CHECK(combine.metrics.net_bytes == 393'216.0);
     // Weights per GPU, per layer: attention (q, o 2 x 4096 x 4096, k, v 2 x
@@ -68,7 +68,7 @@ TEST_CASE("parallel_moe: Mixtral on dp 2 x tp_ep 2 x tp_etp 2, by hand", "[layou
     // 176,160,768; router 4096 x 8 = 32,768; norms 2 x 4096: 186,687,488 x 32
     // = 5,973,999,616; embedding and head 2 x 32000 x 4096 / 4 = 65,536,000;
     // final norm 4096: 6,039,539,712 parameters, x 2 B.
-    CHECK(r->facts(p).weight_bytes == 2 * 6'039'539'712.0);
+    CHECK(r->facts_at(p).weight_bytes == 2 * 6'039'539'712.0);
 }
 
 // Axes of one GPU: no bytes and no time on the network, the FLOPs and the
@@ -82,7 +82,7 @@ TEST_CASE("parallel_moe: axes of size 1 cost nothing on the network", "[layout]"
         CHECK(c.metrics.t_net == 0.0);
     }
     // Mixtral 8x7B's 46,702,792,704 parameters (docs/import.md), x 2 B.
-    CHECK(r->facts(r->point("B", 8)).weight_bytes == 2 * 46'702'792'704.0);
+    CHECK(r->facts_at(r->point("B", 8)).weight_bytes == 2 * 46'702'792'704.0);
 }
 
 TEST_CASE("import layout: --flash and --request on Llama 3.1 70B", "[import][layout]") {
