@@ -1,5 +1,6 @@
 // `roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both]
-// [--target HW]... [--dtype WDT]`: a scenario from a model's Hugging Face
+// [--target HW]... [--dtype WDT] [--tp N] [--dp N] [--ep N] [--etp N]
+// [--pp N] [--flash] [--request P,G]`: a scenario from a model's Hugging Face
 // config.json (model::import_config does the work; docs/import.md). The
 // scenario is checked before it is written or printed.
 #include "commands.hpp"
@@ -10,6 +11,9 @@
 #include "roofline/lang/file_system.hpp"
 
 #include <cctype>
+#include <cstdint>
+#include <optional>
+#include <utility>
 #include <fstream>
 #include <iostream>
 
@@ -27,6 +31,13 @@ int cmd_import(std::vector<std::string> const& args) {
         // famA: ModelOpt's hf_quant_config.json (default: beside the config, below)
         ("quant", po::value<std::string>(), "the checkpoint's hf_quant_config.json (default: the one "
          "beside CONFIG, its name with config.json replaced by hf_quant_config.json)")
+        ("tp", po::value<std::string>(), "tensor-parallel GPUs: heads and widths split (tp_size)")
+        ("dp", po::value<std::string>(), "attention data-parallel GPUs: sequences split (attention_dp_size)")
+        ("ep", po::value<std::string>(), "expert-parallel GPUs: experts split (moe_ep_size)")
+        ("etp", po::value<std::string>(), "expert tensor-parallel GPUs: each expert's width split (moe_tp_size)")
+        ("pp", po::value<std::string>(), "pipeline stages: the scenario is one stage (pp_size)")
+        ("flash", po::bool_switch(), "use the flash-attention templates")
+        ("request", po::value<std::string>(), "P,G: a request of P prompt and G generated tokens")
         (include_option, repeated(), include_help);
     auto parsed = parse_options("import", args, options, {"config", 1});
     if (!parsed) return usage_error;
@@ -57,6 +68,42 @@ int cmd_import(std::vector<std::string> const& args) {
     }
 
     model::ImportOptions import_options;
+    // A size: a positive integer of at most 2^20 GPUs.
+    auto size_of = [](std::string const& text) -> std::optional<std::int64_t> {
+        if (text.empty() || text.size() > 7) return std::nullopt;
+        for (char ch : text)
+            if (!std::isdigit(static_cast<unsigned char>(ch))) return std::nullopt;
+        auto v = std::stoll(text);
+        if (v < 1 || v > (1 << 20)) return std::nullopt;
+        return v;
+    };
+    auto& layout = import_options.layout;
+    for (auto [name, field] : {std::pair{"tp", &layout.tp}, {"dp", &layout.dp}, {"ep", &layout.ep},
+                               {"etp", &layout.etp}, {"pp", &layout.pp}}) {
+        if (!vm.count(name)) continue;
+        auto const& text = vm[name].as<std::string>();
+        *field = size_of(text);
+        if (!*field)
+            return usage_error_of("import", std::string("--") + name + " takes a number of GPUs from 1 to "
+                                  "1048576, not '" + text + "'");
+    }
+    import_options.flash = vm["flash"].as<bool>();
+    if (vm.count("request")) {
+        auto const& text = vm["request"].as<std::string>();
+        auto comma = text.find(',');
+        std::optional<std::int64_t> p, g;
+        if (comma != std::string::npos) {
+            p = size_of(text.substr(0, comma));
+            g = size_of(text.substr(comma + 1));
+        }
+        if (!p || !g)
+            return usage_error_of("import", "--request takes P,G: the prompt's and the generated "
+                                  "tokens, each from 1 to 1048576, not '" + text + "'");
+        if (mode != "decode")
+            return usage_error_of("import", "--request writes one scenario (its prefill and its "
+                                  "decode): --mode " + mode + " does not go with it");
+        import_options.request = model::ImportRequest{*p, *g};
+    }
     auto const& targets = vm["target"].as<std::vector<std::string>>();
     if (!targets.empty()) import_options.targets = targets;
     import_options.weight_dtype = vm["dtype"].as<std::string>();

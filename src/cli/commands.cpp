@@ -127,7 +127,8 @@ constexpr Command table[] = {
      "CONFIG.json",
      "a scenario from a Hugging Face config.json (-o FILE.roof)",
      "roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both] "
-     "[--target HW]... [--dtype WDT] [--quant HF_QUANT.json] [-I DIR]...",
+     "[--target HW]... [--dtype WDT] [--quant HF_QUANT.json] [--tp N] [--dp N] [--ep N] [--etp N] "
+     "[--pp N] [--flash] [--request P,G] [-I DIR]...",
      "CONFIG.json",
      "Write a scenario for the model of a Hugging Face config.json over the\n"
      "shipped layer templates, checked before it is written.\n"
@@ -145,6 +146,15 @@ constexpr Command table[] = {
      "  --quant HF_QUANT.json   the checkpoint's hf_quant_config.json (default: the one\n"
      "                          beside CONFIG.json, named as it with hf_quant_config.json\n"
      "                          for config.json)\n"
+     "  --tp N                  tensor-parallel GPUs: heads and widths split\n"
+     "  --dp N                  attention data-parallel GPUs: sequences split (MoE)\n"
+     "  --ep N                  expert-parallel GPUs: experts split (default: --dp)\n"
+     "  --etp N                 expert tensor-parallel GPUs: each expert's width\n"
+     "                          split (default: tp x dp / ep)\n"
+     "  --pp N                  pipeline stages; the scenario is one stage\n"
+     "  --flash                 the flash-attention templates (Llama, Mistral,\n"
+     "                          Mixtral on one chip)\n"
+     "  --request P,G           a request: P prompt tokens, G generated tokens\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
      "  -h, --help              show this help\n"},
 };

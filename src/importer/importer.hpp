@@ -21,6 +21,7 @@
 //                        token of every MoE family (famA)
 //   parameters.cpp       the parameter count and its formula
 //   write_scenario.cpp   Shapes -> the scenario's text
+//   layout.hpp           the parallel layouts (--tp --dp --ep --etp --pp) and their files
 //   visible_text.cpp     a config's text made safe for comments and messages
 
 #include "roofline/importer/import_config.hpp"
@@ -203,15 +204,17 @@ std::pair<Count, std::string> parameters_qwen3_5(Shapes const& s);
 Count active_parameters_qwen3_5(Shapes const& s);
 // famC: Qwen3.5's lets and uses (write_qwen3_5.cpp).
 std::string qwen3_5_lets(Shapes const& s);
-// `expert_args`: the routed experts' dtype arguments (famA_use_arguments).
-std::string qwen3_5_uses(Shapes const& s, bool decode, std::string const& expert_args);
+// The uses of one phase (layout.hpp's Phase); `expert_args`: the routed
+// experts' dtype arguments (famA_use_arguments).
+struct Phase;
+std::string qwen3_5_uses(Shapes const& s, Phase const& phase, std::string const& expert_args);
 // gpt-oss and GLM-5 (parameters_gpt_oss.cpp, parameters_glm.cpp): the count,
 // and its formula followed by the active parameters per token and theirs.
 std::pair<Count, std::string> parameters_gpt_oss(Shapes const& s);
 std::pair<Count, std::string> parameters_glm(Shapes const& s);
 // The uses of the decoder layers (write_gpt_oss.cpp); `args` the dtype
 // arguments (", wdt = wdt, mdt = mdt").
-std::string gpt_oss_uses(Shapes const& s, bool decode, std::string const& args);
+std::string gpt_oss_uses(Shapes const& s, Phase const& phase, std::string const& args);
 // famA: the families of read_qwen3.cpp (parameters() calls it for them).
 std::pair<Count, std::string> parameters_famA(Shapes const& s);
 // famA: the parameters a token's step uses, for a MoE family (the routed

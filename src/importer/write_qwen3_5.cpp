@@ -1,6 +1,6 @@
 // Qwen3.5-MoE's lines of the scenario: the lets of its Gated DeltaNet and
 // rotary shapes, and the uses of its two kinds of decoder layer.
-#include "importer.hpp"
+#include "layout.hpp"
 
 #include <string>
 
@@ -17,20 +17,21 @@ std::string qwen3_5_lets(Shapes const& s) {
     out += let_line("dk", s.dk, "linear_key_head_dim");
     out += let_line("dv", s.dv, "linear_value_head_dim");
     out += let_line("Kc", s.Kc, "linear_conv_kernel_dim");
+    out += "let sdt = " + s.state_dtype + "                # mamba_ssm_dtype: the Gated DeltaNet state\n";
     return out;
 }
 
-std::string qwen3_5_uses(Shapes const& s, bool decode, std::string const& expert_args) {
-    std::string kind = decode ? "_decode(B = B, " : "_prefill(B = B, T = T, ";
+std::string qwen3_5_uses(Shapes const& s, Phase const& ph, std::string const& expert_args) {
+    std::string kind = std::string(ph.decode ? "_decode" : "_prefill") + "(B = B, ";
     std::string moe = ", F = F, E = E, k = K, Fs = Fs, wdt = wdt, mdt = mdt" + expert_args;
-    std::string out = "let sdt = " + s.state_dtype +
-                      "                # mamba_ssm_dtype: the Gated DeltaNet state\n";
+    // The linear layers have no context; the prefill ones take T.
+    std::string linear_span = ph.decode ? "" : ph.span + ", ";
+    std::string out;
     if (s.Ll > 0)
-        out += "use qwen3_5_linear" + kind +
-               "D = D, Hk = Hk, Hv = Hv, dk = dk, dv = dv, Kc = Kc" + moe +
-               ", sdt = sdt) as linear x Ll\n";
+        out += ph.indent + "use qwen3_5_linear" + kind + linear_span +
+               "D = D, Hk = Hk, Hv = Hv, dk = dk, dv = dv, Kc = Kc" + moe + ", sdt = sdt) as linear x Ll\n";
     if (s.Ll < s.L)
-        out += "use qwen3_5_full" + kind + (decode ? "S = S, " : "") +
+        out += ph.indent + "use qwen3_5_full" + kind + ph.span + ", " +
                "D = D, H = H, KV = KV, Hd = Hd, R = R" + moe + ") as full x (L - Ll)\n";
     return out;
 }

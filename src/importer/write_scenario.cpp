@@ -1,6 +1,7 @@
 // Shapes -> the scenario's text: the header (fields used, assumptions, fields
 // not read, the parameter count), the lets, the sweep and the uses.
 #include "importer.hpp"
+#include "layout.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -54,7 +55,9 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     // Decode attention limited to the last W positions (Gemma 2: its local
     // layers, always written so that the two kinds of layer show).
     bool gpt_oss = s.family == Family::gpt_oss;  // its W is a shape let
-    bool windowed = decode && s.window && !gpt_oss && (gemma2 || *s.window < S);
+    Int context = o.request ? o.request->prompt + o.request->generated : S;
+    bool windowed = (decode || o.request) && s.window && !gpt_oss && (gemma2 || *s.window < context);
+    Layout l = resolve_layout(c, s, o);
 
     std::string out;
     // The config's path, keys and values are comments here: visible() keeps
@@ -85,17 +88,27 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     out += famA_header(s);
     out += "#\n# Parameters: " + grouped(params) + "\n#   = " + formula + "\n";
     out += famA_active(s);
+    out += layout_header(l);
     out += "# docs/import.md says what is read from the config and what is assumed.\n\n";
 
-    std::string title = c.architecture() + " " + (decode ? "decode" : "prefill") + ", " + w;
-    title += decode ? ", " + std::to_string(S) + " context" : ", " + std::to_string(T) + " prompts";
+    std::string title = c.architecture() + " " + (o.request ? "request" : decode ? "decode" : "prefill") + ", " + w;
+    if (o.request)
+        title += ", " + std::to_string(o.request->prompt) + " prompt, " +
+                 std::to_string(o.request->generated) + " tokens";
+    else
+        title += decode ? ", " + std::to_string(S) + " context" : ", " + std::to_string(T) + " prompts";
+    title += layout_title(l);
+    if (o.flash) title += ", flash attention";
     out += "scenario \"" + title + "\"\n\n";
 
     auto [file, layer] = layer_templates(s.family);
     out += "include \"hardware/catalog.roof\"\n";
-    out += "include \"" + std::string(file) + "\"\n";
-    out += "include \"layers/lm_head.roof\"\n\n";
-
+    if (l.parallel) {
+        out += "include \"" + std::string(l.file) + "\"\n\n";
+    } else {
+        out += "include \"" + std::string(file) + "\"\n";
+        out += "include \"layers/lm_head.roof\"\n\n";
+    }
     out += "target ";
     for (std::size_t i = 0; i < o.targets.size(); ++i) out += (i ? ", " : "") + o.targets[i];
     out += "\n\n";
@@ -147,22 +160,37 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     if (gpt2) out += let_line("P", s.max_positions, "n_positions: learned position embeddings");
     if (s.Rd) out += let_line("Rd", s.Rd, "rotary_dim: the rotated dimensions of each head");
     out += "\n";
+    out += layout_lets(l);
 
-    if (decode) {
-        out += "sweep B = 1 .. 256 times 2    # sequences in the batch, one new token each\n";
+    // With attention DP the batch is the worker's: whole sequences per rank.
+    auto batch_sweep = [&](Int top, char const* what) {
+        if (l.dp == 1) return "sweep B = 1 .. " + std::to_string(top) + " times 2    # " + what + "\n";
+        return "sweep B = " + std::to_string(l.dp) + " .. " + std::to_string(top * l.dp) +
+               " times 2    # " + what + ": 1 .. " + std::to_string(top) +
+               " per attention-dp rank\n";
+    };
+    std::string window_let;
+    if (windowed)
+        window_let = "let W = " + std::to_string(*s.window) +
+                     std::string(std::to_string(*s.window).size() < 5 ? 18 : 17, ' ') +
+                     "# sliding_window: " +
+                     (gemma2 ? "the local layers read the last W positions"
+                             : "attention reads the last W positions") +
+                     "\n";
+    if (o.request) {
+        out += batch_sweep(256, "sequences served together");
+        out += let_line("Tp", o.request->prompt, "--request: prompt tokens");
+        out += let_line("Tg", o.request->generated, "--request: generated tokens");
+        out += window_let + "\n";
+    } else if (decode) {
+        out += batch_sweep(256, "sequences in the batch, one new token each");
         out += "let S = " + std::to_string(S) + std::string(S < 10000 ? 18 : 17, ' ') +
                "# context: min(8192, " + positions_field + " = " +
                std::to_string(s.max_positions) + ")\n";
-        if (windowed)
-            out += "let W = " + std::to_string(*s.window) +
-                   std::string(std::to_string(*s.window).size() < 5 ? 18 : 17, ' ') +
-                   "# sliding_window: " +
-                   (gemma2 ? "the local layers read the last W positions"
-                           : "attention reads the last W positions") +
-                   "\n";
+        out += window_let;
         out += "\ntokens = B\n\n";
     } else {
-        out += "sweep B = 1 .. 8 times 2    # prompts in the batch\n";
+        out += batch_sweep(8, "prompts in the batch");
         out += "let T = " + std::to_string(T) + "                # tokens per prompt: min(2048, " +
                positions_field + " = " + std::to_string(s.max_positions) + ")\n";
         out += "\ntokens = B * T\n\n";
@@ -184,48 +212,23 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
             out += "let edt = wdt                # the routed experts' weights: --set edt=mxfp4\n";
         out += "\n";
     }
-    std::string N = decode ? "B" : "B * T";
-    // The embeddings are gathers: their reads have no activation-side input.
-    std::string const embed_wdt = ", wdt = " + famA_table_dtype(s);
-    std::string wdt = ", wdt = wdt, mdt = mdt";
-    bool gemma = s.family == Family::gemma || gemma2;
-    out += "use " + std::string(gemma ? "scaled_embedding" : "embedding") + "(N = " + N +
-           ", D = D, V = V" + embed_wdt + ")\n";
-    if (gpt2) out += "use position_embedding(N = " + N + ", D = D, P = P" + embed_wdt + ")\n";
 
-    std::string use = "use " + std::string(layer) + (decode ? "_decode" : "_prefill") + "(B = B, ";
-    std::string rest = ", D = D, " + std::string(gpt2 ? "H = H, Hd = Hd" : "H = H, KV = KV, Hd = Hd") +
-                       ", F = F";
-    if (s.E) rest += ", E = E, k = K";
-    if (s.Fs) rest += ", Fs = Fs";
-    rest += wdt + famA_use_arguments(s, s.E > 0) + ")";
-    std::string span = decode ? "S = S" : "T = T";
-    if (s.family == Family::qwen3_5) {  // famC
-        out += qwen3_5_uses(s, decode, famA_use_arguments(s, true));
-    } else if (deepseek) {
-        std::string mla = ", D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
-        std::string kind = decode ? "_decode(B = B, " : "_prefill(B = B, ";
-        std::string prefix = dsa ? "use dsa" : "use deepseek";
-        std::string index = dsa ? ", Hi = Hi, Di = Di, Kt = Kt" : "";
-        if (s.Ld > 0)
-            out += prefix + "_dense" + kind + span + mla + ", F = F" + index + wdt +
-                   famA_use_arguments(s, false) + ") as dense_decoder x Ld\n";
-        out += prefix + "_moe" + kind + span + mla + ", F = Fe, E = E, k = K, Fs = Fs" + index +
-               wdt + famA_use_arguments(s, true) + ") as moe_decoder x (L - Ld)\n";
-        if (s.score_bias) out += "use score_correction(E = E) as router_bias x (L - Ld)\n";
-    } else if (gpt_oss) {
-        out += gpt_oss_uses(s, decode, wdt + famA_use_arguments(s, true));
-    } else if (gemma2) {
-        // Even layers attend within the window, odd layers to everything.
-        out += use + (decode ? "S = min(S, W)" : span) + rest + " as local x (L / 2)\n";
-        out += use + span + rest + " as global x (L / 2)\n";
-    } else {
-        out += use + (windowed ? "S = min(S, W)" : span) + rest + " as decoder x L\n";
+    std::string rows = l.kind == LayoutKind::grid && l.parallel ? "B@dp" : "B";
+    if (!o.request) {
+        Phase phase{decode, decode ? "B" : "B * T", decode ? "S = S" : "T = T",
+                    windowed ? "S = min(S, W)" : "", decode ? rows : rows + ", T", ""};
+        return out + write_uses(s, l, o.flash, phase);
     }
-    std::string head = gpt2 ? "gpt2_lm_head" : gemma2 ? "gemma2_lm_head" : s.tied ? "tied_lm_head" : "lm_head";
-    out += "use " + head + "(N = B, D = D, V = V" +
-           (s.dtypes.quantized ? std::string(", wdt = hdt, mdt = hdt") : wdt) + ")\n";
-    return out;
+    // The request: its prefill (time to first token), then each decode step
+    // at a context one longer (docs/fusion.md, section 5).
+    std::string in(8, ' ');
+    Phase prefill{false, "B * prompt", "T = prompt", "", rows + ", prompt", in};
+    Phase step{true, "B", "S = prompt + i", windowed ? "S = min(prompt + i, W)" : "", rows, in};
+    out += "request chat(prompt = Tp, output = Tg, batch = B) {\n    prefill:\n";
+    out += write_uses(s, l, o.flash, prefill);
+    out += "    decode:\n";
+    out += write_uses(s, l, o.flash, step);
+    return out + "}\n";
 }
 
 }  // namespace roofline::model::importer

@@ -6,6 +6,7 @@
 // beside load_scenario, which checks the text it returns.
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +19,20 @@ inline constexpr std::uintmax_t max_config_bytes = std::uintmax_t{16} << 20;  //
 
 enum class ImportMode { decode, prefill };
 
+// One worker's parallel layout, as the serving engines size it (the measured
+// data's tp_size, attention_dp_size, moe_ep_size, moe_tp_size, pp_size):
+// --tp, --dp, --ep, --etp, --pp. A size not given is derived (docs/import.md,
+// "Layouts"); none given: the one-chip scenario of before.
+struct ImportLayout {
+    std::optional<std::int64_t> tp, dp, pp, ep, etp;
+    bool given() const { return tp || dp || pp || ep || etp; }
+};
+
+// --request P,G: a request of P prompt tokens and G generated tokens.
+struct ImportRequest {
+    std::int64_t prompt = 0, generated = 0;
+};
+
 struct ImportOptions {
     ImportMode mode = ImportMode::decode;
     std::vector<std::string> targets = {"h100_sxm", "h200", "mi300x", "tpu_v5p"};
@@ -29,6 +44,9 @@ struct ImportOptions {
     bool weight_dtype_given = false;
     std::string quant_config;
     std::string quant_file;
+    ImportLayout layout;
+    bool flash = false;                   // the flash-attention templates
+    std::optional<ImportRequest> request; // a `request` instead of the mode's uses
 };
 
 // A config that cannot be imported. what() is the whole message:

@@ -1,0 +1,149 @@
+// The parallel layout: each family's parallel templates, the sizes the
+// options give (and those they imply), and the checks that the model takes
+// them; every error names the config field or option and both numbers.
+#include "layout.hpp"
+
+#include <string>
+#include <utility>
+
+namespace roofline::model::importer {
+
+// A family becomes parallel by a row here and its templates in the file,
+// named as its one-chip ones with `_tp` (a `tp` axis) or `_grid` (the dp x
+// tp_ep x tp_etp axes; its layers with experts also take DP, TP_EP and
+// TP_ETP) before `_decode` / `_prefill` (docs/import.md, "Layouts").
+std::optional<ParallelTemplates> parallel_templates(Family family) {
+    switch (family) {
+    case Family::llama: return ParallelTemplates{"layers/parallel_dense.roof", LayoutKind::tp};
+    case Family::qwen2: return ParallelTemplates{"layers/parallel_dense.roof", LayoutKind::tp};
+    case Family::mixtral: return ParallelTemplates{"layers/parallel_moe.roof", LayoutKind::grid};
+    case Family::qwen2_moe: return ParallelTemplates{"layers/parallel_moe.roof", LayoutKind::grid};
+    case Family::deepseek: return ParallelTemplates{"layers/parallel_mla.roof", LayoutKind::grid};
+    default: return std::nullopt;
+    }
+}
+
+bool has_flash(Family family, bool parallel) {
+    if (parallel) return family == Family::llama;
+    return family == Family::llama || family == Family::mixtral;
+}
+
+namespace {
+
+std::string num(Int v) { return std::to_string(v); }
+
+// "'num_key_value_heads' (8) is not a multiple of --tp 16: WHY".
+void require_multiple(Config const& c, std::string const& field, Int value, char const* option,
+                      Int size, std::string const& why) {
+    if (value % size == 0) return;
+    c.fail(in_quotes(field) + " (" + num(value) + ") is not a multiple of " + option + " " +
+           num(size) + ": " + why);
+}
+
+// The sizes the options give, and the ones they imply.
+void sizes(Config const& c, Shapes const& s, ImportLayout const& p, Layout& l) {
+    auto size = [&](std::optional<std::int64_t> v) { return v ? Int{*v} : Int{1}; };
+    l.tp = size(p.tp);
+    l.dp = size(p.dp);
+    l.pp = size(p.pp);
+    bool experts = s.E > 0;
+    if (!experts) {
+        if (l.dp > 1)
+            c.fail("--dp " + num(l.dp) + ": " + c.architecture() +
+                   " is dense, and a dense model is served with replicas, each a worker of its "
+                   "own: import one with --tp (and --pp)");
+        if (p.ep || p.etp)
+            c.fail(std::string(p.ep ? "--ep" : "--etp") + ": " + c.architecture() +
+                   " has no experts");
+        return;
+    }
+    // The experts' grid is the attention's GPUs: moe_ep x moe_tp = tp x dp.
+    Int attention = l.tp * l.dp;
+    auto whole = [&](char const* option, Int v) {
+        if (attention % v != 0)
+            c.fail(std::string(option) + " " + num(v) + " does not divide the worker's " +
+                   num(attention) + " GPUs (--tp " + num(l.tp) + " x --dp " + num(l.dp) +
+                   "): moe_ep x moe_tp must equal tp x attention_dp");
+        return attention / v;
+    };
+    if (p.ep) l.ep = *p.ep;
+    else if (p.etp) l.ep = whole("--etp", *p.etp);
+    else l.ep = l.dp;  // the data-parallel GPUs split the experts, tp the width
+    l.etp = p.etp ? Int{*p.etp} : whole("--ep", l.ep);
+    if (l.ep * l.etp != attention)
+        c.fail("--ep " + num(l.ep) + " x --etp " + num(l.etp) + " = " + num(l.ep * l.etp) +
+               " GPUs for the experts, but the worker has --tp " + num(l.tp) + " x --dp " +
+               num(l.dp) + " = " + num(attention) + ": moe_ep x moe_tp must equal tp x attention_dp");
+    if (l.ep % l.dp != 0)
+        c.fail("--ep " + num(l.ep) + " is not a multiple of --dp " + num(l.dp) +
+               ": each expert's width would be split over data-parallel GPUs (moe_tp across "
+               "attention-dp ranks), a layout the templates do not build");
+    l.tp_ep = l.ep / l.dp;
+    l.tp_etp = l.etp;
+}
+
+// What each size splits must divide by it.
+void check_splits(Config const& c, Shapes const& s, Layout const& l) {
+    bool deepseek = s.family == Family::deepseek;
+    std::string whole_heads = "each GPU holds whole heads";
+    if (deepseek) {
+        require_multiple(c, "num_attention_heads", s.H, "--tp", l.tp, whole_heads);
+    } else {
+        require_multiple(c, "num_attention_heads", s.H, "--tp", l.tp, whole_heads);
+        require_multiple(c, c.root_has("num_key_value_heads") ? "num_key_value_heads" : "num_attention_heads",
+                         s.KV, "--tp", l.tp,
+                         "each GPU holds whole key/value heads (and their KV cache)");
+    }
+    if (!s.E || (deepseek && s.Ld > 0))
+        require_multiple(c, s.F_field, s.F, "--tp", l.tp, "the MLP's width is split over tp");
+    if (s.E) {
+        char const* experts = s.family == Family::mixtral ? "num_local_experts"
+                              : deepseek                  ? "n_routed_experts"
+                                                          : "num_experts";
+        require_multiple(c, experts, s.E, "--ep", l.ep, "each GPU holds whole experts");
+        Int width = deepseek ? s.Fe : s.F;
+        std::string field = deepseek ? "moe_intermediate_size" : s.F_field;
+        require_multiple(c, field, width, "--etp", l.etp, "each expert's width is split over moe_tp");
+    }
+    if (s.Fs)
+        require_multiple(c, deepseek ? "n_shared_experts x moe_intermediate_size"
+                                     : "shared_expert_intermediate_size",
+                         s.Fs, "--tp", l.tp, "the shared experts' width is split over tp");
+    require_multiple(c, "vocab_size", s.V, "--tp", l.tp, "the embedding and the head are split over tp");
+    std::string stages = "every stage holds as many layers (the scenario is one stage)";
+    if (deepseek) {
+        require_multiple(c, "first_k_dense_replace", s.Ld, "--pp", l.pp, stages);
+        if ((s.L - s.Ld) % l.pp != 0)
+            c.fail("the " + num(s.L - s.Ld) + " MoE layers ('num_hidden_layers' " + num(s.L) +
+                   " - 'first_k_dense_replace' " + num(s.Ld) + ") are not a multiple of --pp " +
+                   num(l.pp) + ": " + stages);
+    } else {
+        require_multiple(c, "num_hidden_layers", s.L, "--pp", l.pp, stages);
+    }
+}
+
+}  // namespace
+
+Layout resolve_layout(Config const& c, Shapes const& s, ImportOptions const& o) {
+    Layout l;
+    if (o.flash && !has_flash(s.family, o.layout.given()))
+        c.fail("--flash: " + c.architecture() + " has no flash-attention templates" +
+               (o.layout.given() ? " on a parallel layout" : "") + " (docs/import.md)");
+    if (!o.layout.given()) return l;
+    auto templates = parallel_templates(s.family);
+    if (!templates)
+        c.fail("--tp, --dp, --ep, --etp and --pp: " + c.architecture() +
+               " has no parallel layer templates yet (docs/import.md, \"Layouts\")");
+    auto const& p = o.layout;
+    for (auto [name, v] : {std::pair{"--tp", p.tp}, {"--dp", p.dp}, {"--pp", p.pp}, {"--ep", p.ep},
+                           {"--etp", p.etp}})
+        if (v && *v < 1) c.fail(std::string(name) + " " + num(*v) + ": a number of GPUs is 1 or more");
+    l.parallel = true;
+    l.kind = templates->kind;
+    l.file = templates->file;
+    sizes(c, s, o.layout, l);
+    check_splits(c, s, l);
+    return l;
+}
+
+}  // namespace roofline::model::importer
