@@ -111,10 +111,8 @@ int cmd_hardware(std::vector<std::string> const& args) {
         auto const& name = parsed->vm["name"].as<std::string>();
         int index = s.find_hardware(name);
         if (index < 0) {
-            std::vector<std::string_view> names;
-            for (auto const& hw : s.hardware) names.push_back(hw.id);
             std::cerr << "roofline: error: unknown hardware '" << name << "'"
-                      << did_you_mean(name, names) << "\n";
+                      << did_you_mean(name, s.hardware_names()) << "\n";
             return invalid_input;
         }
         print_one(s, s.hardware[static_cast<std::size_t>(index)]);
@@ -127,6 +125,11 @@ int cmd_hardware(std::vector<std::string> const& args) {
                         hw.hbm_capacity_bytes ? format_bytes(*hw.hbm_capacity_bytes) : "-",
                         peaks_text(s, hw)});
     std::cout << render_table(rows, {false, false, true, true, false});
+    // The other names of the entries (`alias NAME = HW`), as `NAME = HW`.
+    std::string aliases;
+    for (auto const& [alias, id] : s.hardware_aliases)
+        aliases.append(aliases.empty() ? "aliases: " : ", ").append(alias).append(" = ").append(id);
+    if (!aliases.empty()) std::cout << aliases << "\n";
     return ok;
 }
 

@@ -20,4 +20,13 @@ std::vector<std::string_view> const& keywords() {
     return words;
 }
 
+std::vector<std::string_view> const& statement_words() {
+    static std::vector<std::string_view> const words = [] {
+        auto all = keywords();
+        all.push_back("alias");  // contextual: `alias` stays a name everywhere else
+        return all;
+    }();
+    return words;
+}
+
 }  // namespace roofline::grammar

@@ -54,5 +54,8 @@ sweep_spec_type const& sweep_spec_parser();
 
 // The reserved words, for diagnostics and error recovery.
 std::vector<std::string_view> const& keywords();
+// The words a statement may start with: the keywords and the contextual
+// `alias` (for resuming after an error, and "did you mean" on a statement).
+std::vector<std::string_view> const& statement_words();
 
 }  // namespace roofline::grammar

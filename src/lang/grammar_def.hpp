@@ -171,6 +171,7 @@ struct include_class : annotate_position {};
 struct dtype_class : annotate_position {};
 struct hardware_class : annotate_position {};
 struct target_class : annotate_position {};
+struct alias_class : annotate_position {};
 struct let_class : annotate_position {};
 struct sweep_class : annotate_position {};
 struct matmul_class : annotate_position {};
@@ -189,6 +190,7 @@ struct reads_class : annotate_position {};
 // Lists after `>`, named so that "expected ..." says what the list holds.
 struct expression_list_class;
 struct target_names_class;
+struct target_name_class;
 struct tensor_list_class;
 
 x3::rule<identifier_class, ast::Identifier> const identifier = "a name";
@@ -226,6 +228,7 @@ x3::rule<include_class, ast::IncludeStmt> const include_stmt = "an include state
 x3::rule<dtype_class, ast::DtypeStmt> const dtype_stmt = "a dtype statement";
 x3::rule<hardware_class, ast::HardwareStmt> const hardware_stmt = "a hardware statement";
 x3::rule<target_class, ast::TargetStmt> const target_stmt = "a target statement";
+x3::rule<alias_class, ast::AliasStmt> const alias_stmt = "an alias statement";
 x3::rule<let_class, ast::LetStmt> const let_stmt = "a let statement";
 x3::rule<sweep_class, ast::SweepStmt> const sweep_stmt = "a sweep statement";
 x3::rule<matmul_class, ast::MatmulStmt> const matmul_stmt = "a matmul statement";
@@ -243,6 +246,7 @@ x3::rule<request_class, ast::RequestStmt> const request_stmt = "a request statem
 x3::rule<reads_class, ast::Expression> const reads = "a number, a name or a parenthesized expression";
 x3::rule<expression_list_class, std::vector<ast::Expression>> const expression_list = "an expression";
 x3::rule<target_names_class, std::vector<ast::Identifier>> const target_names = "a hardware name";
+x3::rule<target_name_class, ast::Identifier> const target_name = "a hardware name";
 x3::rule<tensor_list_class, std::vector<ast::Tensor>> const tensor_list = "an operand like bf16[B, D]";
 statement_type const statement = "a statement";
 
@@ -321,7 +325,9 @@ auto const hardware_stmt_def = keyword("hardware") > identifier >
                                -(keyword("extends") > identifier) > open_brace > *field >
                                hardware_end;
 auto const target_names_def = identifier % ',';
+auto const target_name_def = identifier;
 auto const target_stmt_def = keyword("target") > target_names;
+auto const alias_stmt_def = keyword("alias") > identifier > equals > target_name;
 auto const let_stmt_def = keyword("let") > identifier > equals > expression;
 auto const sweep_stmt_def = keyword("sweep") > identifier > equals > sweep_spec;
 auto const matmul_stmt_def = keyword("matmul") > identifier > equals > tensor > times_sign >
@@ -362,7 +368,7 @@ auto const request_stmt_def = keyword("request") > identifier > open_paren >
                               colon > *statement > decode_word > colon > *statement >
                               request_end;
 auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_stmt |
-                           target_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt |
+                           target_stmt | alias_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt |
                            elementwise_stmt | resident_stmt | tokens_stmt | use_stmt |
                            template_stmt | mesh_stmt | collective_stmt | slo_stmt | kernel_stmt |
                            request_stmt;
@@ -371,10 +377,10 @@ BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     negation, unary, operation, unit, quantity, field_value, field,
                     tensor, size_unit, step_kind, sweep_step, sweep_range, sweep_list,
                     sweep_spec, scenario_stmt, include_stmt, dtype_stmt, hardware_stmt,
-                    target_stmt, let_stmt, sweep_stmt, matmul_stmt, layer_stmt, role,
+                    target_stmt, alias_stmt, let_stmt, sweep_stmt, matmul_stmt, layer_stmt, role,
                     elementwise_stmt, resident_stmt, tokens_stmt, argument, use_stmt, parameter,
                     template_stmt, statement, dim, shards, link, topology, mesh_axis, mesh_stmt,
                     collective_stmt, slo_stmt, mesh_axes, axis_names, kernel_stmt, request_stmt,
-                    reads, expression_list, target_names, tensor_list)
+                    reads, expression_list, target_names, target_name, tensor_list)
 
 }  // namespace roofline::grammar

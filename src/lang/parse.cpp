@@ -58,7 +58,7 @@ bool starts_with_keyword(std::string_view text, std::size_t pos) {
     std::size_t end = pos;
     while (end < text.size() && is_ident_char(text[end])) ++end;
     auto word = text.substr(pos, end - pos);
-    auto const& words = grammar::keywords();
+    auto const& words = grammar::statement_words();
     return std::find(words.begin(), words.end(), word) != words.end();
 }
 
@@ -184,7 +184,7 @@ ParsedFile parse_file(SourceFile const& source, Diagnostics& diagnostics) {
             std::string message = "expected a statement, found " + token.shown;
             if (token.length > 0 && is_ident_char(text[start]))
                 message += did_you_mean(std::string_view(text).substr(start, token.length),
-                                        grammar::keywords());
+                                        grammar::statement_words());
             diagnostics.error(span_at(source, start, token.length), std::move(message));
             error_at = start;
         }

@@ -34,8 +34,10 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     checker.check_sweeps();
     checker.check_layer_counts();
     // Hardware and the chips to evaluate.
+    scenario.hardware_aliases = check_aliases(context, checker.hardware, checker.aliases);
     checker.check_hardware();
-    scenario.targets = check_targets(context, checker.hardware, checker.targets, scenario.hardware);
+    scenario.targets = check_targets(context, checker.hardware, checker.aliases, checker.targets,
+                                     scenario.hardware, scenario.hardware_aliases);
     // Ops (with their shard plans and kernels), residents, requests, the step.
     checker.check_ops();
     checker.check_residents();

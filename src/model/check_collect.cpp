@@ -18,6 +18,7 @@ char const* statement_keyword(ast::Statement const& statement) {
         char const* operator()(ast::DtypeStmt const&) const { return "dtype"; }
         char const* operator()(ast::HardwareStmt const&) const { return "hardware"; }
         char const* operator()(ast::TargetStmt const&) const { return "target"; }
+        char const* operator()(ast::AliasStmt const&) const { return "alias"; }
         char const* operator()(ast::LetStmt const&) const { return "let"; }
         char const* operator()(ast::SweepStmt const&) const { return "sweep"; }
         char const* operator()(ast::MatmulStmt const&) const { return "matmul"; }
@@ -299,6 +300,10 @@ struct StatementCollector {
 
     void operator()(ast::TargetStmt const& s) const {
         if (at_top_level(s)) checker.targets.push_back({&file, &s, scope});
+    }
+
+    void operator()(ast::AliasStmt const& s) const {
+        if (at_top_level(s)) checker.aliases.push_back({&file, &s, scope});
     }
 
     void operator()(ast::IncludeStmt const& s) const {

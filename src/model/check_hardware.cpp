@@ -37,8 +37,18 @@ void Checker::check_hardware() {
                                                    "previous definition is here"));
         }
     }
-    std::vector<std::string_view> names;  // in definition order, for "did you mean"
+    std::vector<std::string_view> names;  // in definition order, then the aliases, for "did you mean"
     for (auto const& h : hardware) names.push_back(h.node->name.name);
+    for (auto const& [alias, id] : scenario.hardware_aliases) names.push_back(alias);
+    // `extends ALIAS` extends the entry the alias names.
+    auto base_of = [&](ast::HardwareStmt const& stmt) -> std::string const& {
+        auto alias = scenario.hardware_aliases.find(stmt.base->name);
+        return alias == scenario.hardware_aliases.end() ? stmt.base->name : alias->second;
+    };
+    auto failed_alias = [&](std::string const& name) {
+        return std::any_of(aliases.begin(), aliases.end(),
+                           [&](auto const& a) { return a.node->name.name == name; });
+    };
 
     // Resolved in dependency order (a base before the chips that extend it),
     // whatever the order in the files, without recursion: the chain of bases
@@ -55,7 +65,7 @@ void Checker::check_hardware() {
         auto const& file = *pending.file;
         Hardware hw;
         if (stmt.base) {
-            auto base_index = index.at(stmt.base->name);
+            auto base_index = index.at(base_of(stmt));
             bases[i] = bases[base_index] + 1;
             if (bases[i] > max_extends) {
                 diagnostics.error(file.span_of(*stmt.base),
@@ -64,7 +74,7 @@ void Checker::check_hardware() {
                 return failed;
             }
             hw = list[static_cast<std::size_t>(base)];
-            hw.base = stmt.base->name;
+            hw.base = base_of(stmt);
             hw.display_name.clear();
         }
         hw.id = stmt.name.name;
@@ -233,10 +243,12 @@ void Checker::check_hardware() {
             auto const& stmt = *hardware[i].node;
             if (!stmt.base) break;
             Span base_span = hardware[i].file->span_of(*stmt.base);
-            auto it = index.find(stmt.base->name);
+            auto it = index.find(base_of(stmt));
             if (it == index.end()) {
-                diagnostics.error(base_span, "unknown hardware '" + stmt.base->name + "'" +
-                                                 did_you_mean(stmt.base->name, names));
+                // An alias that failed has its own error.
+                if (!failed_alias(stmt.base->name))
+                    diagnostics.error(base_span, "unknown hardware '" + stmt.base->name + "'" +
+                                                     did_you_mean(stmt.base->name, names));
                 root_base = failed;
                 break;
             }

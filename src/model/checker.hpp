@@ -111,6 +111,7 @@ struct Checker {
     std::vector<Pending<ast::DtypeStmt>> dtypes;
     std::vector<Pending<ast::HardwareStmt>> hardware;
     std::vector<Pending<ast::TargetStmt>> targets;
+    std::vector<Pending<ast::AliasStmt>> aliases;
     // Matmuls and elementwise ops in the order written: the order of the cases.
     struct PendingOp {
         ParsedFile const* file;

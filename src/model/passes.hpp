@@ -72,13 +72,23 @@ private:
 void check_dtypes(Context const& context, std::vector<Pending<ast::DtypeStmt>> const& statements,
                   Constants const& constant, std::vector<Dtype>& dtypes);
 
+// pass_aliases.cpp: each `alias NAME = HW` to the hardware entry it names
+// (an alias of an alias followed): none for an unknown name, a name that is
+// already a hardware or an alias, or a cycle, each reported.
+HardwareAliases check_aliases(Context const& context,
+                              std::vector<Pending<ast::HardwareStmt>> const& definitions,
+                              std::vector<Pending<ast::AliasStmt>> const& aliases);
+
 // pass_targets.cpp: the chips to evaluate (indices into `chips`): --target,
 // else the `target` statements, else every chip. `definitions` are all the
-// `hardware` statements: a chip whose definition failed is reported there.
+// `hardware` statements and `alias_statements` the `alias` statements: a chip
+// whose definition failed, or an alias that failed, is reported there. A name
+// is an entry's id or one of `aliases`; each entry is a target once.
 std::vector<int> check_targets(Context const& context,
                                std::vector<Pending<ast::HardwareStmt>> const& definitions,
+                               std::vector<Pending<ast::AliasStmt>> const& alias_statements,
                                std::vector<Pending<ast::TargetStmt>> const& statements,
-                               std::vector<Hardware> const& chips);
+                               std::vector<Hardware> const& chips, HardwareAliases const& aliases);
 
 // pass_mesh.cpp: each mesh axis named apart from the top-level values and
 // of a whole-number size; reports only.

@@ -24,10 +24,19 @@ bool Scenario::mesh_depends_on(std::size_t sweep) const {
     });
 }
 
-int Scenario::find_hardware(std::string_view id) const {
+int Scenario::find_hardware(std::string_view name) const {
+    auto alias = hardware_aliases.find(name);
+    std::string_view const id = alias == hardware_aliases.end() ? name : std::string_view(alias->second);
     for (std::size_t i = 0; i < hardware.size(); ++i)
         if (hardware[i].id == id) return static_cast<int>(i);
     return -1;
+}
+
+std::vector<std::string_view> Scenario::hardware_names() const {
+    std::vector<std::string_view> names;
+    for (auto const& hw : hardware) names.push_back(hw.id);
+    for (auto const& [alias, id] : hardware_aliases) names.push_back(alias);
+    return names;
 }
 
 }  // namespace roofline::model

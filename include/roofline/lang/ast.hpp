@@ -105,6 +105,12 @@ struct TargetStmt : x3::position_tagged {
     std::vector<Identifier> names;
 };
 
+// `alias b200_sxm = b200`: another name for a hardware entry (or an alias).
+struct AliasStmt : x3::position_tagged {
+    Identifier name;
+    Identifier hardware;
+};
+
 struct LetStmt : x3::position_tagged {
     Identifier name;
     Expression value;
@@ -234,7 +240,7 @@ struct KernelStmt;
 struct RequestStmt;
 
 struct Statement
-    : x3::variant<ScenarioStmt, IncludeStmt, DtypeStmt, HardwareStmt, TargetStmt, LetStmt,
+    : x3::variant<ScenarioStmt, IncludeStmt, DtypeStmt, HardwareStmt, TargetStmt, AliasStmt, LetStmt,
                   SweepStmt, MatmulStmt, ElementwiseStmt, ResidentStmt, TokensStmt, UseStmt,
                   MeshStmt, CollectiveStmt, SloStmt, x3::forward_ast<LayerStmt>, x3::forward_ast<TemplateStmt>,
                   x3::forward_ast<KernelStmt>, x3::forward_ast<RequestStmt>> {

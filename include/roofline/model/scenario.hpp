@@ -8,6 +8,7 @@
 #include "roofline/model/expr.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -234,10 +235,17 @@ struct Request {
     std::vector<Resident> prefill_residents, decode_residents;
 };
 
+// `alias NAME = HW`: NAME -> the id of the hardware entry it names.
+using HardwareAliases = std::map<std::string, std::string, std::less<>>;
+
 struct Scenario {
     std::string title;
     std::vector<Dtype> dtypes;  // built-ins first
     std::vector<Hardware> hardware;
+    // `alias NAME = HW`: NAME -> the id of the hardware entry it names (an
+    // alias of an alias followed to the entry). Not a chip: a scenario
+    // evaluates each entry once, under its own id.
+    HardwareAliases hardware_aliases;
     std::vector<int> targets;   // indices into hardware, in order
     std::vector<Slot> slots;
     std::vector<int> let_order;  // lets in dependency order (sweep-dependent ones only)
@@ -262,7 +270,10 @@ struct Scenario {
         if (!sweeps[sweep].of_dtypes) return nullptr;
         return &dtypes[static_cast<std::size_t>(value)].name;
     }
-    int find_hardware(std::string_view id) const;
+    // The index of the hardware entry `name` is the id of, or an alias of; -1: none.
+    int find_hardware(std::string_view name) const;
+    // The entries' ids, then the aliases: the names a "did you mean" offers.
+    std::vector<std::string_view> hardware_names() const;
     // Some mesh axis's size depends on sweep `sweep`: a mesh sweep (the
     // Plan's rows, the step table's whole sweeps, a chart per mesh size).
     bool mesh_depends_on(std::size_t sweep) const;
