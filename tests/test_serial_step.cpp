@@ -5,6 +5,7 @@
 // Every expected value is worked out here from the formulas.
 #include "command.hpp"
 #include "helpers.hpp"
+#include "stepped.hpp"
 
 #include "roofline/report/report.hpp"
 
@@ -18,44 +19,9 @@
 
 using namespace roofline;
 using Catch::Matchers::WithinRel;
+using test::stepped;
 
 namespace {
-
-struct Stepped {
-    std::unique_ptr<test::Checked> checked;
-    engine::Evaluation evaluation;
-    report::ReportInfo info;
-    std::unique_ptr<report::ReportContext> context;
-    std::unique_ptr<report::SummaryBuilder> builder;
-
-    report::StepTotals step(std::size_t point, std::size_t target = 0) const {
-        return report::step_totals(*context, builder->summary(), point, target);
-    }
-    report::Plan plan() const { return report::make_plan(*context, builder->summary()); }
-    engine::Metrics const& metrics(std::string const& op, std::size_t point, std::size_t target = 0) const {
-        for (auto const& c : evaluation.cases)
-            if (checked->scenario.ops[c.op].name == op && c.point == point && c.target == target)
-                return c.metrics;
-        FAIL("no case " << op);
-        throw;
-    }
-};
-
-std::unique_ptr<Stepped> stepped(std::string const& text) {
-    auto s = std::make_unique<Stepped>();
-    s->checked = test::check_text(text);
-    INFO(s->checked->errors());
-    REQUIRE_FALSE(s->checked->diagnostics.has_errors());
-    auto evaluation = engine::evaluate(s->checked->scenario, s->checked->diagnostics);
-    INFO(s->checked->errors());
-    REQUIRE(evaluation);
-    s->evaluation = std::move(*evaluation);
-    s->context = std::make_unique<report::ReportContext>(
-        report::ReportContext{s->checked->scenario, s->evaluation, s->info});
-    s->builder = std::make_unique<report::SummaryBuilder>(*s->context);
-    for (auto const& c : s->evaluation.cases) s->builder->add(c);
-    return s;
-}
 
 // Llama 3 70B's MLP on the 8 GPUs of one H100 board (Megatron: the
 // column-parallel `up`, then the row-parallel `down` and its AllReduce of

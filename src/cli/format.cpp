@@ -82,6 +82,23 @@ std::string plan_row_place(model::Scenario const& scenario, engine::CaseGrid con
     return at.empty() ? "the mesh" : at;
 }
 
+// A pipeline's latency column: per token for a stream (decode), per batch
+// for a batch of `microbatches` (prefill).
+std::string latency_header(model::Scenario const& scenario) {
+    return scenario.microbatches_slot < 0 ? "token latency" : "batch latency";
+}
+
+// What a pipeline scenario's step table shows, above it.
+std::string pipeline_legend(model::Scenario const& scenario) {
+    std::string const& axis = scenario.mesh[static_cast<std::size_t>(scenario.pipeline_axis)].name;
+    if (scenario.microbatches_slot < 0)
+        return "pipeline over '" + axis + "' (P stages, one micro-batch each): step = one stage's; token "
+               "latency = P x step, between a sequence's tokens; tokens/s = tokens / step, the pipeline's\n";
+    return "pipeline over '" + axis + "' (P stages), a batch in M = microbatches micro-batches: step = one "
+           "stage's on one micro-batch; batch latency = (M + P - 1) x step; tokens/s = M x tokens / batch "
+           "latency\n";
+}
+
 void append_indented(std::string& out, std::string const& table) {
     for (std::size_t at = 0; at < table.size();) {
         std::size_t end = table.find('\n', at);
@@ -161,6 +178,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
     auto const points = report::step_points(scenario, grid);
     bool const mesh = !scenario.mesh.empty();
     bool const onchip = scenario.has_onchip();
+    bool const pipeline = scenario.pipeline_axis >= 0;
     // With a mesh every figure is per chip, each chip running its part of
     // the step at once: the step of the mesh is that of one chip.
     // On a mesh the step is serial (each op, then its collectives) and the
@@ -169,6 +187,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
                              "the mesh (all chips at once); overlapped = sum of count x t_lower "
                              "(every collective hidden under its op):\n"
                            : "step = sum of count x t_lower over the cases, one chip:\n";
+    if (pipeline) out += pipeline_legend(scenario);
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         auto const& hw = context.target(t);
         out += target_heading(hw);
@@ -183,7 +202,8 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
         std::vector<std::string> header;
         for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);
         if (mesh) header.push_back("chips");
-        header.push_back("step");
+        header.push_back(pipeline ? "step (one stage)" : "step");
+        if (pipeline) header.push_back(latency_header(scenario));
         if (mesh) header.push_back("overlapped");
         for (char const* h : {"t_upper", "memory"}) header.push_back(h);
         if (onchip) header.push_back("onchip");
@@ -211,6 +231,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
                 continue;
             }
             row.push_back(output::format_long_seconds(step.t_lower));
+            if (pipeline) row.push_back(output::format_long_seconds(step.latency));
             if (mesh) row.push_back(output::format_long_seconds(step.t_overlapped));
             row.push_back(output::format_long_seconds(step.t_upper));
             row.push_back(output::format_share(step.memory_share));
@@ -253,8 +274,10 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
         for (std::size_t v : plan.row_sweeps()) header.push_back(scenario.sweeps[v].name);
         header.push_back("chips");
         for (std::size_t v : plan.other_sweeps) header.push_back(scenario.sweeps[v].name);
-        for (char const* h : {"step", "tokens/s", "per chip", "compute", "memory", "network"})
-            header.push_back(h);
+        bool const pipeline = scenario.pipeline_axis >= 0;
+        header.push_back(pipeline ? "step (one stage)" : "step");
+        if (pipeline) header.push_back(latency_header(scenario));
+        for (char const* h : {"tokens/s", "per chip", "compute", "memory", "network"}) header.push_back(h);
         if (onchip) header.push_back("onchip");
         header.push_back("resident/chip");
         std::vector<bool> right(header.size(), true);
@@ -276,6 +299,7 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
             for (std::size_t v : plan.other_sweeps)
                 cells.push_back(sweep_value_text(scenario, grid, row.point, v));
             cells.push_back(output::format_long_seconds(row.step.t_lower));
+            if (pipeline) cells.push_back(output::format_long_seconds(row.step.latency));
             cells.push_back(output::format_si_count(row.step.tokens_per_s, ""));
             cells.push_back(output::format_si_count(row.tokens_per_s_per_chip, ""));
             cells.push_back(output::format_share(row.compute_share));

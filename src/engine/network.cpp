@@ -51,6 +51,7 @@ MeshProblem mesh_problem(model::Scenario const& scenario, model::Hardware const&
 double collective_net_bytes(CollectiveKind kind, double chips, double volume) {
     auto const& info = model::collective_info(kind);
     double n = chips;
+    if (info.traffic == Traffic::point_to_point) return n > 1 ? info.passes * volume : 0;
     double once = info.traffic == Traffic::exchange ? (n - 1) * volume / (n * n) : (n - 1) / n * volume;
     return info.passes * once;
 }
@@ -117,9 +118,37 @@ double stage_seconds(model::Scenario const& scenario, model::Hardware const& hw,
 
 }  // namespace
 
+namespace {
+
+// One hop to the neighbour on one axis (the checker allows one): V over one
+// link (one ICI link, the GPU's NVLink or its DCN share), at least one
+// latency of that link; nothing on an axis of one chip.
+double point_to_point_seconds(model::Scenario const& scenario, model::Hardware const& hw,
+                              std::span<int const> axes, std::span<double const> mesh_sizes, double volume) {
+    double seconds = 0;
+    for (int m : axes) {
+        auto const i = static_cast<std::size_t>(m);
+        if (mesh_sizes[i] <= 1) continue;
+        Link link = scenario.mesh[i].link;
+        double w = link == Link::ici      ? *hw.ici_bytes_per_s
+                   : link == Link::nvlink ? *hw.nvlink_bytes_per_s
+                                          : *hw.dcn_bytes_per_s;
+        double latency = link == Link::ici      ? hw.ici_latency_s
+                         : link == Link::nvlink ? hw.nvlink_latency_s
+                                                : hw.dcn_latency_s;
+        seconds += std::max(volume / w, latency);
+    }
+    return seconds;
+}
+
+}  // namespace
+
 double collective_seconds(model::Scenario const& scenario, model::Hardware const& hw,
                           CollectiveKind kind, std::span<int const> axes,
                           std::span<double const> mesh_sizes, double volume) {
+    auto const& info = model::collective_info(kind);
+    if (info.traffic == Traffic::point_to_point)
+        return info.passes * point_to_point_seconds(scenario, hw, axes, mesh_sizes, volume);
     Stage stages[3] = {{Link::ici, axes}, {Link::nvlink, axes}, {Link::dcn, axes}};
     std::size_t used = 0;
     for (auto& stage : stages) {
@@ -139,7 +168,6 @@ double collective_seconds(model::Scenario const& scenario, model::Hardware const
     // the faster ones (a hierarchical collective).
     std::stable_sort(stages, stages + used,
                      [](Stage const& a, Stage const& b) { return a.bandwidth < b.bandwidth; });
-    auto const& info = model::collective_info(kind);
     bool all_to_all = info.traffic == Traffic::exchange;
     double all_chips = 1;
     for (std::size_t s = 0; s < used; ++s) all_chips *= stages[s].chips;

@@ -5,6 +5,7 @@
 #include "case_counts.hpp"
 #include "divisible.hpp"
 
+#include "roofline/model/expr.hpp"
 #include "roofline/model/limits.hpp"
 
 #include <algorithm>
@@ -65,13 +66,32 @@ std::optional<model::EvalError> resident_bytes(model::Scenario const& scenario,
     return std::nullopt;
 }
 
+namespace {
+
+// The pipeline's stages and micro-batches at a point (a swept
+// `microbatches` is checked here, a constant one by the checker).
+std::optional<model::EvalError> pipeline_facts(model::Scenario const& scenario, PointEvaluator& evaluator,
+                                               GridPoint const& point, PointFacts& facts) {
+    if (scenario.pipeline_axis < 0) return std::nullopt;
+    facts.stages = point.mesh_sizes[static_cast<std::size_t>(scenario.pipeline_axis)];
+    if (scenario.microbatches_slot < 0) return std::nullopt;
+    auto const slot = static_cast<std::size_t>(scenario.microbatches_slot);
+    facts.microbatches = evaluator.slots()[slot];
+    if (auto problem = model::whole_number_problem(facts.microbatches))
+        return model::EvalError{scenario.slots[slot].span, "'microbatches' must be " + *problem + ", not " +
+                                                               model::format_number(facts.microbatches)};
+    return std::nullopt;
+}
+
+}  // namespace
+
 bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
                          PointEvaluator& evaluator, Diagnostics& diagnostics) {
     grid.has_tokens = scenario.tokens_slot >= 0;
     grid.has_resident = !scenario.residents.empty() ||
                         std::any_of(scenario.ops.begin(), scenario.ops.end(), has_resident_operand);
     grid.point_facts.assign(grid.point_count, PointFacts{});
-    if (!grid.has_tokens && !grid.has_resident) return true;
+    if (!grid.has_tokens && !grid.has_resident && scenario.pipeline_axis < 0) return true;
 
     ResidentBytes bytes;
     return for_each_point(scenario, grid, evaluator, diagnostics,
@@ -80,6 +100,7 @@ bool compute_point_facts(model::Scenario const& scenario, CaseGrid& grid,
                                         point.mesh_sizes, bytes))
             return error;
         auto& facts = grid.point_facts[point.index];
+        if (auto error = pipeline_facts(scenario, evaluator, point, facts)) return error;
         facts.weight_bytes = static_cast<double>(bytes.weight);
         facts.cache_bytes = static_cast<double>(bytes.cache);
         facts.onchip_resident_bytes = static_cast<double>(bytes.onchip);

@@ -345,7 +345,11 @@ auto const resident_stmt_def = keyword("resident") > identifier > equals > tenso
 auto const tokens_stmt_def = keyword("tokens") > equals > expression;
 auto const link_def = lexeme[(x3::string("ici") | x3::string("nvlink") | x3::string("dcn")) >> !ident_char];
 auto const topology_def = lexeme[(x3::string("ring") | x3::string("line")) >> !ident_char];
-auto const mesh_axis_def = identifier > equals > expression > over_word > link > -topology;
+// `pipeline` on the axis's line, parsed without skipping first: an axis
+// without it ends at its link or topology (the topology's error points there).
+auto const mesh_axis_def =
+    identifier > equals > expression > over_word > link > -topology >
+    x3::matches[x3::no_skip[+x3::ascii::blank >> lit("pipeline") >> !ident_char]];
 auto const mesh_axes_def = mesh_axis % ',';
 auto const axis_names_def = identifier % ',';
 auto const mesh_stmt_def = keyword("mesh") > mesh_axes;

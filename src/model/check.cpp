@@ -29,6 +29,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     checker.check_mesh_arguments();
     checker.check_lets();
     check_mesh(context, checker.scopes.front().values, scenario.mesh, values);
+    check_pipeline(context, checker.scopes.front().values, values, scenario);
     check_dtypes(context, checker.dtypes, constant, scenario.dtypes);
     checker.check_dtype_arguments();
     checker.check_sweeps();

@@ -160,10 +160,17 @@ struct StatementCollector {
                                        : *axis.topology == "ring" ? model::Topology::ring
                                                                   : model::Topology::line;
             if (axis.topology && link != model::Link::ici) {
-                // At the word itself, the last of the axis declaration.
+                // At the word itself, the last of the axis declaration but
+                // for a `pipeline` after blanks.
                 Span word = file.span_of(axis);
+                std::size_t end = word.length;
+                if (axis.pipeline) {
+                    std::string_view text(file.source->text);
+                    end = text.substr(word.offset, word.length - std::string_view("pipeline").size())
+                              .find_last_not_of(" \t") + 1;
+                }
                 auto length = static_cast<std::uint32_t>(axis.topology->size());
-                word.offset += word.length - length;
+                word.offset += static_cast<std::uint32_t>(end) - length;
                 word.length = length;
                 char const* through =
                     link == model::Link::nvlink ? "an NVLink switch" : "the data-center network";
@@ -175,7 +182,8 @@ struct StatementCollector {
             }
             checker.mesh_index.emplace(axis.name.name, static_cast<int>(scenario.mesh.size()));
             scenario.mesh.push_back(
-                MeshAxis{axis.name.name, slot, link, topology, name_span, file.span_of(axis.size)});
+                MeshAxis{axis.name.name, slot, link, topology, axis.pipeline, name_span,
+                         file.span_of(axis.size)});
         }
     }
 

@@ -87,6 +87,13 @@ bool Checker::resolve_shards(ParsedFile const& file, int scope, ast::Tensor cons
             int const axis = found.axis;
             // The axis's own name: `F@ax` of a template may split over `tp`.
             auto const& name = scenario.mesh[static_cast<std::size_t>(axis)].name;
+            if (scenario.mesh[static_cast<std::size_t>(axis)].pipeline) {
+                diagnostics.error(span, "'" + dim.axis.name + "' cannot be split over the pipeline axis '" +
+                                            name + "': each stage holds its own layers, and the scenario "
+                                            "lists one stage's; split over another axis, or write it whole");
+                ok = false;
+                continue;
+            }
             auto previous = std::find_if(used.begin(), used.end(),
                                          [&](auto const& u) { return u.first == axis; });
             if (previous != used.end()) {

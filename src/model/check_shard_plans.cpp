@@ -368,6 +368,23 @@ bool Checker::plan_collective(Op& op, ast::CollectiveStmt const& stmt, ParsedFil
             op.collectives.push_back({kind, over, 0, in_shards});
             break;
         }
+        case CollectiveKind::sendrecv: {
+            // Point to point along one axis: each chip sends its whole shard
+            // to its neighbour and receives the same shape back; the axis
+            // splits neither (a pipeline's stages each hold the whole tensor).
+            if (over.size() != 1)
+                return fail(head + ": a sendrecv runs along one mesh axis, not " +
+                            std::to_string(over.size()));
+            if (count_in(in_shards, over.front()))
+                return fail(head + ": the input is split over '" +
+                            scenario.mesh[static_cast<std::size_t>(over.front())].name +
+                            "'; a sendrecv sends each chip's whole tensor to its neighbour on the axis");
+            if (out_shards != in_shards)
+                return fail(head + " gives " + tensor_text(scenario, op, out, in_shards) + ", not " +
+                            tensor_text(scenario, op, out, out_shards));
+            op.collectives.push_back({kind, over, 0, in_shards});
+            break;
+        }
     }
     in.local = in_shards;
     out.local = out_shards;

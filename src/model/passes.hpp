@@ -94,6 +94,11 @@ std::vector<int> check_targets(Context const& context,
 // of a whole-number size; reports only.
 void check_mesh(Context const& context, std::unordered_map<std::string, int> const& top_level_values,
                 std::vector<MeshAxis> const& mesh, SlotValues const& values);
+// pass_mesh.cpp: at most one `pipeline` axis (its index, or -1), and the
+// slot of the top-level value `microbatches` (only with one; a constant
+// whole number), into the scenario's pipeline_axis and microbatches_slot.
+void check_pipeline(Context const& context, std::unordered_map<std::string, int> const& top_level_values,
+                    SlotValues const& values, Scenario& scenario);
 // `slo step <= 50 ms` (or `slo t_upper <= ...`): the limit in seconds, or
 // nullopt after an error; `measure` what it bounds.
 std::optional<double> check_slo(Context const& context, Pending<ast::SloStmt> const& statement,

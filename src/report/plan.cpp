@@ -38,13 +38,20 @@ std::string unsupported_why(ReportContext const& context, std::size_t target, in
 }  // namespace
 
 std::string_view slo_measure_name(model::Scenario const& scenario) {
-    return scenario.slo_measure == model::Scenario::SloMeasure::t_upper ? "t_upper" : "step";
+    bool const upper = scenario.slo_measure == model::Scenario::SloMeasure::t_upper;
+    // On a pipeline the slo bounds what a user waits (meets_slo).
+    if (scenario.pipeline_axis >= 0 && scenario.microbatches_slot < 0)
+        return upper ? "t_upper x stages" : "token latency";
+    if (scenario.pipeline_axis >= 0) return upper ? "t_upper x (microbatches + stages - 1)" : "batch latency";
+    return upper ? "t_upper" : "step";
 }
 
 bool meets_slo(model::Scenario const& scenario, StepTotals const& step) {
     if (!scenario.slo_step_s) return true;
     double const time = scenario.slo_measure == model::Scenario::SloMeasure::t_upper ? step.t_upper : step.t_lower;
-    return time <= *scenario.slo_step_s;
+    // On a pipeline the slo bounds what a user waits: the stage's step
+    // times P per token (a stream), (M + P - 1) for a batch.
+    return step.latency_factor * time <= *scenario.slo_step_s;
 }
 
 namespace {

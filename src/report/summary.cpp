@@ -138,15 +138,30 @@ StepTotals step_totals(ReportContext const& context, Summary const& summary, std
     auto const& facts = grid.point_facts[point];
     s.weight_bytes = facts.weight_bytes;
     s.cache_bytes = facts.cache_bytes;
-    s.resident_bytes = facts.resident_bytes();
+    double in_flight = 1;  // micro-batches whose KV cache each stage holds
+    if (context.scenario.pipeline_axis >= 0) {
+        s.pipeline = true;
+        s.stages = facts.stages;
+        s.microbatches = facts.microbatches;
+        bool const batch = !std::isnan(s.microbatches);
+        in_flight = batch ? s.microbatches : s.stages;
+        s.latency_factor = batch ? s.microbatches + s.stages - 1 : s.stages;
+        s.latency = s.latency_factor * s.t_lower;
+        s.cache_bytes *= in_flight;
+    }
+    s.resident_bytes = s.weight_bytes + s.cache_bytes;
     if (auto capacity = context.target(target).hbm_capacity_bytes) {
         s.capacity = *capacity;
         if (s.resident_bytes > 0) s.min_chips = std::ceil(s.resident_bytes / *capacity);
     }
     if (grid.has_tokens) {
         s.tokens = facts.tokens;
-        if (s.t_lower > 0) s.tokens_per_s = s.tokens / s.t_lower;
-        if (s.t_upper > 0) s.tokens_per_s_upper = s.tokens / s.t_upper;
+        // A batch of M micro-batches gives M x tokens in its latency; a
+        // stream (or no pipeline) its tokens every step.
+        double const per_step =
+            s.pipeline && !std::isnan(s.microbatches) ? s.microbatches / s.latency_factor : 1;
+        if (s.t_lower > 0) s.tokens_per_s = per_step * s.tokens / s.t_lower;
+        if (s.t_upper > 0) s.tokens_per_s_upper = per_step * s.tokens / s.t_upper;
     }
     return s;
 }

@@ -151,6 +151,9 @@ struct XlsxWriter::State {
         bool bytes = false;   // weights, cache, resident: something is resident
         bool chips = false;   // min chips: bytes, and some target has hbm_capacity
         bool overlapped = false;  // the overlapped bound beside the step: a mesh
+        // A pipeline axis: the latency beside the step, tokens/s per chip after tokens/s.
+        bool pipeline = false;
+        std::size_t latency = 0, per_chip = 0;
         // t_lower: the step (serial on a mesh, Cases' t_step), t_overlapped its bound.
         std::size_t hardware = 0, sweep0 = 1, t_lower = 0, t_overlapped = 0, t_upper = 0, memory = 0,
                     tokens_col = 0, rate = 0, weights = 0, cache = 0, resident = 0, min_chips = 0,

@@ -4,6 +4,8 @@
 // values, or small formulas over the row and the Hardware sheet.
 #include "xlsx_state.hpp"
 
+#include "roofline/model/expr.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -41,11 +43,14 @@ void XlsxWriter::State::layout_steps() {
     s.chips = s.bytes && any_capacity;
     std::size_t n = s.sweep0 + sweeps;
     s.overlapped = !ctx.scenario.mesh.empty();
+    s.pipeline = ctx.scenario.pipeline_axis >= 0;
     s.t_lower = n++;
+    if (s.pipeline) s.latency = n++;
     if (s.overlapped) s.t_overlapped = n++;
     s.t_upper = n++;
     s.memory = n++;
     if (s.tokens) s.tokens_col = n++, s.rate = n++;
+    if (s.tokens && s.pipeline) s.per_chip = n++;
     if (s.bytes) s.weights = n++, s.cache = n++, s.resident = n++;
     if (s.chips) s.min_chips = n++;
     s.last = n - 1;
@@ -88,6 +93,14 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
             : "One row per target and sweep point. step t_lower (t_upper): the sum of count x "
               "t_lower (t_upper) over the cases, one chip running the whole step; 'unsupported' "
               "where a case has no peak";
+    if (s.pipeline)
+        note += sc.microbatches_slot < 0
+                    ? "; a pipeline: step is one stage's, token latency = stages x step (between a "
+                      "sequence's tokens), tokens/s = tokens / step (every stage busy with its own "
+                      "micro-batch), cache = the KV of the stages' micro-batches"
+                    : "; a pipeline: step is one stage's on one micro-batch, batch latency = "
+                      "(microbatches + stages - 1) x step, tokens/s = microbatches x tokens / batch "
+                      "latency, cache = the KV of every micro-batch";
     if (s.formulas)
         note +=
             "; SUMPRODUCT formulas over the Cases sheet: edit the Hardware sheet and they "
@@ -102,7 +115,9 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
     std::vector<std::string> headers(s.last + 1);
     headers[s.hardware] = "hardware";
     for (std::size_t v = 0; v < sweeps; ++v) headers[s.sweep0 + v] = sc.sweeps[v].name;
-    headers[s.t_lower] = s.overlapped ? "step" : "step t_lower";
+    headers[s.t_lower] = s.pipeline ? "step (one stage)" : s.overlapped ? "step" : "step t_lower";
+    if (s.pipeline) headers[s.latency] = sc.microbatches_slot < 0 ? "token latency" : "batch latency";
+    if (s.pipeline && s.tokens) headers[s.per_chip] = "tokens/s per chip";
     if (s.overlapped) headers[s.t_overlapped] = "step overlapped";
     headers[s.t_upper] = "step t_upper";
     headers[s.memory] = "memory-bound share";
@@ -151,6 +166,7 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
                 for (std::size_t c : {s.t_lower, s.t_upper, s.memory})
                     str(ws, r, c, "unsupported", fmt.indent);
                 if (s.overlapped) str(ws, r, s.t_overlapped, "unsupported", fmt.indent);
+                if (s.pipeline) str(ws, r, s.latency, "unsupported", fmt.indent);
             } else if (s.formulas) {
                 // The cases of this target (its hardware cell, never its id
                 // spliced in: names are data) at this point, weighted by count.
@@ -186,12 +202,26 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
                 num(ws, r, s.t_upper, totals.t_upper, fmt.time);
                 num(ws, r, s.memory, totals.memory_share, fmt.fraction);
             }
+            std::string const latency_cell = column_letters(s.latency) + n;
+            if (s.pipeline && !totals.unsupported)
+                formula(ws, r, s.latency,
+                        std::string("=").append(model::format_number(totals.latency_factor)) + "*" + lower_cell,
+                        totals.latency, fmt.time);
             if (s.tokens) {
                 num(ws, r, s.tokens_col, totals.tokens, fmt.whole);
+                std::string const tokens_cell = column_letters(s.tokens_col) + n;
+                // A batch of micro-batches gives M x tokens in its latency.
+                bool const batch = s.pipeline && !std::isnan(totals.microbatches);
                 if (std::isfinite(totals.tokens_per_s))
                     formula(ws, r, s.rate,
-                            "=" + column_letters(s.tokens_col) + n + "/" + lower_cell,
+                            batch ? std::string("=").append(model::format_number(totals.microbatches)) + "*" +
+                                        tokens_cell + "/" + latency_cell
+                                  : "=" + tokens_cell + "/" + lower_cell,
                             totals.tokens_per_s, fmt.rate);
+                if (s.pipeline && std::isfinite(totals.tokens_per_s))
+                    formula(ws, r, s.per_chip,
+                            std::string("=").append(column_letters(s.rate)) + n + "/" + model::format_number(totals.chips),
+                            totals.tokens_per_s / totals.chips, fmt.rate);
             }
             if (s.bytes) {
                 num(ws, r, s.weights, totals.weight_bytes, fmt.bytes);

@@ -35,8 +35,11 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
     headers.push_back("chips");
     for (std::size_t v : plan.other_sweeps) headers.push_back(s.sweeps[v].name);
     bool const onchip = s.has_onchip();
-    for (char const* h : {"step", "tokens/s", "tokens/s per chip", "compute-bound share",
-                          "memory-bound share", "network share"})
+    bool const pipeline = s.pipeline_axis >= 0;
+    headers.push_back(pipeline ? "step (one stage)" : "step");
+    if (pipeline) headers.push_back(s.microbatches_slot < 0 ? "token latency" : "batch latency");
+    for (char const* h : {"tokens/s", "tokens/s per chip", "compute-bound share", "memory-bound share",
+                          "network share"})
         headers.push_back(h);
     if (onchip) headers.push_back("onchip-bound share");
     headers.push_back("resident per chip");
@@ -54,6 +57,7 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
         }
         for (std::size_t v : plan.other_sweeps) sweep_cell(ws, r, c++, row.point, v);
         num(ws, r, c++, row.step.t_lower, fmt.time);
+        if (pipeline) num(ws, r, c++, row.step.latency, fmt.time);
         num(ws, r, c++, row.step.tokens_per_s, fmt.rate);  // as the Step section writes them
         num(ws, r, c++, row.tokens_per_s_per_chip, fmt.rate);
         num(ws, r, c++, row.compute_share, fmt.fraction);

@@ -16,7 +16,10 @@ std::vector<std::string> XlsxWriter::State::summary_step_headers() const {
     std::vector<std::string> headers = {"hardware"};
     for (auto const& sw : ctx.scenario.sweeps) headers.push_back(sw.name);
     // On a mesh the step is serial (each op, then its collectives).
-    headers.push_back(ctx.scenario.mesh.empty() ? "step t_lower" : "step");
+    // On a pipeline, one stage's (the Steps sheet has the latency).
+    headers.push_back(ctx.scenario.mesh.empty()         ? "step t_lower"
+                      : ctx.scenario.pipeline_axis >= 0 ? "step (one stage)"
+                                                        : "step");
     for (char const* h : {"step t_upper", "memory-bound share"}) headers.push_back(h);
     if (step.tokens) headers.push_back("tokens/s");
     // With a mesh the bytes are each chip's share, and the test is whether

@@ -38,6 +38,10 @@ struct PointFacts {
     double cache_bytes = 0;
     double onchip_resident_bytes = 0;  // of them, `weight onchip` and `cache onchip` operands
     double tokens = std::numeric_limits<double>::quiet_NaN();  // NaN: no tokens statement
+    // A pipeline (multichip.md, "Pipeline parallelism"): its stages (the
+    // pipeline axis's size; 1 without one) and `microbatches` (NaN: a stream).
+    double stages = 1;
+    double microbatches = std::numeric_limits<double>::quiet_NaN();
     double resident_bytes() const { return weight_bytes + cache_bytes; }
 };
 

@@ -187,12 +187,14 @@ struct ResidentStmt : x3::position_tagged {
     Tensor tensor;
 };
 
-// `mesh tp = TP over nvlink, dp = 2 over dcn`, `mesh X = 16 over ici ring`
+// `mesh tp = TP over nvlink, dp = 2 over dcn`, `mesh X = 16 over ici ring`,
+// `mesh tp = 4 over nvlink, pp = 2 over nvlink pipeline`
 struct MeshAxisDecl : x3::position_tagged {
     Identifier name;
     Expression size;
     std::string link;                     // "ici", "nvlink" or "dcn"
     std::optional<std::string> topology;  // "ring" or "line" (ICI only)
+    bool pipeline = false;                // `pipeline`: the axis is the pipeline's stages
 };
 
 struct MeshStmt : x3::position_tagged {

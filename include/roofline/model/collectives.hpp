@@ -13,7 +13,7 @@
 
 namespace roofline::model {
 
-enum class CollectiveKind : std::uint8_t { allgather, reducescatter, allreduce, alltoall };
+enum class CollectiveKind : std::uint8_t { allgather, reducescatter, allreduce, alltoall, sendrecv };
 
 // How the bytes move over N chips, on V bytes per chip (network.cpp owns the
 // formulas of each, on every kind of link):
@@ -23,7 +23,10 @@ enum class CollectiveKind : std::uint8_t { allgather, reducescatter, allreduce, 
 // - exchange: each chip sends every other one its own part of the array,
 //   (N-1) V / N^2, in one step (floor(N/2) hops on an ICI ring); V is the
 //   whole array over the collective's axes, N times one chip's shard.
-enum class Traffic : std::uint8_t { gather, exchange };
+// - point_to_point: each chip sends its whole V to its neighbour on the axis
+//   and receives V from the other one, V bytes, in one step of one hop (a
+//   pipeline's stage sending its activations to the next stage).
+enum class Traffic : std::uint8_t { gather, exchange, point_to_point };
 
 struct CollectiveInfo {
     CollectiveKind kind;
@@ -39,6 +42,7 @@ inline constexpr CollectiveInfo collective_table[] = {
     // A ReduceScatter and then an AllGather of the same V.
     {CollectiveKind::allreduce, "allreduce", Traffic::gather, 2},
     {CollectiveKind::alltoall, "alltoall", Traffic::exchange, 1},
+    {CollectiveKind::sendrecv, "sendrecv", Traffic::point_to_point, 1},
 };
 
 constexpr CollectiveInfo const& collective_info(CollectiveKind kind) {
@@ -48,7 +52,7 @@ constexpr CollectiveInfo const& collective_info(CollectiveKind kind) {
 // The entry named `name`, or nullptr.
 CollectiveInfo const* find_collective(std::string_view name);
 
-// "allgather, reducescatter, allreduce and alltoall", for messages.
+// "allgather, reducescatter, allreduce, alltoall and sendrecv", for messages.
 std::string collective_names();
 
 }  // namespace roofline::model

@@ -133,6 +133,9 @@ struct MeshAxis {
     int slot;  // its size: a value like a let's (may depend on sweeps)
     Link link;
     Topology topology = Topology::automatic;
+    // `pipeline`: the axis is the stages of a pipeline; the scenario lists
+    // one stage's layers (multichip.md, "Pipeline parallelism").
+    bool pipeline = false;
     Span span;       // its name in the mesh statement
     Span size_span;  // its size expression
 };
@@ -258,6 +261,11 @@ struct Scenario {
     enum class SloMeasure : std::uint8_t { step, t_upper } slo_measure = SloMeasure::step;
     std::vector<Request> requests;
     int tokens_slot = -1;  // `tokens = EXPR`: a slot that cannot be named, or -1
+    // The mesh axis marked `pipeline` (index into mesh), or -1; and the slot
+    // of the top-level value `microbatches` on such a scenario (a batch run
+    // through the stages in that many micro-batches), or -1: a stream.
+    int pipeline_axis = -1;
+    int microbatches_slot = -1;
     std::size_t template_count = 0;  // defined, used or not (for `roofline check`)
 
     std::size_t point_count() const;

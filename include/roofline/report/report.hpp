@@ -117,6 +117,19 @@ struct StepTotals {
     double min_chips = engine::not_available;  // ceil(resident / capacity); NaN when unknown or nothing resident
     double tokens = engine::not_available;     // per step; NaN without a tokens statement
     double tokens_per_s = engine::not_available, tokens_per_s_upper = engine::not_available;
+    // A pipeline (multichip.md, "Pipeline parallelism"): t_lower and the
+    // shares are one stage's step (its send included); stages = P, the
+    // pipeline axis's size; microbatches = M, NaN for a stream (decode: P
+    // micro-batches in flight, one per stage). latency = latency_factor x
+    // t_lower, what a user waits: P x step per token for a stream,
+    // (M + P - 1) x step for a batch of M micro-batches. tokens_per_s is the
+    // pipeline's: tokens / step for a stream (every stage busy with its own
+    // micro-batch), M x tokens / latency for a batch. cache_bytes holds the
+    // KV of every micro-batch in flight (P, or M). Without a pipeline:
+    // pipeline false, latency NaN, nothing else changes.
+    bool pipeline = false;
+    double stages = 1, microbatches = engine::not_available;
+    double latency_factor = 1, latency = engine::not_available;
     // Each chip's resident bytes fit in its HBM (true without a capacity).
     bool fits() const { return !(resident_bytes > capacity); }
 };
