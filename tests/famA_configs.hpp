@@ -1,7 +1,8 @@
 #pragma once
 // famA's published configs, shared by the one-chip import tests
 // (tests/test_import_qwen3.cpp, tests/test_import_minimax.cpp) and the
-// layout tests (tests/test_layout_qwen3.cpp).
+// layout tests (tests/test_layout_qwen3.cpp): Qwen3-32B, Qwen3-235B-A22B-FP8,
+// MiniMax-M2.5, Kimi-K2.5.
 
 namespace roofline::test::famA_configs {
 
@@ -122,6 +123,61 @@ inline char const* const minimax_m25 = R"({
     "AutoModelForCausalLM": "modeling_minimax_m2.MiniMaxM2ForCausalLM"
   },
   "transformers_version": "4.46.1"
+})";
+
+// moonshotai/Kimi-K2.5: the fields of its text_config that the import reads
+// (the published text_config also has generation defaults, token ids and
+// rope_scaling), its quantization_config as published, and the vision tower
+// cut to two fields.
+inline char const* const kimi_k25 = R"({
+  "architectures": ["KimiK25ForConditionalGeneration"],
+  "model_type": "kimi_k25",
+  "text_config": {
+    "architectures": ["DeepseekV3ForCausalLM"],
+    "attention_bias": false,
+    "first_k_dense_replace": 1,
+    "hidden_act": "silu",
+    "hidden_size": 7168,
+    "intermediate_size": 18432,
+    "kv_lora_rank": 512,
+    "max_position_embeddings": 262144,
+    "model_type": "kimi_k2",
+    "moe_intermediate_size": 2048,
+    "moe_layer_freq": 1,
+    "n_routed_experts": 384,
+    "n_shared_experts": 1,
+    "num_attention_heads": 64,
+    "num_experts_per_tok": 8,
+    "num_hidden_layers": 61,
+    "num_key_value_heads": 64,
+    "num_nextn_predict_layers": 0,
+    "q_lora_rank": 1536,
+    "qk_nope_head_dim": 128,
+    "qk_rope_head_dim": 64,
+    "quantization_config": {
+      "config_groups": {
+        "group_0": {
+          "input_activations": null,
+          "output_activations": null,
+          "targets": ["Linear"],
+          "weights": {"actorder": null, "block_structure": null, "dynamic": false, "group_size": 32,
+                      "num_bits": 4, "observer": "minmax", "observer_kwargs": {}, "strategy": "group",
+                      "symmetric": true, "type": "int"}
+        }
+      },
+      "format": "pack-quantized",
+      "ignore": ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*",
+                 "re:.*mlp\\.(gate|up|gate_up|down)_proj.*"],
+      "kv_cache_scheme": null,
+      "quant_method": "compressed-tensors",
+      "quantization_status": "compressed"
+    },
+    "tie_word_embeddings": false,
+    "v_head_dim": 128,
+    "vocab_size": 163840
+  },
+  "tie_word_embeddings": false,
+  "vision_config": {"vt_hidden_size": 1152, "vt_num_hidden_layers": 27}
 })";
 
 }  // namespace roofline::test::famA_configs

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <utility>
@@ -48,6 +49,19 @@ std::size_t at_b8(Evaluated const& r) {
     return 0;
 }
 
+// The AllReduces `ops` ({op, layer}) at point p: `bytes` received by each GPU,
+// in their latency floor `t`.
+void check_allreduces(Evaluated const& r, std::size_t p,
+                      std::initializer_list<std::pair<char const*, char const*>> ops, double bytes,
+                      double t) {
+    for (auto [op, layer] : ops) {
+        auto const& c = r.find(op, layer, p);
+        INFO(layer << "/" << op);
+        CHECK(c.metrics.net_bytes == bytes);
+        CHECK(c.metrics.t_net == Approx(t));
+    }
+}
+
 }  // namespace
 
 // Qwen3-32B, bf16 (2 B): D 5120, H 64, KV 8, Hd 128, F 25600, V 151936, L 64.
@@ -77,11 +91,8 @@ TEST_CASE("layout Qwen3-32B --tp 4: weights per GPU and the two AllReduces by ha
     CHECK(r->facts(p).cache_bytes == 8.0 * 8192 * 2 * 128 * 2 * 2 * 64);
     // The layer's two AllReduces (o_proj, the MLP's down) of B x D = 8 x 5120
     // x 2 B = 81,920 B over 4 GPUs: 2 x 3/4 x 81,920 = 122,880 B each, 6 us.
-    for (auto [op, layer] : {std::pair{"o_proj", "decoder/attention"}, {"down", "decoder/mlp"}}) {
-        auto const& c = r->find(op, layer, p);
-        CHECK(c.metrics.net_bytes == 122'880.0);
-        CHECK(c.metrics.t_net == Approx(6e-6));
-    }
+    check_allreduces(*r, p, {{"o_proj", "decoder/attention"}, {"down", "decoder/mlp"}}, 122'880.0,
+                     6e-6);
     // The per-head norms: the GPU's 16 query heads, no communication.
     auto const& q_norm = r->find("q_norm", "decoder/attention", p);
     CHECK(q_norm.metrics.counts.flops == 4.0 * 8 * 16 * 128);
@@ -119,11 +130,8 @@ TEST_CASE("layout Qwen3-235B-A22B-FP8 --tp 4 --ep 4: fp8_block weights per GPU, 
     CHECK(r->facts(p).cache_bytes == 8.0 * 8192 * 1 * 128 * 2 * 2 * 94);
     // o_proj's and the combine's AllReduces of 8 x 4096 x 2 B = 65,536 B over
     // tp_ep x tp_etp = 4 GPUs: 2 x 3/4 x 65,536 = 98,304 B each, 6 us.
-    for (auto [op, layer] : {std::pair{"o_proj", "decoder/attention"}, {"combine", "decoder/moe"}}) {
-        auto const& c = r->find(op, layer, p);
-        CHECK(c.metrics.net_bytes == 98'304.0);
-        CHECK(c.metrics.t_net == Approx(6e-6));
-    }
+    check_allreduces(*r, p, {{"o_proj", "decoder/attention"}, {"combine", "decoder/moe"}}, 98'304.0,
+                     6e-6);
     // No all-to-all crosses the network (dp has one GPU); dispatch permutes
     // R = ceil(8 x 8 / 4) = 16 rows of 4096 fp8 (mdt, 1 B) through HBM.
     auto const& dispatch = r->find("dispatch", "decoder/moe", p);
@@ -164,20 +172,18 @@ TEST_CASE("layout MiniMax-M2.5 --tp 4 (moe_tp 4): weights per GPU and the q/k va
     CHECK(r->facts(p).weight_bytes == 57'579'758'336.0);
     // The per-layer norm: the q and k variances, 2 x fp32 = 8 B per token,
     // 64 B at B = 8, AllReduced over 4 GPUs: 2 x 3/4 x 64 = 96 B, 6 us.
-    auto const& variance = r->find("qk_variance", "decoder/attention", p);
-    CHECK(variance.metrics.net_bytes == 96.0);
-    CHECK(variance.metrics.t_net == Approx(6e-6));
+    check_allreduces(*r, p, {{"qk_variance", "decoder/attention"}}, 96.0, 6e-6);
     // o_proj's and the combine's of 8 x 3072 x 2 B = 49,152 B: 73,728 B each.
-    for (auto [op, layer] : {std::pair{"o_proj", "decoder/attention"}, {"combine", "decoder/moe"}}) {
-        auto const& c = r->find(op, layer, p);
-        CHECK(c.metrics.net_bytes == 73'728.0);
-        CHECK(c.metrics.t_net == Approx(6e-6));
-    }
+    check_allreduces(*r, p, {{"o_proj", "decoder/attention"}, {"combine", "decoder/moe"}}, 73'728.0,
+                     6e-6);
     // The norm itself on the GPU's 12 query heads, 4 FLOPs per element.
     CHECK(r->find("q_norm", "decoder/attention", p).metrics.counts.flops == 4.0 * 8 * 12 * 128);
 }
 
-TEST_CASE("layout Qwen3, Qwen3-MoE, MiniMax-M2: decode and prefill on their common layouts check",
+// Kimi-K2.5 (a DeepSeek-V3 with int4 experts) on its tp 8 / moe_tp 8: the
+// quantized experts' and router's dtypes reach parallel_mla.roof's MoE layers.
+TEST_CASE("layout Qwen3, Qwen3-MoE, MiniMax-M2, Kimi-K2.5: decode and prefill on their common "
+          "layouts check",
           "[import][layout][famA]") {
     struct Case {
         char const* config;
@@ -194,7 +200,7 @@ TEST_CASE("layout Qwen3, Qwen3-MoE, MiniMax-M2: decode and prefill on their comm
     for (auto const& [config, layout] :
          {Case{qwen3_32b, tp(2)}, Case{qwen3_32b, tp(8)}, Case{qwen3_235b_fp8, tp(2)},
           Case{qwen3_235b_fp8, tp(4, 4)}, Case{minimax_m25, tp(2)}, Case{minimax_m25, dp2},
-          Case{minimax_m25, dp4}}) {
+          Case{minimax_m25, dp4}, Case{kimi_k25, tp(8)}}) {
         for (auto mode : {model::ImportMode::decode, model::ImportMode::prefill}) {
             auto text = model::import_config(config, "config.json", on_h200(layout, mode)).text;
             INFO(text);
