@@ -1,7 +1,8 @@
 // famA: MiniMax-M2.5 and Kimi-K2.5 (its text_config, a DeepSeek-V3) imported
-// from their published configs (written here): parameter counts by hand
+// from their published configs (tests/famA_configs.hpp): parameter counts by hand
 // against the model cards, MiniMax-M2's per-layer q/k norm and partial RoPE,
 // one MiniMax-M2 decode layer's FLOPs and bytes by hand.
+#include "famA_configs.hpp"
 #include "import_famA.hpp"
 
 #include <catch2/catch.hpp>
@@ -12,107 +13,7 @@
 using namespace roofline;
 using roofline::test::contains;
 using roofline::test::evaluate_roof;
-
-namespace {
-
-// MiniMaxAI/MiniMax-M2.5, as published.
-char const* const minimax_m25 = R"({
-  "architectures": ["MiniMaxM2ForCausalLM"],
-  "model_type": "minimax_m2",
-  "num_hidden_layers": 62,
-  "hidden_size": 3072,
-  "num_attention_heads": 48,
-  "num_key_value_heads": 8,
-  "head_dim": 128,
-  "intermediate_size": 1536,
-  "vocab_size": 200064,
-  "num_experts_per_tok": 8,
-  "num_local_experts": 256,
-  "max_position_embeddings": 196608,
-  "rope_theta": 5000000,
-  "rotary_dim": 64,
-  "hidden_act": "silu",
-  "rms_norm_eps": 1e-06,
-  "use_cache": true,
-  "tie_word_embeddings": false,
-  "use_qk_norm": true,
-  "qk_norm_type": "per_layer",
-  "use_routing_bias": true,
-  "use_mtp": true,
-  "mtp_transformer_layers": 1,
-  "num_mtp_modules": 3,
-  "shared_intermediate_size": 0,
-  "scoring_func": "sigmoid",
-  "quantization_config": {
-    "quant_method": "fp8",
-    "fmt": "float8_e4m3fn",
-    "activation_scheme": "dynamic",
-    "weight_block_size": [128, 128],
-    "modules_to_not_convert": ["gate", "e_score_correction_bias", "lm_head"]
-  },
-  "auto_map": {
-    "AutoConfig": "configuration_minimax_m2.MiniMaxM2Config",
-    "AutoModelForCausalLM": "modeling_minimax_m2.MiniMaxM2ForCausalLM"
-  },
-  "transformers_version": "4.46.1"
-})";
-
-// moonshotai/Kimi-K2.5: the fields of its text_config that the import reads
-// (the published text_config also has generation defaults, token ids and
-// rope_scaling), its quantization_config as published, and the vision tower
-// cut to two fields.
-char const* const kimi_k25 = R"({
-  "architectures": ["KimiK25ForConditionalGeneration"],
-  "model_type": "kimi_k25",
-  "text_config": {
-    "architectures": ["DeepseekV3ForCausalLM"],
-    "attention_bias": false,
-    "first_k_dense_replace": 1,
-    "hidden_act": "silu",
-    "hidden_size": 7168,
-    "intermediate_size": 18432,
-    "kv_lora_rank": 512,
-    "max_position_embeddings": 262144,
-    "model_type": "kimi_k2",
-    "moe_intermediate_size": 2048,
-    "moe_layer_freq": 1,
-    "n_routed_experts": 384,
-    "n_shared_experts": 1,
-    "num_attention_heads": 64,
-    "num_experts_per_tok": 8,
-    "num_hidden_layers": 61,
-    "num_key_value_heads": 64,
-    "num_nextn_predict_layers": 0,
-    "q_lora_rank": 1536,
-    "qk_nope_head_dim": 128,
-    "qk_rope_head_dim": 64,
-    "quantization_config": {
-      "config_groups": {
-        "group_0": {
-          "input_activations": null,
-          "output_activations": null,
-          "targets": ["Linear"],
-          "weights": {"actorder": null, "block_structure": null, "dynamic": false, "group_size": 32,
-                      "num_bits": 4, "observer": "minmax", "observer_kwargs": {}, "strategy": "group",
-                      "symmetric": true, "type": "int"}
-        }
-      },
-      "format": "pack-quantized",
-      "ignore": ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*",
-                 "re:.*mlp\\.(gate|up|gate_up|down)_proj.*"],
-      "kv_cache_scheme": null,
-      "quant_method": "compressed-tensors",
-      "quantization_status": "compressed"
-    },
-    "tie_word_embeddings": false,
-    "v_head_dim": 128,
-    "vocab_size": 163840
-  },
-  "tie_word_embeddings": false,
-  "vision_config": {"vt_hidden_size": 1152, "vt_num_hidden_layers": 27}
-})";
-
-}  // namespace
+using namespace roofline::test::famA_configs;
 
 TEST_CASE("import MiniMax-M2.5: 228,689,764,864 parameters, 10,415,956,480 active, MTP left out",
           "[import][famA]") {

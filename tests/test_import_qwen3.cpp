@@ -1,6 +1,7 @@
-// famA: Qwen3 and Qwen3-MoE imported from their published configs (written
-// here): the parameter counts by hand against the model cards, the q/k norms
+// famA: Qwen3 and Qwen3-MoE imported from their published configs
+// (tests/famA_configs.hpp): the parameter counts by hand against the model cards, the q/k norms
 // in the template, one Qwen3 decode layer's FLOPs and bytes by hand.
+#include "famA_configs.hpp"
 #include "import_famA.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,85 +12,9 @@
 using namespace roofline;
 using roofline::test::contains;
 using roofline::test::evaluate_roof;
+using namespace roofline::test::famA_configs;
 
 namespace {
-
-// Qwen/Qwen3-32B, as published.
-char const* const qwen3_32b = R"({
-  "architectures": ["Qwen3ForCausalLM"],
-  "attention_bias": false,
-  "attention_dropout": 0.0,
-  "bos_token_id": 151643,
-  "eos_token_id": 151645,
-  "head_dim": 128,
-  "hidden_act": "silu",
-  "hidden_size": 5120,
-  "initializer_range": 0.02,
-  "intermediate_size": 25600,
-  "max_position_embeddings": 40960,
-  "max_window_layers": 64,
-  "model_type": "qwen3",
-  "num_attention_heads": 64,
-  "num_hidden_layers": 64,
-  "num_key_value_heads": 8,
-  "rms_norm_eps": 1e-06,
-  "rope_scaling": null,
-  "rope_theta": 1000000,
-  "sliding_window": null,
-  "tie_word_embeddings": false,
-  "torch_dtype": "bfloat16",
-  "transformers_version": "4.51.0",
-  "use_cache": true,
-  "use_sliding_window": false,
-  "vocab_size": 151936
-})";
-
-// Qwen/Qwen3-235B-A22B-FP8, as published but for modules_to_not_convert,
-// cut to its first layer's entries (it lists every layer's).
-char const* const qwen3_235b_fp8 = R"({
-  "architectures": ["Qwen3MoeForCausalLM"],
-  "attention_bias": false,
-  "attention_dropout": 0.0,
-  "bos_token_id": 151643,
-  "decoder_sparse_step": 1,
-  "eos_token_id": 151645,
-  "head_dim": 128,
-  "hidden_act": "silu",
-  "hidden_size": 4096,
-  "initializer_range": 0.02,
-  "intermediate_size": 12288,
-  "max_position_embeddings": 40960,
-  "max_window_layers": 94,
-  "mlp_only_layers": [],
-  "model_type": "qwen3_moe",
-  "moe_intermediate_size": 1536,
-  "norm_topk_prob": true,
-  "num_attention_heads": 64,
-  "num_experts": 128,
-  "num_experts_per_tok": 8,
-  "num_hidden_layers": 94,
-  "num_key_value_heads": 4,
-  "output_router_logits": false,
-  "rms_norm_eps": 1e-06,
-  "rope_scaling": null,
-  "rope_theta": 1000000.0,
-  "router_aux_loss_coef": 0.001,
-  "sliding_window": null,
-  "tie_word_embeddings": false,
-  "torch_dtype": "bfloat16",
-  "transformers_version": "4.51.0",
-  "use_cache": true,
-  "use_sliding_window": false,
-  "vocab_size": 151936,
-  "quantization_config": {
-    "activation_scheme": "dynamic",
-    "modules_to_not_convert": ["lm_head", "model.layers.0.input_layernorm", "model.layers.0.mlp.gate",
-                               "model.layers.0.post_attention_layernorm"],
-    "fmt": "e4m3",
-    "quant_method": "fp8",
-    "weight_block_size": [128, 128]
-  }
-})";
 
 model::ImportedScenario import_bf16(char const* config) {
     model::ImportOptions options;

@@ -19,6 +19,10 @@ std::optional<ParallelTemplates> parallel_templates(Family family) {
     case Family::mixtral: return ParallelTemplates{"layers/parallel_moe.roof", LayoutKind::grid};
     case Family::qwen2_moe: return ParallelTemplates{"layers/parallel_moe.roof", LayoutKind::grid};
     case Family::deepseek: return ParallelTemplates{"layers/parallel_mla.roof", LayoutKind::grid};
+    // famA: Qwen3 (dense), Qwen3-MoE, MiniMax-M2.
+    case Family::qwen3: return ParallelTemplates{"layers/parallel_qwen3.roof", LayoutKind::tp};
+    case Family::qwen3_moe: return ParallelTemplates{"layers/parallel_qwen3.roof", LayoutKind::grid};
+    case Family::minimax_m2: return ParallelTemplates{"layers/parallel_minimax_m2.roof", LayoutKind::grid};
     default: return std::nullopt;
     }
 }
@@ -38,6 +42,18 @@ void require_multiple(Config const& c, std::string const& field, Int value, char
     if (value % size == 0) return;
     c.fail(in_quotes(field) + " (" + num(value) + ") is not a multiple of " + option + " " +
            num(size) + ": " + why);
+}
+
+// famA: a checkpoint quantized in [128, 128] blocks (fp8_block) splits an
+// expert's width over moe_tp in whole blocks, as vLLM's block-fp8 loaders
+// require (MiniMax-M2 at moe_tp 8: 1536 / 8 = 192, which vLLM refuses).
+void block_quantized_width(Config const& c, Shapes const& s, std::string const& field, Int width,
+                           Int etp) {
+    Int const block = 128;
+    if (s.dtypes.experts != "fp8_block" || (width / etp) % block == 0) return;
+    c.fail(in_quotes(field) + " (" + num(width) + ") / --etp " + num(etp) + " = " + num(width / etp) +
+           " is not a multiple of fp8_block's " + num(block) +
+           "-wide blocks: each GPU's slice of an expert's width holds whole blocks");
 }
 
 // The sizes the options give, and the ones they imply.
@@ -97,13 +113,17 @@ void check_splits(Config const& c, Shapes const& s, Layout const& l) {
     if (!s.E || (deepseek && s.Ld > 0))
         require_multiple(c, s.F_field, s.F, "--tp", l.tp, "the MLP's width is split over tp");
     if (s.E) {
-        char const* experts = s.family == Family::mixtral ? "num_local_experts"
-                              : deepseek                  ? "n_routed_experts"
-                                                          : "num_experts";
+        bool local = s.family == Family::mixtral || s.family == Family::minimax_m2;
+        char const* experts = local      ? "num_local_experts"
+                              : deepseek ? "n_routed_experts"
+                                         : "num_experts";
         require_multiple(c, experts, s.E, "--ep", l.ep, "each GPU holds whole experts");
         Int width = deepseek ? s.Fe : s.F;
-        std::string field = deepseek ? "moe_intermediate_size" : s.F_field;
+        std::string field = deepseek || s.family == Family::qwen3_moe ? "moe_intermediate_size"
+                            : s.family == Family::minimax_m2         ? "intermediate_size"
+                                                                     : s.F_field;
         require_multiple(c, field, width, "--etp", l.etp, "each expert's width is split over moe_tp");
+        block_quantized_width(c, s, field, width, l.etp);
     }
     if (s.Fs)
         require_multiple(c, deepseek ? "n_shared_experts x moe_intermediate_size"
