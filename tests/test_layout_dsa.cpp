@@ -66,18 +66,7 @@ TEST_CASE("import layout: GLM-5 on 8 H200 with tp 8 (moe_tp 8), by hand", "[impo
 
 TEST_CASE("import layout: GLM-5's other layouts, and the indexer's heads replicated", "[import][layout][glm_dsa]") {
     using L = model::ImportLayout;
-    for (auto const& layout : {L{4, {}, {}, {}, {}}, L{2, 4, {}, 8, {}}}) {
-        for (auto mode : {model::ImportMode::decode, model::ImportMode::prefill}) {
-            model::ImportOptions o;
-            o.targets = {"h200"};
-            o.mode = mode;
-            o.layout = layout;
-            auto text = import_text(glm5, o);
-            INFO(text);
-            auto r = evaluate(text);
-            CHECK(r->evaluation.has_resident);
-        }
-    }
+    check_layouts(glm5, {L{4, {}, {}, {}, {}}, L{2, 4, {}, 8, {}}});
     // The indexer's 32 heads need not divide tp (every GPU holds them all):
     // tp 64 imports; the MLA heads (64) bound it.
     model::ImportOptions o;

@@ -82,18 +82,7 @@ TEST_CASE("import layout: gpt-oss-120b's layouts on the sample, decode and prefi
     using L = model::ImportLayout;
     // tp 2 / moe_tp 2, tp 8 / moe_tp 8, and an expert-parallel one: dp 2 x
     // tp 2 / moe_ep 4; a pipeline of 2 stages of 9 + 9 layers.
-    for (auto const& layout : {L{2, {}, {}, {}, {}}, L{8, {}, {}, {}, {}}, L{2, 2, {}, 4, {}}}) {
-        for (auto mode : {model::ImportMode::decode, model::ImportMode::prefill}) {
-            model::ImportOptions o;
-            o.targets = {"h200"};
-            o.mode = mode;
-            o.layout = layout;
-            auto text = import_text(gpt_oss_120b, o);
-            INFO(text);
-            auto r = evaluate(text);
-            CHECK(r->evaluation.has_resident);
-        }
-    }
+    check_layouts(gpt_oss_120b, {L{2, {}, {}, {}, {}}, L{8, {}, {}, {}, {}}, L{2, 2, {}, 4, {}}});
     model::ImportOptions o;
     o.layout.tp = 4;
     o.layout.pp = 2;
