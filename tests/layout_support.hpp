@@ -11,6 +11,7 @@
 
 #include "roofline/importer/import_config.hpp"
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 
@@ -61,6 +62,22 @@ inline char const* const llama31_70b = R"json({
 // The config imported with `options`, the text kept for INFO.
 inline std::string import_text(char const* config, model::ImportOptions const& options) {
     return model::import_config(config, "config.json", options).text;
+}
+
+// `config` on each of `layouts`, in decode and prefill on H200: the text
+// checks and evaluates, with resident bytes.
+inline void check_layouts(char const* config, std::initializer_list<model::ImportLayout> layouts) {
+    for (auto const& layout : layouts) {
+        for (auto mode : {model::ImportMode::decode, model::ImportMode::prefill}) {
+            model::ImportOptions o;
+            o.targets = {"h200"};
+            o.mode = mode;
+            o.layout = layout;
+            auto text = import_text(config, o);
+            INFO(text);
+            CHECK(evaluate(text)->evaluation.has_resident);
+        }
+    }
 }
 
 }  // namespace roofline::test::layout

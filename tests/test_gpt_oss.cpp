@@ -2,6 +2,7 @@
 // the import of its alternating sliding-window and full layers, and one
 // layer's decode step at S < W and S > W worked out by hand, for a sliding
 // and a full layer (layers/gpt_oss.roof).
+#include "famB_configs.hpp"
 #include "import_error.hpp"
 #include "layer_totals.hpp"
 
@@ -14,87 +15,9 @@
 
 using namespace roofline;
 using roofline::test::contains;
+using namespace roofline::test::famB_configs;
 
 namespace {
-
-// openai/gpt-oss-120b's config.json (../shared/measured/configs/; its
-// quantization_config and rope_scaling folded onto fewer lines).
-char const* const gpt_oss_120b = R"({
-  "architectures": ["GptOssForCausalLM"],
-  "attention_bias": true,
-  "attention_dropout": 0.0,
-  "eos_token_id": 200002,
-  "experts_per_token": 4,
-  "head_dim": 64,
-  "hidden_act": "silu",
-  "hidden_size": 2880,
-  "initial_context_length": 4096,
-  "initializer_range": 0.02,
-  "intermediate_size": 2880,
-  "layer_types": [
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention",
-    "sliding_attention",
-    "full_attention"
-  ],
-  "max_position_embeddings": 131072,
-  "model_type": "gpt_oss",
-  "num_attention_heads": 64,
-  "num_experts_per_tok": 4,
-  "num_hidden_layers": 36,
-  "num_key_value_heads": 8,
-  "num_local_experts": 128,
-  "output_router_logits": false,
-  "pad_token_id": 199999,
-  "quantization_config": {
-    "modules_to_not_convert": ["model.layers.*.self_attn", "model.layers.*.mlp.router",
-                               "model.embed_tokens", "lm_head"],
-    "quant_method": "mxfp4"
-  },
-  "rms_norm_eps": 1e-05,
-  "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0,
-                   "original_max_position_embeddings": 4096, "rope_type": "yarn", "truncate": false},
-  "rope_theta": 150000,
-  "router_aux_loss_coef": 0.9,
-  "sliding_window": 128,
-  "swiglu_limit": 7.0,
-  "tie_word_embeddings": false,
-  "transformers_version": "4.55.0.dev0",
-  "use_cache": true,
-  "vocab_size": 201088
-})";
 
 constexpr char const* chip = R"(
 hardware chip {

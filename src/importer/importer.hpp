@@ -212,9 +212,11 @@ std::string qwen3_5_uses(Shapes const& s, Phase const& phase, std::string const&
 // and its formula followed by the active parameters per token and theirs.
 std::pair<Count, std::string> parameters_gpt_oss(Shapes const& s);
 std::pair<Count, std::string> parameters_glm(Shapes const& s);
-// The uses of the decoder layers (write_gpt_oss.cpp); `args` the dtype
-// arguments (", wdt = wdt, mdt = mdt").
-std::string gpt_oss_uses(Shapes const& s, Phase const& phase, std::string const& args);
+// The uses of the decoder layers (write_gpt_oss.cpp): `suffix` "" or "_grid",
+// `args` the grid's sizes and the dtype arguments (", wdt = wdt, mdt = mdt"),
+// `stage` one pipeline stage's counts (x (Ls / PP)).
+std::string gpt_oss_uses(Shapes const& s, Phase const& phase, std::string const& suffix,
+                         std::string const& args, bool stage);
 // famA: the families of read_qwen3.cpp (parameters() calls it for them).
 std::pair<Count, std::string> parameters_famA(Shapes const& s);
 // famA: the parameters a token's step uses, for a MoE family (the routed

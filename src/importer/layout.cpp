@@ -19,10 +19,11 @@ std::optional<ParallelTemplates> parallel_templates(Family family) {
     case Family::mixtral: return ParallelTemplates{"layers/parallel_moe.roof", LayoutKind::grid};
     case Family::qwen2_moe: return ParallelTemplates{"layers/parallel_moe.roof", LayoutKind::grid};
     case Family::deepseek: return ParallelTemplates{"layers/parallel_mla.roof", LayoutKind::grid};
-    // famA: Qwen3 (dense), Qwen3-MoE, MiniMax-M2.
     case Family::qwen3: return ParallelTemplates{"layers/parallel_qwen3.roof", LayoutKind::tp};
     case Family::qwen3_moe: return ParallelTemplates{"layers/parallel_qwen3.roof", LayoutKind::grid};
     case Family::minimax_m2: return ParallelTemplates{"layers/parallel_minimax_m2.roof", LayoutKind::grid};
+    case Family::gpt_oss: return ParallelTemplates{"layers/parallel_gpt_oss.roof", LayoutKind::grid};
+    case Family::glm_dsa: return ParallelTemplates{"layers/parallel_dsa.roof", LayoutKind::grid};
     default: return std::nullopt;
     }
 }
@@ -100,8 +101,14 @@ void sizes(Config const& c, Shapes const& s, ImportLayout const& p, Layout& l) {
 
 // What each size splits must divide by it.
 void check_splits(Config const& c, Shapes const& s, Layout const& l) {
-    bool deepseek = s.family == Family::deepseek;
-    std::string whole_heads = "each GPU holds whole heads";
+    // MLA's families: DeepSeek's, and GLM-5's with the indexer, whose heads
+    // (index_n_heads) are replicated over tp as vLLM and SGLang run them
+    // (no split: nothing to divide; layers/parallel_dsa.roof).
+    bool deepseek = s.family == Family::deepseek || s.family == Family::glm_dsa;
+    bool gpt_oss = s.family == Family::gpt_oss;
+    // gpt-oss's sinks (one per query head) split with the heads.
+    std::string whole_heads =
+        gpt_oss ? "each GPU holds whole heads and their sinks" : "each GPU holds whole heads";
     if (deepseek) {
         require_multiple(c, "num_attention_heads", s.H, "--tp", l.tp, whole_heads);
     } else {
@@ -113,15 +120,15 @@ void check_splits(Config const& c, Shapes const& s, Layout const& l) {
     if (!s.E || (deepseek && s.Ld > 0))
         require_multiple(c, s.F_field, s.F, "--tp", l.tp, "the MLP's width is split over tp");
     if (s.E) {
-        bool local = s.family == Family::mixtral || s.family == Family::minimax_m2;
+        bool local = s.family == Family::mixtral || s.family == Family::minimax_m2 || gpt_oss;
         char const* experts = local      ? "num_local_experts"
                               : deepseek ? "n_routed_experts"
                                          : "num_experts";
         require_multiple(c, experts, s.E, "--ep", l.ep, "each GPU holds whole experts");
         Int width = deepseek ? s.Fe : s.F;
-        std::string field = deepseek || s.family == Family::qwen3_moe ? "moe_intermediate_size"
-                            : s.family == Family::minimax_m2         ? "intermediate_size"
-                                                                     : s.F_field;
+        std::string field = deepseek || s.family == Family::qwen3_moe      ? "moe_intermediate_size"
+                            : s.family == Family::minimax_m2 || gpt_oss ? "intermediate_size"
+                                                                         : s.F_field;
         require_multiple(c, field, width, "--etp", l.etp, "each expert's width is split over moe_tp");
         block_quantized_width(c, s, field, width, l.etp);
     }
@@ -137,6 +144,11 @@ void check_splits(Config const& c, Shapes const& s, Layout const& l) {
             c.fail("the " + num(s.L - s.Ld) + " MoE layers ('num_hidden_layers' " + num(s.L) +
                    " - 'first_k_dense_replace' " + num(s.Ld) + ") are not a multiple of --pp " +
                    num(l.pp) + ": " + stages);
+    } else if (gpt_oss) {
+        // Every stage holds as many sliding and full layers.
+        if (s.Ls % l.pp != 0 || (s.L - s.Ls) % l.pp != 0)
+            c.fail("'layer_types' (" + num(s.Ls) + " sliding, " + num(s.L - s.Ls) +
+                   " full layers) is not a multiple of --pp " + num(l.pp) + ": " + stages);
     } else {
         require_multiple(c, "num_hidden_layers", s.L, "--pp", l.pp, stages);
     }

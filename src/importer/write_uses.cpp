@@ -67,7 +67,7 @@ std::string write_uses(Shapes const& s, Layout const& l, bool flash, Phase const
     if (s.family == Family::qwen3_5) {
         out += qwen3_5_uses(s, ph, routed);
     } else if (s.family == Family::gpt_oss) {
-        out += gpt_oss_uses(s, ph, wdt + routed);
+        out += gpt_oss_uses(s, ph, st.suffix, st.grid_sizes + wdt + routed, st.stage);
     } else if (deepseek || dsa) {
         std::string mla = ", D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
         std::string kind = st.suffix + phase + "(B = B, ";
