@@ -205,9 +205,11 @@ Count active_parameters_qwen3_5(Shapes const& s);
 // famC: Qwen3.5's lets and uses (write_qwen3_5.cpp).
 std::string qwen3_5_lets(Shapes const& s);
 // The uses of one phase (layout.hpp's Phase); `expert_args`: the routed
-// experts' dtype arguments (famA_use_arguments).
+// experts' dtype arguments (famA_use_arguments); `suffix` ("" or "_grid"),
+// `grid_sizes` and `stage` (counts / PP) as write_uses.cpp's Style gives them.
 struct Phase;
-std::string qwen3_5_uses(Shapes const& s, Phase const& phase, std::string const& expert_args);
+std::string qwen3_5_uses(Shapes const& s, Phase const& phase, std::string const& expert_args,
+                         std::string const& suffix, std::string const& grid_sizes, bool stage);
 // gpt-oss and GLM-5 (parameters_gpt_oss.cpp, parameters_glm.cpp): the count,
 // and its formula followed by the active parameters per token and theirs.
 std::pair<Count, std::string> parameters_gpt_oss(Shapes const& s);

@@ -24,6 +24,7 @@ std::optional<ParallelTemplates> parallel_templates(Family family) {
     case Family::minimax_m2: return ParallelTemplates{"layers/parallel_minimax_m2.roof", LayoutKind::grid};
     case Family::gpt_oss: return ParallelTemplates{"layers/parallel_gpt_oss.roof", LayoutKind::grid};
     case Family::glm_dsa: return ParallelTemplates{"layers/parallel_dsa.roof", LayoutKind::grid};
+    case Family::qwen3_5: return ParallelTemplates{"layers/parallel_qwen3_5.roof", LayoutKind::grid};
     default: return std::nullopt;
     }
 }
@@ -99,6 +100,26 @@ void sizes(Config const& c, Shapes const& s, ImportLayout const& p, Layout& l) {
     l.tp_etp = l.etp;
 }
 
+// famC: Qwen3.5's Gated DeltaNet heads over tp, its full attention's
+// key/value heads (replicated beyond KV, as vLLM does: tp a multiple of KV),
+// and its two kinds of layer over the stages.
+void check_qwen3_5_splits(Config const& c, Shapes const& s, Layout const& l) {
+    std::string why = "each GPU holds whole linear-attention heads (their conv channels and state)";
+    // linear_num_value_heads follows: a multiple of the key heads (read_qwen3_5.cpp).
+    require_multiple(c, "linear_num_key_heads", s.Hk, "--tp", l.tp, why);
+    if (s.KV < l.tp && l.tp % s.KV != 0)
+        c.fail("--tp " + num(l.tp) + " is not a multiple of 'num_key_value_heads' (" + num(s.KV) +
+               "): beyond KV GPUs each GPU holds one key/value head, replicated over tp / KV GPUs");
+    if (s.KV >= l.tp)
+        require_multiple(c, "num_key_value_heads", s.KV, "--tp", l.tp,
+                         "each GPU holds whole key/value heads (and their KV cache)");
+    std::string stages = "every stage holds as many layers of each kind (the scenario is one stage)";
+    for (auto [kind, count] : {std::pair{"linear_attention", s.Ll}, {"full_attention", s.L - s.Ll}})
+        if (count % l.pp != 0)
+            c.fail("the " + num(count) + " " + kind + " layers of 'layer_types' are not a multiple of --pp " +
+                   num(l.pp) + ": " + stages);
+}
+
 // What each size splits must divide by it.
 void check_splits(Config const& c, Shapes const& s, Layout const& l) {
     // MLA's families: DeepSeek's, and GLM-5's with the indexer, whose heads
@@ -109,7 +130,10 @@ void check_splits(Config const& c, Shapes const& s, Layout const& l) {
     // gpt-oss's sinks (one per query head) split with the heads.
     std::string whole_heads =
         gpt_oss ? "each GPU holds whole heads and their sinks" : "each GPU holds whole heads";
-    if (deepseek) {
+    if (s.family == Family::qwen3_5) {
+        require_multiple(c, "num_attention_heads", s.H, "--tp", l.tp, whole_heads);
+        check_qwen3_5_splits(c, s, l);
+    } else if (deepseek) {
         require_multiple(c, "num_attention_heads", s.H, "--tp", l.tp, whole_heads);
     } else {
         require_multiple(c, "num_attention_heads", s.H, "--tp", l.tp, whole_heads);

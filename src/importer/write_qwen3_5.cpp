@@ -21,18 +21,24 @@ std::string qwen3_5_lets(Shapes const& s) {
     return out;
 }
 
-std::string qwen3_5_uses(Shapes const& s, Phase const& ph, std::string const& expert_args) {
-    std::string kind = std::string(ph.decode ? "_decode" : "_prefill") + "(B = B, ";
-    std::string moe = ", F = F, E = E, k = K, Fs = Fs, wdt = wdt, mdt = mdt" + expert_args;
+std::string qwen3_5_uses(Shapes const& s, Phase const& ph, std::string const& expert_args,
+                         std::string const& suffix, std::string const& grid_sizes, bool stage) {
+    std::string kind = suffix + (ph.decode ? "_decode" : "_prefill") + "(B = B, ";
+    std::string moe = ", F = F, E = E, k = K, Fs = Fs";
+    moe.append(grid_sizes).append(", wdt = wdt, mdt = mdt").append(expert_args);
     // The linear layers have no context; the prefill ones take T.
     std::string linear_span = ph.decode ? "" : ph.span + ", ";
+    // One pipeline stage holds a PP-th of each kind (layout.cpp checks both divide).
+    std::string linear_count = stage ? "(Ll / PP)" : "Ll";
+    std::string full_count = stage ? "((L - Ll) / PP)" : "(L - Ll)";
     std::string out;
     if (s.Ll > 0)
         out += ph.indent + "use qwen3_5_linear" + kind + linear_span +
-               "D = D, Hk = Hk, Hv = Hv, dk = dk, dv = dv, Kc = Kc" + moe + ", sdt = sdt) as linear x Ll\n";
+               "D = D, Hk = Hk, Hv = Hv, dk = dk, dv = dv, Kc = Kc" + moe + ", sdt = sdt) as linear x " +
+               linear_count + "\n";
     if (s.Ll < s.L)
         out += ph.indent + "use qwen3_5_full" + kind + ph.span + ", " +
-               "D = D, H = H, KV = KV, Hd = Hd, R = R" + moe + ") as full x (L - Ll)\n";
+               "D = D, H = H, KV = KV, Hd = Hd, R = R" + moe + ") as full x " + full_count + "\n";
     return out;
 }
 

@@ -65,7 +65,7 @@ std::string write_uses(Shapes const& s, Layout const& l, bool flash, Phase const
     rest += wdt + famA_use_arguments(s, s.E > 0) + ")";
     bool dsa = s.family == Family::glm_dsa;
     if (s.family == Family::qwen3_5) {
-        out += qwen3_5_uses(s, ph, routed);
+        out += qwen3_5_uses(s, ph, routed, st.suffix, st.grid_sizes, st.stage);
     } else if (s.family == Family::gpt_oss) {
         out += gpt_oss_uses(s, ph, st.suffix, st.grid_sizes + wdt + routed, st.stage);
     } else if (deepseek || dsa) {
