@@ -2,7 +2,7 @@
 // and one MoE layer's decode step with DeepSeek Sparse Attention worked out
 // by hand (layers/dsa.roof): the indexer over every cached key, attention
 // over the top-k, at S < top-k and S > top-k.
-#include "famB_configs.hpp"
+#include "gpt_oss_glm_configs.hpp"
 #include "import_error.hpp"
 #include "layer_totals.hpp"
 
@@ -15,7 +15,7 @@
 
 using namespace roofline;
 using roofline::test::contains;
-using namespace roofline::test::famB_configs;
+using namespace roofline::test::gpt_oss_glm_configs;
 
 TEST_CASE("GLM-5: 743,911,218,432 parameters (the card's 744B), 40,833,146,112 active",
           "[glm_dsa][import]") {

@@ -2,7 +2,7 @@
 // the import of its alternating sliding-window and full layers, and one
 // layer's decode step at S < W and S > W worked out by hand, for a sliding
 // and a full layer (layers/gpt_oss.roof).
-#include "famB_configs.hpp"
+#include "gpt_oss_glm_configs.hpp"
 #include "import_error.hpp"
 #include "layer_totals.hpp"
 
@@ -15,7 +15,7 @@
 
 using namespace roofline;
 using roofline::test::contains;
-using namespace roofline::test::famB_configs;
+using namespace roofline::test::gpt_oss_glm_configs;
 
 namespace {
 

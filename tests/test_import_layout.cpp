@@ -194,8 +194,7 @@ TEST_CASE("import layout: Llama 3.1 70B --tp 8 is the shipped tensor-parallel sc
     }
 }
 
-// --pp 2 --tp 4: the text of one stage (it checks once the pipeline syntax,
-// on the pp branch, is merged; here only the text is tested).
+// --pp 2 --tp 4: the text of one stage, and that stage checked and run.
 TEST_CASE("import layout: Llama 3.1 70B --pp 2 --tp 4 writes one pipeline stage",
           "[import][layout]") {
     model::ImportOptions o;
@@ -211,6 +210,17 @@ TEST_CASE("import layout: Llama 3.1 70B --pp 2 --tp 4 writes one pipeline stage"
     CHECK_FALSE(contains(text, "use embedding"));
     CHECK(contains(text, "use lm_head_tp(N = B, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
     CHECK(contains(text, "collective stage_send = sendrecv(pp) bf16[B, D] -> bf16[B, D]\n"));
+    // The stage runs. Its weights per GPU, by hand: a layer's on one of 4
+    // tp GPUs is (D x (H + 2 KV) Hd + H Hd x D + 3 D F) / 4 x 2 B + 2 norms
+    // x 2 D B = (8192 x 10240 + 8192 x 8192 + 3 x 8192 x 28672) / 4 x 2 +
+    // 32,768 = 427,819,008 + 32,768 = 427,851,776 B; 40 layers 17,114,071,040;
+    // the LM head's vocabulary quarter 128256 x 8192 / 4 x 2 = 525,336,576
+    // and the final norm 16,384: 17,639,424,000 B (the first stage's
+    // embedding, a gather, is left out).
+    auto r = evaluate(text);
+    CHECK(r->facts(1).weight_bytes == 17'639'424'000.0);
+    // The send: B x D in bf16 to the next stage, B = 1: 16,384 B.
+    CHECK(r->find("stage_send", "", 1).metrics.net_bytes == 16'384.0);
     o.mode = model::ImportMode::prefill;
     CHECK(contains(import_text(llama31_70b, o),
                    "collective stage_send = sendrecv(pp) bf16[B, T, D] -> bf16[B, T, D]\n"));

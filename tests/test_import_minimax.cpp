@@ -1,9 +1,9 @@
-// famA: MiniMax-M2.5 and Kimi-K2.5 (its text_config, a DeepSeek-V3) imported
-// from their published configs (tests/famA_configs.hpp): parameter counts by hand
+// MiniMax-M2.5 and Kimi-K2.5 (its text_config, a DeepSeek-V3) imported
+// from their published configs (tests/qwen3_minimax_kimi_configs.hpp): parameter counts by hand
 // against the model cards, MiniMax-M2's per-layer q/k norm and partial RoPE,
 // one MiniMax-M2 decode layer's FLOPs and bytes by hand.
-#include "famA_configs.hpp"
-#include "import_famA.hpp"
+#include "qwen3_minimax_kimi_configs.hpp"
+#include "import_quantized.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,10 +13,10 @@
 using namespace roofline;
 using roofline::test::contains;
 using roofline::test::evaluate_roof;
-using namespace roofline::test::famA_configs;
+using namespace roofline::test::qwen3_minimax_kimi_configs;
 
 TEST_CASE("import MiniMax-M2.5: 228,689,764,864 parameters, 10,415,956,480 active, MTP left out",
-          "[import][famA]") {
+          "[import][qwen3]") {
     // D 3072, 48 heads of 128, KV 8, 256 experts of 1536, top-8. Per layer:
     //   q, o 2 x 3072 x 6144 = 37,748,736;  k, v 2 x 3072 x 1024 = 6,291,456
     //   q_norm over H x Hd 6,144, k_norm over KV x Hd 1,024 (per_layer)
@@ -47,7 +47,7 @@ TEST_CASE("import MiniMax-M2.5: 228,689,764,864 parameters, 10,415,956,480 activ
     CHECK(r->facts().weight_bytes == 227'466'488'832.0 + 2'557'592'576.0);
 }
 
-TEST_CASE("one MiniMax-M2.5 decode layer by hand: per-layer q/k norm, partial RoPE", "[import][famA]") {
+TEST_CASE("one MiniMax-M2.5 decode layer by hand: per-layer q/k norm, partial RoPE", "[import][qwen3]") {
     // B = 1, S = 16, bf16. D 3072, H 48, KV 8 (G 6), Hd 128, Rd 64, 256
     // experts of 1536, top-8: A = min(256, 8) = 8 experts, C = 1 token each.
     auto r = evaluate_roof(R"(
@@ -92,7 +92,7 @@ TEST_CASE("one MiniMax-M2.5 decode layer by hand: per-layer q/k norm, partial Ro
 }
 
 TEST_CASE("import Kimi-K2.5: its text_config as DeepSeek-V3, int4 experts, the vision tower left out",
-          "[import][famA]") {
+          "[import][qwen3]") {
     // MLA with 64 heads (D 7168, Qr 1536, C 512, Dn 128, Dr 64, Dv 128):
     //   q_a 11,010,048 + 1,536; q_b 1536 x 64 x 192 = 18,874,368; kv_a 4,128,768 + 512;
     //   kv_b 512 x 64 x 256 = 8,388,608; o 64 x 128 x 7168 = 58,720,256: 101,124,096
@@ -125,7 +125,7 @@ TEST_CASE("import Kimi-K2.5: its text_config as DeepSeek-V3, int4 experts, the v
 }
 
 TEST_CASE("import MiniMax-M2: what the template does not model is an error naming the field",
-          "[import][famA]") {
+          "[import][qwen3]") {
     auto error_of = [](std::string config) {
         try {
             model::import_config(config, "config.json");

@@ -1,9 +1,9 @@
-// famA: the checkpoint's quantization -> the weights' dtypes, checked by the
+// the checkpoint's quantization -> the weights' dtypes, checked by the
 // resident weight bytes worked out by hand: fp8 blocks (DeepSeek-V3/R1),
 // NVFP4 from hf_quant_config.json (DeepSeek-V3.1-NVFP4, --quant or beside
 // the config), MXFP4 experts, AWQ int4; --dtype overrides.
 #include "command.hpp"
-#include "import_famA.hpp"
+#include "import_quantized.hpp"
 #include "sandbox.hpp"
 
 #include <catch2/catch.hpp>
@@ -89,7 +89,7 @@ std::string qwen3_32b(std::string const& quantization) {
 
 }  // namespace
 
-TEST_CASE("quantization: DeepSeek-V3's fp8 blocks of 128 x 128 are fp8_block, W8A8", "[import][famA]") {
+TEST_CASE("quantization: DeepSeek-V3's fp8 blocks of 128 x 128 are fp8_block, W8A8", "[import][qwen3]") {
     // The matmuls' weights at 1 + 4/16384 bytes: 669,065,609,216 +
     // 163,346,096 (their / 4096) = 669,228,955,312 B; the rest in bf16.
     auto imported = model::import_config(deepseek_v3(fp8_blocks), "config.json");
@@ -116,7 +116,7 @@ TEST_CASE("quantization: DeepSeek-V3's fp8 blocks of 128 x 128 are fp8_block, W8
 }
 
 TEST_CASE("quantization: DeepSeek-V3.1-NVFP4's hf_quant_config.json: nvfp4 weights and inputs, fp8 KV cache",
-          "[import][famA]") {
+          "[import][qwen3]") {
     model::ImportOptions options;
     options.quant_config = nvfp4_quant;
     options.quant_file = "hf_quant_config.json";
@@ -144,7 +144,7 @@ TEST_CASE("quantization: DeepSeek-V3.1-NVFP4's hf_quant_config.json: nvfp4 weigh
     CHECK(contains(message, "hf_quant_config.json: quant_algo 'W4A8_AWQ' is not one roofline import reads"));
 }
 
-TEST_CASE("quantization: MXFP4 experts (gpt-oss's scheme), AWQ int4 in groups of 128", "[import][famA]") {
+TEST_CASE("quantization: MXFP4 experts (gpt-oss's scheme), AWQ int4 in groups of 128", "[import][qwen3]") {
     // Qwen3-32B under AWQ: its 64 x 487,587,840 = 31,205,621,760 matmul
     // weights at 0.5 + 2/128 bytes: 16,090,398,720 B; the other 1,556,501,504
     // (norms, embedding, head) in bf16: 3,113,003,008 B. Inputs in bf16.
@@ -176,7 +176,7 @@ TEST_CASE("quantization: MXFP4 experts (gpt-oss's scheme), AWQ int4 in groups of
 }
 
 TEST_CASE("cli: import finds hf_quant_config.json beside the config; --quant names one; --dtype overrides",
-          "[import][famA]") {
+          "[import][qwen3]") {
     test::Sandbox box;
     box.write("DeepSeek-V3.1-NVFP4_config.json", deepseek_v3(""));
     auto cli = [&](std::string const& args) { return test::run_roofline(box.path, args); };

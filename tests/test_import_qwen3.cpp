@@ -1,8 +1,8 @@
-// famA: Qwen3 and Qwen3-MoE imported from their published configs
-// (tests/famA_configs.hpp): the parameter counts by hand against the model cards, the q/k norms
+// Qwen3 and Qwen3-MoE imported from their published configs
+// (tests/qwen3_minimax_kimi_configs.hpp): the parameter counts by hand against the model cards, the q/k norms
 // in the template, one Qwen3 decode layer's FLOPs and bytes by hand.
-#include "famA_configs.hpp"
-#include "import_famA.hpp"
+#include "qwen3_minimax_kimi_configs.hpp"
+#include "import_quantized.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,7 @@
 using namespace roofline;
 using roofline::test::contains;
 using roofline::test::evaluate_roof;
-using namespace roofline::test::famA_configs;
+using namespace roofline::test::qwen3_minimax_kimi_configs;
 
 namespace {
 
@@ -24,7 +24,7 @@ model::ImportedScenario import_bf16(char const* config) {
 
 }  // namespace
 
-TEST_CASE("import Qwen3-32B: 32,762,123,264 parameters (the card's 32.8B), q/k norms", "[import][famA]") {
+TEST_CASE("import Qwen3-32B: 32,762,123,264 parameters (the card's 32.8B), q/k norms", "[import][qwen3]") {
     // D 5120, 64 heads of 128, KV 8, F 25600, V 151936, untied. Per layer:
     //   q, o 2 x 5120 x 8192 = 83,886,080;  k, v 2 x 5120 x 1024 = 10,485,760
     //   q_norm, k_norm 2 x 128 = 256 (one gain of head_dim each)
@@ -50,7 +50,7 @@ TEST_CASE("import Qwen3-32B: 32,762,123,264 parameters (the card's 32.8B), q/k n
 }
 
 TEST_CASE("import Qwen3-235B-A22B-FP8: 235,093,634,560 parameters, 21,568,433,664 active, fp8_block",
-          "[import][famA]") {
+          "[import][qwen3]") {
     // D 4096, 64 heads of 128, KV 4, 128 experts of 1536, top-8. Per layer:
     //   q, o 2 x 4096 x 8192 = 67,108,864;  k, v 2 x 4096 x 512 = 4,194,304
     //   q_norm, k_norm 256;  experts 128 x 3 x 4096 x 1536 = 2,415,919,104
@@ -86,7 +86,7 @@ TEST_CASE("import Qwen3-235B-A22B-FP8: 235,093,634,560 parameters, 21,568,433,66
     CHECK(bf16->facts().weight_bytes == 2 * 235'093'634'560.0);
 }
 
-TEST_CASE("one Qwen3-32B decode layer by hand: the q/k norms' FLOPs and bytes", "[import][famA]") {
+TEST_CASE("one Qwen3-32B decode layer by hand: the q/k norms' FLOPs and bytes", "[import][qwen3]") {
     // B = 8 sequences, S = 16 cached positions, bf16 (2 B). D 5120, H 64,
     // KV 8 (G 8), Hd 128, F 25600.
     auto r = evaluate_roof(R"(
@@ -133,7 +133,7 @@ TEST_CASE("one Qwen3-32B decode layer by hand: the q/k norms' FLOPs and bytes", 
 }
 
 TEST_CASE("the qwen3 and minimax_m2 templates are closed: every name is a parameter or a let",
-          "[import][famA]") {
+          "[import][qwen3]") {
     // No top-level values: a name a template does not bind is an error.
     auto r = evaluate_roof(R"(
         include "layers/qwen3.roof"

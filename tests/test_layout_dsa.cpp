@@ -2,7 +2,7 @@
 // (layers/parallel_dsa.roof; docs/multichip.md, "Serving layouts"): the
 // measured data's tp 8 / moe_tp 8, imported from the published config and
 // worked out by hand per GPU; the indexer replicated over tp.
-#include "famB_configs.hpp"
+#include "gpt_oss_glm_configs.hpp"
 #include "import_error.hpp"
 #include "layout_support.hpp"
 
@@ -13,7 +13,7 @@
 using namespace roofline;
 using namespace roofline::test;
 using namespace roofline::test::layout;
-using namespace roofline::test::famB_configs;
+using namespace roofline::test::gpt_oss_glm_configs;
 
 // Shapes: L 78 (Ld 3 dense, 75 MoE), D 6144, H 64, Qr 2048, C 512, Dn 192,
 // Dr 64, Dv 256, F 12288, Fe 2048, E 256, k 8, Fs 2048, Hi 32, Di 128, Kt

@@ -2,7 +2,7 @@
 // docs/multichip.md, "Serving layouts"): the measured data's most common
 // layout, tp 4 / moe_tp 4, imported from the published config and worked
 // out by hand per GPU; the layout errors of its own dimensions.
-#include "famB_configs.hpp"
+#include "gpt_oss_glm_configs.hpp"
 #include "import_error.hpp"
 #include "layout_support.hpp"
 
@@ -13,7 +13,7 @@
 using namespace roofline;
 using namespace roofline::test;
 using namespace roofline::test::layout;
-using namespace roofline::test::famB_configs;
+using namespace roofline::test::gpt_oss_glm_configs;
 
 // Shapes: L 36 (18 sliding, W 128; 18 full), D 2880, H 64, KV 8, Hd 64, F
 // 2880, E 128, k 4, V 201088; attention, router, biases, sinks, norms,

@@ -1,14 +1,14 @@
 // Qwen3, Qwen3-MoE and MiniMax-M2 on their serving layouts (the measured
 // data's most common: Qwen3-32B tp 4, Qwen3-235B-A22B tp 4 / moe_ep 4,
-// MiniMax-M2.5 tp 4 / moe_tp 4): the published configs (tests/famA_configs.hpp)
+// MiniMax-M2.5 tp 4 / moe_tp 4): the published configs (tests/qwen3_minimax_kimi_configs.hpp)
 // imported, checked and evaluated on one H200 per GPU; the weights per GPU and
 // one layer's collectives by hand (docs/multichip.md, "Serving layouts").
 // AllReduce over n GPUs: each receives 2 (n - 1) / n of the V bytes, in
 // 2 (n - 1) steps of NVLink's 1 us latency (the catalog's default), which
 // every AllReduce here takes (its bytes at 900 GB/s are well under 1 us).
-#include "famA_configs.hpp"
+#include "qwen3_minimax_kimi_configs.hpp"
 #include "import_error.hpp"
-#include "import_famA.hpp"
+#include "import_quantized.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -21,7 +21,7 @@
 
 using namespace roofline;
 using namespace roofline::test;
-using namespace roofline::test::famA_configs;
+using namespace roofline::test::qwen3_minimax_kimi_configs;
 
 namespace {
 
@@ -66,7 +66,7 @@ void check_allreduces(Evaluated const& r, std::size_t p,
 
 // Qwen3-32B, bf16 (2 B): D 5120, H 64, KV 8, Hd 128, F 25600, V 151936, L 64.
 TEST_CASE("layout Qwen3-32B --tp 4: weights per GPU and the two AllReduces by hand",
-          "[import][layout][famA]") {
+          "[import][layout][qwen3]") {
     auto text = model::import_config(qwen3_32b, "config.json", on_h200(tp(4))).text;
     INFO(text);
     CHECK(contains(text, "include \"layers/parallel_qwen3.roof\""));
@@ -105,7 +105,7 @@ TEST_CASE("layout Qwen3-32B --tp 4: weights per GPU and the two AllReduces by ha
 // --tp 4 --ep 4: the grid dp 1 x tp_ep 4 x tp_etp 1.
 TEST_CASE("layout Qwen3-235B-A22B-FP8 --tp 4 --ep 4: fp8_block weights per GPU, the MoE's "
           "collectives by hand",
-          "[import][layout][famA]") {
+          "[import][layout][qwen3]") {
     auto text = model::import_config(qwen3_235b_fp8, "config.json", on_h200(tp(4, 4))).text;
     INFO(text);
     CHECK(contains(text, "let TP_EP = 4 "));
@@ -150,7 +150,7 @@ TEST_CASE("layout Qwen3-235B-A22B-FP8 --tp 4 --ep 4: fp8_block weights per GPU, 
 // 200064, L 62. --tp 4: the grid dp 1 x tp_ep 1 x tp_etp 4 (moe_tp 4).
 TEST_CASE("layout MiniMax-M2.5 --tp 4 (moe_tp 4): weights per GPU and the q/k variances' "
           "AllReduce by hand",
-          "[import][layout][famA]") {
+          "[import][layout][qwen3]") {
     auto text = model::import_config(minimax_m25, "config.json", on_h200(tp(4))).text;
     INFO(text);
     CHECK(contains(text, "include \"layers/parallel_minimax_m2.roof\""));
@@ -184,7 +184,7 @@ TEST_CASE("layout MiniMax-M2.5 --tp 4 (moe_tp 4): weights per GPU and the q/k va
 // quantized experts' and router's dtypes reach parallel_mla.roof's MoE layers.
 TEST_CASE("layout Qwen3, Qwen3-MoE, MiniMax-M2, Kimi-K2.5: decode and prefill on their common "
           "layouts check",
-          "[import][layout][famA]") {
+          "[import][layout][qwen3]") {
     struct Case {
         char const* config;
         model::ImportLayout layout;
@@ -211,7 +211,7 @@ TEST_CASE("layout Qwen3, Qwen3-MoE, MiniMax-M2, Kimi-K2.5: decode and prefill on
 }
 
 TEST_CASE("layout Qwen3, Qwen3-MoE, MiniMax-M2: a dimension that does not divide is an error",
-          "[import][layout][famA]") {
+          "[import][layout][qwen3]") {
     model::ImportOptions o;
     o.layout = tp(16);
     CHECK(contains(import_error(qwen3_32b, o),

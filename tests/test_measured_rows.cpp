@@ -108,17 +108,19 @@ TEST_CASE("measured: a row of each family on its own layout fits its chip's HBM"
         options.layout.tp = size_of(row.at("tp_size"));
         options.layout.dp = size_of(row.at("attention_dp_size"));
         options.layout.ep = size_of(row.at("moe_ep_size"));
-        // The row's precision: the experts' (most of the weights of a MoE
-        // model), where it is not the checkpoint's own quantization; Kimi's
-        // int4 is its checkpoint's (int4 with a bf16 scale per 32).
+        // The row's precision: the checkpoint's own quantization where the
+        // config has it in that format (fp8 blocks, Kimi's int4 with a bf16
+        // scale per 32), else --dtype of the experts' precision (most of the
+        // weights of a MoE model).
         std::string precision = row.at("moe_quant_mode");
-        bool own = precision == "int4_wo" || precision == "fp8_block" ||
-                   (precision == "fp8" && row.at("config").find("FP8") != std::string::npos);
+        auto config = read_file(measured + "/configs/" + row.at("config"));
+        bool fp8_checkpoint = config.find("\"quant_method\": \"fp8\"") != std::string::npos;
+        bool own = precision == "int4_wo" ||
+                   ((precision == "fp8" || precision == "fp8_block") && fp8_checkpoint);
         if (!own) {
             options.weight_dtype = precision.empty() ? "bf16" : precision;
             options.weight_dtype_given = true;
         }
-        auto config = read_file(measured + "/configs/" + row.at("config"));
         auto text = model::import_config(config, row.at("config"), options).text;
         // The row's batch (requests per worker) and the longest context a
         // request reaches.

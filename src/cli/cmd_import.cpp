@@ -28,7 +28,7 @@ int cmd_import(std::vector<std::string> const& args) {
         ("target", repeated(), "hardware to target (repeatable; default: h100_sxm, h200, mi300x, tpu_v5p)")
         ("dtype", po::value<std::string>()->default_value("bf16"),
          "the weights' dtype (the templates' wdt); given, it overrides the checkpoint's quantization")
-        // famA: ModelOpt's hf_quant_config.json (default: beside the config, below)
+        // ModelOpt's hf_quant_config.json (default: beside the config, below)
         ("quant", po::value<std::string>(), "the checkpoint's hf_quant_config.json (default: the one "
          "beside CONFIG, its name with config.json replaced by hf_quant_config.json)")
         ("tp", po::value<std::string>(), "tensor-parallel GPUs: heads and widths split (tp_size)")
@@ -108,7 +108,7 @@ int cmd_import(std::vector<std::string> const& args) {
     if (!targets.empty()) import_options.targets = targets;
     import_options.weight_dtype = vm["dtype"].as<std::string>();
     import_options.weight_dtype_given = !vm["dtype"].defaulted();
-    // famA: the quantization file: --quant, or beside the config.
+    // the quantization file: --quant, or beside the config.
     if (auto quant = quant_config_path(path, vm.count("quant") ? vm["quant"].as<std::string>() : "")) {
         auto text = read_regular_file(*quant, model::max_config_bytes, error, &refused);
         if (!text) {

@@ -1,5 +1,5 @@
 #pragma once
-// famA: which hf_quant_config.json `roofline import` reads beside a config.
+// which hf_quant_config.json `roofline import` reads beside a config.
 
 #include <optional>
 #include <string>

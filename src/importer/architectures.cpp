@@ -20,10 +20,10 @@ constexpr Architecture known_architectures[] = {
     {"DeepseekV2ForCausalLM", "deepseek_v2", Family::deepseek},
     {"DeepseekV3ForCausalLM", "deepseek_v3", Family::deepseek},
     {"GPT2LMHeadModel", "gpt2", Family::gpt2},
-    {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe", Family::qwen3_5},  // famC
+    {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe", Family::qwen3_5},
     {"GptOssForCausalLM", "gpt_oss", Family::gpt_oss},
     {"GlmMoeDsaForCausalLM", "glm_moe_dsa", Family::glm_dsa},
-    // famA: Kimi-K2.5's text model (text_config) is a DeepSeek-V3.
+    // Kimi-K2.5's text model (text_config) is a DeepSeek-V3.
     {"Qwen3ForCausalLM", "qwen3", Family::qwen3},
     {"Qwen3MoeForCausalLM", "qwen3_moe", Family::qwen3_moe},
     {"MiniMaxM2ForCausalLM", "minimax_m2", Family::minimax_m2},

@@ -14,7 +14,7 @@ using namespace importer;
 
 namespace {
 
-// famA: a multimodal config's text model is its text_config (Kimi-K2.5,
+// a multimodal config's text model is its text_config (Kimi-K2.5,
 // Qwen3.5): the shapes are read from it, and the vision tower is left out.
 json const& text_model(json const& root, Shapes& s) {
     auto text = root.find("text_config");

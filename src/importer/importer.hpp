@@ -14,11 +14,11 @@
 //   read_gpt_oss.cpp     gpt-oss; read_glm.cpp GLM-5 (DeepSeek sparse attention)
 //   parameters_gpt_oss.cpp, parameters_glm.cpp  their counts, and the active
 //                        parameters per token; write_gpt_oss.cpp its uses
-//   read_qwen3.cpp       Qwen3, Qwen3-MoE, MiniMax-M2 (famA)
+//   read_qwen3.cpp       Qwen3, Qwen3-MoE, MiniMax-M2
 //   quantization.cpp     quantization_config / hf_quant_config.json -> the
-//                        weights' dtypes (famA)
-//   parameters_famA.cpp  their parameter counts; the active parameters per
-//                        token of every MoE family (famA)
+//                        weights' dtypes
+//   parameters_qwen3.cpp  their parameter counts; the active parameters per
+//                        token of every MoE family
 //   parameters.cpp       the parameter count and its formula
 //   write_scenario.cpp   Shapes -> the scenario's text
 //   layout.hpp           the parallel layouts (--tp --dp --ep --etp --pp) and their files
@@ -82,7 +82,7 @@ json parse_json(std::string const& text, std::string const& file);
 class Config {
 public:
     // `prefix` names the object read in the header ("text_config." when the
-    // model is a config's text_config: famA).
+    // model is a config's text_config).
     Config(json const& root, std::string file, std::string prefix = {});
 
     [[noreturn]] void fail(std::string const& message) const;
@@ -122,7 +122,7 @@ private:
     std::vector<std::pair<std::string, std::string>> used_;
 };
 
-// famA: the weights' dtypes a checkpoint's quantization gives (quantization.cpp),
+// the weights' dtypes a checkpoint's quantization gives (quantization.cpp),
 // for every reader: `dense` is the scenario's wdt (attention, dense MLPs,
 // shared experts), `experts` the routed experts' (edt), `router` and `head`
 // the router's and the LM head's (often kept in bf16), `activations` the
@@ -148,22 +148,22 @@ struct Shapes {
     // DeepSeek: MLA's widths, the dense layers first, the routed experts' width.
     Int Qr = 0, C = 0, Dn = 0, Dr = 0, Dv = 0, Ld = 0, Fe = 0, shared = 0;
     bool score_bias = false;  // DeepSeek-V3's e_score_correction_bias
-    // famC, Qwen3.5 (Gated DeltaNet hybrid): key and value heads, head dims,
+    // Qwen3.5 (Gated DeltaNet hybrid): key and value heads, head dims,
     // the conv kernel, the linear-attention layers (the rest full
     // attention), the rotary dims, the state's dtype.
     Int Hk = 0, Hv = 0, dk = 0, dv = 0, Kc = 0, Ll = 0, R = 0;
     std::string state_dtype;
     std::optional<Int> window;      // sliding_window (decode attention span)
-    // famB: gpt-oss's sliding-attention layers (layer_types; the rest are
+    // gpt-oss's sliding-attention layers (layer_types; the rest are
     // full) and GLM-5's DSA indexer: index_n_heads, index_head_dim, index_topk.
     Int Ls = 0;
     Int Hi = 0, Di = 0, Kt = 0;
-    // famA: MiniMax-M2's rotary_dim (partial RoPE); score_bias above is its
+    // MiniMax-M2's rotary_dim (partial RoPE); score_bias above is its
     // routing bias (use_routing_bias).
     Int Rd = 0;
-    WeightDtypes dtypes;  // famA: from the quantization config or --dtype
-    std::optional<std::pair<Count, std::string>> active;  // famA: MoE, per token
-    std::vector<std::string> left_out;  // famA: header lines, what is not modelled
+    WeightDtypes dtypes;  // from the quantization config or --dtype
+    std::optional<std::pair<Count, std::string>> active;  // MoE, per token
+    std::vector<std::string> left_out;  // header lines, what is not modelled
     bool tied = false;              // LM head tied to the embedding
     std::string F_field = "intermediate_size";
     std::string Hd_comment;         // where Hd comes from
@@ -184,10 +184,10 @@ Architecture const& find_architecture(Config& config, json const& root);
 Shapes read_llama_like(Config& c, Family family);
 Shapes read_deepseek(Config& c);
 Shapes read_gpt2(Config& c);
-Shapes read_qwen3_5(Config& c);  // famC: reads text_config (read_qwen3_5.cpp)
+Shapes read_qwen3_5(Config& c);  // reads text_config (read_qwen3_5.cpp)
 Shapes read_gpt_oss(Config& c);  // read_gpt_oss.cpp
 Shapes read_glm(Config& c);      // read_glm.cpp: read_deepseek and the indexer
-// famA: Qwen3 and Qwen3-MoE (family given), MiniMax-M2.
+// Qwen3 and Qwen3-MoE (family given), MiniMax-M2.
 Shapes read_qwen3(Config& c, Family family);
 Shapes read_minimax_m2(Config& c);
 // Heads: H, KV (default H), Hd (head_dim, or width / H), with the
@@ -199,13 +199,13 @@ std::string grouped(Int value);
 std::string grouped(Count value);
 // The parameter count, with the formula that gives it, for the header.
 std::pair<Count, std::string> parameters(Shapes const& s);
-// famC: Qwen3.5's count, and its active parameters per token (parameters_qwen3_5.cpp).
+// Qwen3.5's count, and its active parameters per token (parameters_qwen3_5.cpp).
 std::pair<Count, std::string> parameters_qwen3_5(Shapes const& s);
 Count active_parameters_qwen3_5(Shapes const& s);
-// famC: Qwen3.5's lets and uses (write_qwen3_5.cpp).
+// Qwen3.5's lets and uses (write_qwen3_5.cpp).
 std::string qwen3_5_lets(Shapes const& s);
 // The uses of one phase (layout.hpp's Phase); `expert_args`: the routed
-// experts' dtype arguments (famA_use_arguments); `suffix` ("" or "_grid"),
+// experts' dtype arguments (dtype_arguments); `suffix` ("" or "_grid"),
 // `grid_sizes` and `stage` (counts / PP) as write_uses.cpp's Style gives them.
 struct Phase;
 std::string qwen3_5_uses(Shapes const& s, Phase const& phase, std::string const& expert_args,
@@ -219,9 +219,9 @@ std::pair<Count, std::string> parameters_glm(Shapes const& s);
 // `stage` one pipeline stage's counts (x (Ls / PP)).
 std::string gpt_oss_uses(Shapes const& s, Phase const& phase, std::string const& suffix,
                          std::string const& args, bool stage);
-// famA: the families of read_qwen3.cpp (parameters() calls it for them).
-std::pair<Count, std::string> parameters_famA(Shapes const& s);
-// famA: the parameters a token's step uses, for a MoE family (the routed
+// the families of read_qwen3.cpp (parameters() calls it for them).
+std::pair<Count, std::string> parameters_qwen3_family(Shapes const& s);
+// the parameters a token's step uses, for a MoE family (the routed
 // experts it reaches, k of E; the embedding table, which it reads one row
 // of, left out as the model cards count): nullopt for a dense one.
 std::optional<std::pair<Count, std::string>> active_parameters(Shapes const& s);
@@ -229,19 +229,19 @@ std::optional<std::pair<Count, std::string>> active_parameters(Shapes const& s);
 // The scenario's text: the header, the lets, the sweep and the uses.
 std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const& o, Count params,
                            std::string const& formula);
-// famA (write_famA.cpp): the parts of the scenario the families of
+// write_dtypes.cpp: the parts of the scenario the families of
 // read_qwen3.cpp and the quantization add. The header's lines on the
 // quantization and what is left out; the active parameters' lines; the
 // dtype lets (the weights', the experts', the router's, the embedding and
 // head's, the KV cache's) and the custom dtypes; the arguments a decoder
 // use adds (Rd, ewdt, rdt, kvdt); the dtype the embedding and head take.
-std::string famA_header(Shapes const& s);
-std::string famA_active(Shapes const& s);
-std::string famA_dtype_lets(Shapes const& s);
-std::string famA_use_arguments(Shapes const& s, bool routed);
+std::string quantization_header(Shapes const& s);
+std::string active_parameters_line(Shapes const& s);
+std::string dtype_lets(Shapes const& s);
+std::string dtype_arguments(Shapes const& s, bool routed);
 // The families that always write `let edt` and pass ewdt (gpt-oss, GLM-5, Qwen3.5).
 bool always_expert_dtype(Family family);
-std::string famA_table_dtype(Shapes const& s);
+std::string table_dtype(Shapes const& s);
 std::string let_line(std::string const& name, Int value, std::string const& comment);
 
 }  // namespace roofline::model::importer

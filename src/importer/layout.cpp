@@ -46,7 +46,7 @@ void require_multiple(Config const& c, std::string const& field, Int value, char
            num(size) + ": " + why);
 }
 
-// famA: a checkpoint quantized in [128, 128] blocks (fp8_block) splits an
+// a checkpoint quantized in [128, 128] blocks (fp8_block) splits an
 // expert's width over moe_tp in whole blocks, as vLLM's block-fp8 loaders
 // require (MiniMax-M2 at moe_tp 8: 1536 / 8 = 192, which vLLM refuses).
 void block_quantized_width(Config const& c, Shapes const& s, std::string const& field, Int width,
@@ -100,7 +100,7 @@ void sizes(Config const& c, Shapes const& s, ImportLayout const& p, Layout& l) {
     l.tp_etp = l.etp;
 }
 
-// famC: Qwen3.5's Gated DeltaNet heads over tp, its full attention's
+// Qwen3.5's Gated DeltaNet heads over tp, its full attention's
 // key/value heads (replicated beyond KV, as vLLM does: tp a multiple of KV),
 // and its two kinds of layer over the stages.
 void check_qwen3_5_splits(Config const& c, Shapes const& s, Layout const& l) {

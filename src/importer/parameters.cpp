@@ -35,9 +35,9 @@ std::pair<Count, std::string> parameters(Shapes const& s) {
     std::string ends_text = s.tied ? "V D (embedding, tied to the LM head)"
                                    : "2 V D (embedding and LM head)";
     switch (s.family) {
-    case Family::qwen3:  // famA: parameters_famA.cpp
+    case Family::qwen3:  // parameters_qwen3.cpp
     case Family::qwen3_moe:
-    case Family::minimax_m2: return parameters_famA(s);
+    case Family::minimax_m2: return parameters_qwen3_family(s);
     case Family::llama:
     case Family::qwen2: {
         bool bias = s.family == Family::qwen2;
@@ -85,8 +85,8 @@ std::pair<Count, std::string> parameters(Shapes const& s) {
                     " + D\n#   = " + std::to_string(s.L) + " x " + grouped(layer) + " + " +
                     grouped(ends) + " + " + grouped(D)};
     }
-    case Family::qwen3_5: return parameters_qwen3_5(s);  // famC
-    // famB: in their own files.
+    case Family::qwen3_5: return parameters_qwen3_5(s);
+    // in their own files.
     case Family::gpt_oss: return parameters_gpt_oss(s);
     case Family::glm_dsa: return parameters_glm(s);
     case Family::gpt2: {

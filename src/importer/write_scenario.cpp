@@ -45,7 +45,7 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     bool decode = o.mode == ImportMode::decode;
     bool gpt2 = s.family == Family::gpt2;
     bool gemma2 = s.family == Family::gemma2;
-    // famA: a quantized checkpoint's weights, the experts' when they differ.
+    // a quantized checkpoint's weights, the experts' when they differ.
     std::string w = s.dtypes.quantized ? s.dtypes.dense : o.weight_dtype;
     if (s.dtypes.quantized && s.E && s.dtypes.experts != s.dtypes.dense)
         w.append(" (experts ").append(s.dtypes.experts).append(")");
@@ -85,9 +85,9 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
         }
         out += line + "\n";
     }
-    out += famA_header(s);
+    out += quantization_header(s);
     out += "#\n# Parameters: " + grouped(params) + "\n#   = " + formula + "\n";
-    out += famA_active(s);
+    out += active_parameters_line(s);
     out += layout_header(l);
     out += "# docs/import.md says what is read from the config and what is assumed.\n\n";
 
@@ -156,7 +156,7 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
                                        ") x moe_intermediate_size"
                                  : "shared_expert_intermediate_size");
     out += let_line("V", s.V, "vocab_size");
-    if (s.family == Family::qwen3_5) out += qwen3_5_lets(s);  // famC
+    if (s.family == Family::qwen3_5) out += qwen3_5_lets(s);
     if (gpt2) out += let_line("P", s.max_positions, "n_positions: learned position embeddings");
     if (s.Rd) out += let_line("Rd", s.Rd, "rotary_dim: the rotated dimensions of each head");
     out += "\n";
@@ -198,7 +198,7 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
 
     // A dtype let, so that `--set wdt=fp8` (or a dtype sweep) changes every
     // use at once, as in the shipped scenarios.
-    if (s.dtypes.quantized) out += famA_dtype_lets(s);
+    if (s.dtypes.quantized) out += dtype_lets(s);
     else out += "let wdt = " + w + std::string(w.size() < 12 ? 12 - w.size() : 1, ' ') +
            "# the weights' dtype: --set wdt=fp8, or --set \"wdt=[bf16, fp8]\" for both\n";
     // The matmuls' activation-side inputs follow the weights (W8A8 with

@@ -42,11 +42,11 @@ std::string write_uses(Shapes const& s, Layout const& l, bool flash, Phase const
     std::string const& in = ph.indent;
     std::string out;
     // The embeddings are gathers: their reads have no activation-side input.
-    std::string const embed_wdt = ", wdt = " + famA_table_dtype(s);
+    std::string const embed_wdt = ", wdt = " + table_dtype(s);
     std::string wdt = ", wdt = wdt, mdt = mdt";
     // The experts' (and router's, cache's) dtype arguments of a quantized
-    // checkpoint, and MiniMax's rotary dims (write_famA.cpp).
-    std::string routed = famA_use_arguments(s, true);
+    // checkpoint, and MiniMax's rotary dims (write_dtypes.cpp).
+    std::string routed = dtype_arguments(s, true);
     // One pipeline stage, the last: the LM head, but not the embedding.
     if (!st.stage)
         out += in + "use " + std::string(gemma ? "scaled_embedding" : "embedding") + st.suffix +
@@ -62,7 +62,7 @@ std::string write_uses(Shapes const& s, Layout const& l, bool flash, Phase const
     if (s.E) rest += ", E = E, k = K";
     if (s.Fs) rest += ", Fs = Fs";
     if (s.E) rest += st.grid_sizes;
-    rest += wdt + famA_use_arguments(s, s.E > 0) + ")";
+    rest += wdt + dtype_arguments(s, s.E > 0) + ")";
     bool dsa = s.family == Family::glm_dsa;
     if (s.family == Family::qwen3_5) {
         out += qwen3_5_uses(s, ph, routed, st.suffix, st.grid_sizes, st.stage);
@@ -75,7 +75,7 @@ std::string write_uses(Shapes const& s, Layout const& l, bool flash, Phase const
         std::string index = dsa ? ", Hi = Hi, Di = Di, Kt = Kt" : "";
         if (s.Ld > 0)
             out += prefix + "_dense" + kind + ph.span + mla + ", F = F" + index + wdt +
-                   famA_use_arguments(s, false) + ") as dense_decoder" + times("Ld", true, st) + "\n";
+                   dtype_arguments(s, false) + ") as dense_decoder" + times("Ld", true, st) + "\n";
         out += prefix + "_moe" + kind + ph.span + mla + ", F = Fe, E = E, k = K, Fs = Fs" + index +
                st.grid_sizes + wdt + routed + ") as moe_decoder" + times("L - Ld", false, st) + "\n";
         if (s.score_bias)

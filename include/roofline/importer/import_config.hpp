@@ -37,7 +37,7 @@ struct ImportOptions {
     ImportMode mode = ImportMode::decode;
     std::vector<std::string> targets = {"h100_sxm", "h200", "mi300x", "tpu_v5p"};
     std::string weight_dtype = "bf16";  // the templates' `wdt`
-    // famA: quantization. Without --dtype (weight_dtype_given false) the
+    // quantization. Without --dtype (weight_dtype_given false) the
     // config's quantization_config, or hf_quant_config.json's text
     // (quant_config, read from quant_file), chooses the weights' dtypes;
     // weight_dtype is then the default for a config that has neither.
@@ -62,7 +62,7 @@ struct ImportedScenario {
     std::string text;          // the scenario, ending in '\n'
     std::string architecture;  // the supported architecture it was read as
     double parameters = 0;     // the parameter count the shapes imply
-    double active_parameters = 0;  // famA: per token, for a MoE model (0: dense)
+    double active_parameters = 0;  // per token, for a MoE model (0: dense)
 };
 
 // `file_name` names the config in messages and in the scenario's header.

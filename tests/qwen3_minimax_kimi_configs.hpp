@@ -1,10 +1,10 @@
 #pragma once
-// famA's published configs, shared by the one-chip import tests
+// Published configs (Qwen3, Qwen3-MoE, MiniMax-M2, Kimi-K2.5), shared by the one-chip import tests
 // (tests/test_import_qwen3.cpp, tests/test_import_minimax.cpp) and the
 // layout tests (tests/test_layout_qwen3.cpp): Qwen3-32B, Qwen3-235B-A22B-FP8,
 // MiniMax-M2.5, Kimi-K2.5.
 
-namespace roofline::test::famA_configs {
+namespace roofline::test::qwen3_minimax_kimi_configs {
 
 // Qwen/Qwen3-32B, as published.
 inline char const* const qwen3_32b = R"({
@@ -180,4 +180,4 @@ inline char const* const kimi_k25 = R"({
   "vision_config": {"vt_hidden_size": 1152, "vt_num_hidden_layers": 27}
 })";
 
-}  // namespace roofline::test::famA_configs
+}  // namespace roofline::test::qwen3_minimax_kimi_configs

@@ -1,5 +1,5 @@
 #pragma once
-// famA's import tests: a scenario (imported, or written by hand over the
+// The quantized-import tests: a scenario (imported, or written by hand over the
 // shipped templates) checked and evaluated, and the sums of its cases.
 
 #include "helpers.hpp"

@@ -8,7 +8,7 @@
 
 namespace roofline::model::importer {
 
-std::pair<Count, std::string> parameters_famA(Shapes const& s) {
+std::pair<Count, std::string> parameters_qwen3_family(Shapes const& s) {
     Count const L = s.L, D = s.D, H = s.H, KV = s.KV, Hd = s.Hd, F = s.F, V = s.V, E = s.E;
     Count ends = (s.tied ? 1 : 2) * V * D;
     std::string ends_text = s.tied ? "V D (embedding, tied to the LM head)"

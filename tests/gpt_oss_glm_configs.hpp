@@ -2,7 +2,7 @@
 // The published configs of gpt-oss-120b and GLM-5, shared by their tests
 // (test_gpt_oss.cpp, test_glm_dsa.cpp, test_layout_gpt_oss.cpp).
 
-namespace roofline::test::famB_configs {
+namespace roofline::test::gpt_oss_glm_configs {
 
 // openai/gpt-oss-120b's config.json (../shared/measured/configs/; its
 // quantization_config and rope_scaling folded onto fewer lines).
@@ -144,4 +144,4 @@ inline char const* const glm5 = R"({
   "vocab_size": 154880
 })";
 
-}  // namespace roofline::test::famB_configs
+}  // namespace roofline::test::gpt_oss_glm_configs

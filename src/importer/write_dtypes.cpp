@@ -27,19 +27,19 @@ bool always_expert_dtype(Family family) {
     return family == Family::gpt_oss || family == Family::glm_dsa || family == Family::qwen3_5;
 }
 
-std::string famA_header(Shapes const& s) {
+std::string quantization_header(Shapes const& s) {
     std::string out;
     for (auto const& note : s.dtypes.notes) out += "# Quantization: " + note + "\n";
     for (auto const& line : s.left_out) out += "# Left out: " + line + "\n";
     return out;
 }
 
-std::string famA_active(Shapes const& s) {
+std::string active_parameters_line(Shapes const& s) {
     if (!s.active) return "";
     return "# Active parameters per token: " + grouped(s.active->first) + "\n#   = " + s.active->second + "\n";
 }
 
-std::string famA_dtype_lets(Shapes const& s) {
+std::string dtype_lets(Shapes const& s) {
     auto const& d = s.dtypes;
     std::string out;
     for (auto const& line : d.dtype_lines) out += line + "\n";
@@ -58,7 +58,7 @@ std::string famA_dtype_lets(Shapes const& s) {
 // ", Rd = Rd" for MiniMax-M2; ", ewdt = edt, rdt = rdt" for a MoE layer of a
 // family whose templates take them, when quantized; ", ewdt = edt" always
 // for the families that ship their experts apart; ", kvdt = kvdt".
-std::string famA_use_arguments(Shapes const& s, bool routed) {
+std::string dtype_arguments(Shapes const& s, bool routed) {
     std::string out;
     if (s.family == Family::minimax_m2) out += ", Rd = Rd";
     if (routed && always_expert_dtype(s.family)) out += ", ewdt = edt";
@@ -68,6 +68,6 @@ std::string famA_use_arguments(Shapes const& s, bool routed) {
     return out;
 }
 
-std::string famA_table_dtype(Shapes const& s) { return s.dtypes.quantized ? "hdt" : "wdt"; }
+std::string table_dtype(Shapes const& s) { return s.dtypes.quantized ? "hdt" : "wdt"; }
 
 }  // namespace roofline::model::importer
