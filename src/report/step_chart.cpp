@@ -42,7 +42,10 @@ Chart step_chart(ReportContext const& context, Summary const& summary, std::size
     bool const by_bound = mesh || onchip;
     chart.subtitle = by_bound ? std::string(mesh ? "Step time by bound (sum of count \u00d7 t_step, "
                                                  : "Step time by bound (sum of count \u00d7 t_lower, ") +
-                                    std::string(mesh ? "per chip" : "one chip") + ") against " +
+                                    std::string(!mesh                                    ? "one chip"
+                                                : context.scenario.pipeline_axis >= 0 ? "one pipeline stage, per chip"
+                                                                                      : "per chip") +
+                                    ") against " +
                                     sweep.name + " on " + chip_name(hw)
                               : "Step time (sum of count \u00d7 t_lower, one chip) against " +
                                     sweep.name + " on " + chip_name(hw);
