@@ -234,6 +234,24 @@ double Config::number(std::string const& name) {
     return v->get<double>();
 }
 
+std::optional<Int> Config::layers_of_kind(Int L, std::string const& kind) {
+    json const* types = find("layer_types");
+    if (!types) return std::nullopt;
+    if (!types->is_array() || static_cast<Int>(types->size()) != L)
+        fail("field 'layer_types' must be a list of " + std::to_string(L) +
+             " layer kinds (num_hidden_layers), not " + shown(*types));
+    Int count = 0;
+    for (auto const& t : *types) {
+        if (t == kind) ++count;
+        else if (t != "full_attention")
+            fail("field 'layer_types' holds " + shown(t) + "; " + architecture() + " is imported with '" +
+                 kind + "' and 'full_attention' layers only");
+    }
+    record("layer_types", std::to_string(count) + " x " + kind + ", " + std::to_string(L - count) +
+                              " x full_attention");
+    return count;
+}
+
 void Config::require_empty_list(std::string const& name, std::string const& what) {
     json const* v = find(name);
     if (!v) return;

@@ -100,6 +100,10 @@ public:
     double number(std::string const& name);
     // A list field that the templates model only when it is empty.
     void require_empty_list(std::string const& name, std::string const& what);
+    // layer_types (a hybrid model's kinds of layer): how many of the L layers
+    // are `kind`, the others being full_attention (anything else an error),
+    // recorded as "N x kind, M x full_attention"; nullopt when absent.
+    std::optional<Int> layers_of_kind(Int L, std::string const& kind);
     bool boolean(std::string const& name, bool absent);
     std::optional<std::string> string(std::string const& name);
     // A string field that, when present, must be one of `accepted`.

@@ -12,25 +12,9 @@ namespace {
 // attend to everything). Absent: the configuration class's default, even
 // layers sliding (0, 2, ...), odd layers full.
 Int sliding_layers(Config& c, Int layers) {
-    json const* types = c.find("layer_types");
-    if (!types) {
-        c.record("layer_types", "(absent)");
-        return (layers + 1) / 2;
-    }
-    if (!types->is_array() || static_cast<Int>(types->size()) != layers)
-        c.fail("field 'layer_types' must be a list of " + std::to_string(layers) +
-               " layer kinds (num_hidden_layers), not " + shown(*types));
-    Int sliding = 0;
-    for (auto const& kind : *types) {
-        if (kind == "sliding_attention") ++sliding;
-        else if (kind != "full_attention")
-            c.fail("field 'layer_types' holds " + shown(kind) +
-                   "; GptOssForCausalLM is imported with 'sliding_attention' and "
-                   "'full_attention' layers only");
-    }
-    c.record("layer_types", std::to_string(sliding) + " x sliding_attention, " +
-                                std::to_string(layers - sliding) + " x full_attention");
-    return sliding;
+    if (auto sliding = c.layers_of_kind(layers, "sliding_attention")) return *sliding;
+    c.record("layer_types", "(absent)");
+    return (layers + 1) / 2;
 }
 
 }  // namespace

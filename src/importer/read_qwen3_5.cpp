@@ -13,25 +13,10 @@ namespace {
 // layer_types: how many layers are linear attention (the rest full attention);
 // without it, every full_attention_interval-th layer is full attention.
 Int linear_layers(Config& text, Int L) {
-    json const* types = text.find("layer_types");
-    if (!types) {
-        Int interval = text.integer("full_attention_interval");
-        return L - L / interval;
-    }
-    if (!types->is_array() || static_cast<Int>(types->size()) != L)
-        text.fail("field 'layer_types' must be a list of num_hidden_layers (" + std::to_string(L) +
-                  ") names, not " + shown(*types));
-    Int linear = 0;
-    for (auto const& t : *types) {
-        if (t == "linear_attention") ++linear;
-        else if (t != "full_attention")
-            text.fail("field 'layer_types' holds " + shown(t) + "; " + text.architecture() +
-                      " is imported with 'linear_attention' and 'full_attention' layers only");
-    }
-    text.record("layer_types", std::to_string(linear) + " x linear_attention, " +
-                                   std::to_string(L - linear) + " x full_attention");
+    auto linear = text.layers_of_kind(L, "linear_attention");
+    if (!linear) return L - L / text.integer("full_attention_interval");
     text.optional_integer("full_attention_interval");
-    return linear;
+    return *linear;
 }
 
 // The rotary dims: partial_rotary_factor x head_dim (in rope_parameters, or
