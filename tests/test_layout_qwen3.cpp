@@ -145,6 +145,39 @@ TEST_CASE("layout Qwen3-235B-A22B-FP8 --tp 4 --ep 4: fp8_block weights per GPU, 
     CHECK(gate.metrics.counts.bytes_read == 100'687'872.0 + 16.0 * 4096);
 }
 
+// The sample's tp 8 / moe_ep 8: the grid dp 1 x tp_ep 8 x tp_etp 1, more GPUs
+// than the 4 KV heads. Each GPU holds one KV head, replicated on 8 / 4 = 2
+// GPUs (vLLM's num_kv_head_replicas), and 64 / 8 = 8 query heads.
+TEST_CASE("layout Qwen3-235B-A22B-FP8 --tp 8 --ep 8: one KV head per GPU, replicated, by hand",
+          "[import][layout][qwen3]") {
+    auto text = model::import_config(qwen3_235b_fp8, "config.json", on_h200(tp(8, 8))).text;
+    INFO(text);
+    CHECK(contains(text, "let TP_EP = 8 "));
+    auto r = evaluate_roof(text);
+    auto p = at_b8(*r);
+    // Per GPU and layer, fp8_block: q, o 2 x 4096 x 8 x 128 = 8,388,608; k, v
+    //   one head's, 2 x 4096 x 128 = 1,048,576; 16 of the 128 experts, 16 x 3
+    //   x 4096 x 1536 = 301,989,888: 311,427,072 + 76,032 B of scales (/4096)
+    //   = 311,503,104 B. bf16, replicated: 532,736 x 2 B = 1,065,472 B (as
+    //   at tp 4). Layer 312,568,576 B; x 94 = 29,381,446,144 B.
+    // Embedding and head 2 x 151936 / 8 x 4096 = 311,164,928 / 2 =
+    //   155,582,464, final norm 4096: 155,586,560 x 2 B = 311,173,120 B.
+    // Total 29,692,619,264 B.
+    CHECK(r->facts(p).weight_bytes == 29'692'619'264.0);
+    // KV cache per sequence: one head of 128, K and V, 94 layers, bf16, S
+    // 8192: 94 x 2 x 128 x 2 x 8192 = 394,264,576 B; 8 sequences.
+    CHECK(r->facts(p).cache_bytes == 8.0 * 394'264'576);
+    // k_proj: one head's 4096 x 128 weights; q_proj and the scores: 8 heads.
+    CHECK(r->find("k_proj", "decoder/attention", p).metrics.counts.flops == 2.0 * 8 * 4096 * 128);
+    CHECK(r->find("q_proj", "decoder/attention", p).metrics.counts.flops == 2.0 * 8 * 4096 * 8 * 128);
+    CHECK(r->find("scores", "decoder/attention", p).metrics.counts.flops == 2.0 * 8 * 8 * 128 * 8192);
+    CHECK(r->find("q_norm", "decoder/attention", p).metrics.counts.flops == 4.0 * 8 * 8 * 128);
+    // o_proj's AllReduce of 8 x 4096 x 2 B = 65,536 B over 8 GPUs: 2 x 7/8 x
+    // 65,536 = 114,688 B, 14 steps of 1 us.
+    check_allreduces(*r, p, {{"o_proj", "decoder/attention"}, {"combine", "decoder/moe"}}, 114'688.0,
+                     14e-6);
+}
+
 // MiniMax-M2.5, fp8_block as Qwen3's (the router and the routing bias bf16):
 // D 3072, H 48, KV 8, Hd 128, Rd 64, E 256 experts of F 1536, top-8, V
 // 200064, L 62. --tp 4: the grid dp 1 x tp_ep 1 x tp_etp 4 (moe_tp 4).
@@ -199,8 +232,8 @@ TEST_CASE("layout Qwen3, Qwen3-MoE, MiniMax-M2, Kimi-K2.5: decode and prefill on
     dp2.ep = 4;
     for (auto const& [config, layout] :
          {Case{qwen3_32b, tp(2)}, Case{qwen3_32b, tp(8)}, Case{qwen3_235b_fp8, tp(2)},
-          Case{qwen3_235b_fp8, tp(4, 4)}, Case{minimax_m25, tp(2)}, Case{minimax_m25, dp2},
-          Case{minimax_m25, dp4}, Case{kimi_k25, tp(8)}}) {
+          Case{qwen3_235b_fp8, tp(4, 4)}, Case{qwen3_235b_fp8, tp(8, 8)}, Case{minimax_m25, tp(2)},
+          Case{minimax_m25, dp2}, Case{minimax_m25, dp4}, Case{kimi_k25, tp(8)}}) {
         for (auto mode : {model::ImportMode::decode, model::ImportMode::prefill}) {
             auto text = model::import_config(config, "config.json", on_h200(layout, mode)).text;
             INFO(text);
@@ -216,12 +249,16 @@ TEST_CASE("layout Qwen3, Qwen3-MoE, MiniMax-M2: a dimension that does not divide
     o.layout = tp(16);
     CHECK(contains(import_error(qwen3_32b, o),
                    "config.json: error: 'num_key_value_heads' (8) is not a multiple of --tp 16"));
-    // Qwen3-235B's 4 KV heads at tp 8 (the sample's tp 8 / moe_ep 8, where
-    // vLLM replicates each head on 2 GPUs; the templates do not).
+    // Key/value heads replicate only onto a multiple of KV GPUs: 6 heads (of
+    // 48 query heads) on 8 GPUs cannot (Qwen3-235B's 4 on 8 can, above).
+    std::string six_kv(qwen3_235b_fp8);
+    for (auto [from, to] : {std::pair{"\"num_attention_heads\": 64", "\"num_attention_heads\": 48"},
+                            {"\"num_key_value_heads\": 4", "\"num_key_value_heads\": 6"}})
+        six_kv.replace(six_kv.find(from), std::string(from).size(), to);
     o.layout = tp(8, 8);
-    CHECK(contains(import_error(qwen3_235b_fp8, o),
-                   "error: 'num_key_value_heads' (4) is not a multiple of --tp 8: each GPU holds "
-                   "whole key/value heads"));
+    CHECK(contains(import_error(six_kv, o),
+                   "error: --tp 8 is not a multiple of 'num_key_value_heads' (6): beyond KV GPUs "
+                   "each GPU holds one key/value head"));
     o.layout = tp(32);
     CHECK(contains(import_error(minimax_m25, o),
                    "error: 'num_attention_heads' (48) is not a multiple of --tp 32"));

@@ -100,19 +100,26 @@ void sizes(Config const& c, Shapes const& s, ImportLayout const& p, Layout& l) {
     l.tp_etp = l.etp;
 }
 
-// Qwen3.5's Gated DeltaNet heads over tp, its full attention's
-// key/value heads (replicated beyond KV, as vLLM does: tp a multiple of KV),
-// and its two kinds of layer over the stages.
-void check_qwen3_5_splits(Config const& c, Shapes const& s, Layout const& l) {
-    std::string why = "each GPU holds whole linear-attention heads (their conv channels and state)";
-    // linear_num_value_heads follows: a multiple of the key heads (read_qwen3_5.cpp).
-    require_multiple(c, "linear_num_key_heads", s.Hk, "--tp", l.tp, why);
+// Key/value heads over tp, replicated beyond KV as vLLM's QKVParallelLinear
+// does (num_kv_head_replicas): tp a multiple of KV, or KV of tp (the
+// templates parallel_qwen3_5.roof and parallel_qwen3.roof's grid attention).
+void check_replicated_kv_heads(Config const& c, Shapes const& s, Layout const& l) {
     if (s.KV < l.tp && l.tp % s.KV != 0)
         c.fail("--tp " + num(l.tp) + " is not a multiple of 'num_key_value_heads' (" + num(s.KV) +
                "): beyond KV GPUs each GPU holds one key/value head, replicated over tp / KV GPUs");
     if (s.KV >= l.tp)
         require_multiple(c, "num_key_value_heads", s.KV, "--tp", l.tp,
                          "each GPU holds whole key/value heads (and their KV cache)");
+}
+
+// Qwen3.5's Gated DeltaNet heads over tp, its full attention's
+// key/value heads (replicated beyond KV), and its two kinds of layer over
+// the stages.
+void check_qwen3_5_splits(Config const& c, Shapes const& s, Layout const& l) {
+    std::string why = "each GPU holds whole linear-attention heads (their conv channels and state)";
+    // linear_num_value_heads follows: a multiple of the key heads (read_qwen3_5.cpp).
+    require_multiple(c, "linear_num_key_heads", s.Hk, "--tp", l.tp, why);
+    check_replicated_kv_heads(c, s, l);
     std::string stages = "every stage holds as many layers of each kind (the scenario is one stage)";
     for (auto [kind, count] : {std::pair{"linear_attention", s.Ll}, {"full_attention", s.L - s.Ll}})
         if (count % l.pp != 0)
@@ -135,6 +142,9 @@ void check_splits(Config const& c, Shapes const& s, Layout const& l) {
         check_qwen3_5_splits(c, s, l);
     } else if (deepseek) {
         require_multiple(c, "num_attention_heads", s.H, "--tp", l.tp, whole_heads);
+    } else if (s.family == Family::qwen3_moe) {
+        require_multiple(c, "num_attention_heads", s.H, "--tp", l.tp, whole_heads);
+        check_replicated_kv_heads(c, s, l);
     } else {
         require_multiple(c, "num_attention_heads", s.H, "--tp", l.tp, whole_heads);
         require_multiple(c, c.root_has("num_key_value_heads") ? "num_key_value_heads" : "num_attention_heads",
