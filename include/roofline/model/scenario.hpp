@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace roofline::model {
@@ -238,6 +239,43 @@ struct Request {
     std::vector<Resident> prefill_residents, decode_residents;
 };
 
+// `serve NAME { ... }` (docs/serving.md): continuous batching on one replica
+// (the mesh). Every setting is a slot (it may depend on sweeps); -1: the
+// default of serving.md. The parts' ops are counted with the engine's names
+// set per step: `tokens` (linear), `context` (decode), `chunk` and `start`
+// (prefill); those slots' depends_on has model::step_bit.
+struct ServeLengths {
+    enum class Kind : std::uint8_t { fixed, uniform, trace } kind = Kind::fixed;
+    int slot = -1;                 // fixed: the length; uniform: the low end
+    int high_slot = -1;            // uniform: the high end (inclusive)
+    Span span;
+};
+struct Serve {
+    std::string name;
+    Span span;
+    ServeLengths prompt, output;
+    // trace "file.csv" (columns prompt, output), read by the checker, for
+    // both lengths: one request per row, repeated in order.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> trace;
+    enum class Arrivals : std::uint8_t { poisson, closed } arrivals = Arrivals::poisson;
+    int arrivals_slot = -1;        // poisson: R requests/s; closed: C clients
+    Span arrivals_span;
+    int requests_slot = -1, warmup_slot = -1, max_seqs_slot = -1, max_step_tokens_slot = -1,
+        memory_utilization_slot = -1;
+    std::uint64_t seed = 1;
+    int tokens_slot = -1, context_slot = -1, chunk_slot = -1, start_slot = -1;
+    std::vector<Op> linear, decode, prefill;
+    std::vector<Resident> linear_residents, decode_residents, prefill_residents;
+};
+// `slo ttft_p99 <= 1 s`: a bound on a serve figure.
+struct ServeSlo {
+    enum class Figure : std::uint8_t { ttft, tpot, e2e } figure = Figure::ttft;
+    enum class Statistic : std::uint8_t { p50, p90, p99, mean } statistic = Statistic::p99;
+    double limit_s = 0;
+    std::string text;  // as written: "ttft_p99 <= 1 s"
+    Span span;
+};
+
 // `alias NAME = HW`: NAME -> the id of the hardware entry it names.
 using HardwareAliases = std::map<std::string, std::string, std::less<>>;
 
@@ -260,6 +298,10 @@ struct Scenario {
     // What the slo bounds: the step, or t_upper (the step with nothing overlapped).
     enum class SloMeasure : std::uint8_t { step, t_upper } slo_measure = SloMeasure::step;
     std::vector<Request> requests;
+    std::optional<Serve> serve;          // at most one serve statement
+    std::vector<ServeSlo> serve_slos;    // in the order written
+    std::optional<double> fleet_rate;    // `fleet rate = L /s`: requests/s
+    Span fleet_span;
     int tokens_slot = -1;  // `tokens = EXPR`: a slot that cannot be named, or -1
     // The mesh axis marked `pipeline` (index into mesh), or -1; and the slot
     // of the top-level value `microbatches` on such a scenario (a batch run

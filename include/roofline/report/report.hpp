@@ -4,6 +4,7 @@
 // the same pass as the cases. Writers format; they never recompute metrics.
 
 #include "roofline/engine/evaluate.hpp"
+#include "roofline/engine/serve.hpp"
 #include "roofline/model/scenario.hpp"
 
 #include <cstddef>
@@ -28,6 +29,12 @@ struct ReportContext {
     // Every request at every point and target (engine::evaluate_requests),
     // when the scenario has requests; nullptr or empty: none.
     std::vector<engine::RequestResult> const* requests = nullptr;
+    // The serve points (engine::evaluate_serve; target fastest) and the fleet
+    // (engine::plan_fleet), when the scenario has a serve; nullptr: none.
+    std::vector<engine::ServeResult> const* serve = nullptr;
+    std::vector<engine::FleetRow> const* fleet = nullptr;
+
+    bool has_serve() const { return serve && !serve->empty(); }
 
     bool has_requests() const { return requests && !requests->empty(); }
     // The result of request r at a point on a target.

@@ -1,0 +1,144 @@
+#pragma once
+// Serving (docs/serving.md): continuous batching of requests on one replica
+// (one mesh), the figures of each serve point, and the fleet that meets the
+// SLOs. Three parts, each with one job:
+//   - the scheduler (serve_scheduler.cpp): requests, their arrivals and a step
+//     cost in, each request's times out; knows nothing of ops or chips;
+//   - the step cost (serve_step.cpp): a step's decodes and prefill chunks ->
+//     seconds on one target, from the serve statement's linear / decode /
+//     prefill parts, counts summed before timing;
+//   - evaluate_serve and the fleet search (serve.cpp, fleet.cpp): both glued
+//     per sweep point and target, and the statistics.
+
+#include "roofline/engine/evaluate.hpp"
+#include "roofline/lang/diagnostics.hpp"
+#include "roofline/model/scenario.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace roofline::engine::serving {
+
+// One request to simulate: when it arrives (closed loop: ignored, the
+// scheduler sets it) and its lengths in tokens.
+struct RequestSpec {
+    double arrival = 0;  // seconds
+    std::uint32_t prompt = 0, output = 0;
+};
+
+// A prompt chunk of one step: its tokens and the position it starts at.
+struct Chunk {
+    std::uint32_t tokens = 0, start = 0;
+};
+
+// What one engine step runs: one token for each decoding sequence (its
+// context: positions in its KV cache, the new token's included) and the
+// prefill chunks, in arrival order. tokens = contexts.size() + sum of chunks.
+struct StepWork {
+    std::span<std::uint32_t const> contexts;
+    std::span<Chunk const> chunks;
+    std::uint64_t tokens = 0;
+};
+
+// The seconds of one step. Called once per step; the scheduler never calls
+// it with an empty step.
+using StepCost = std::function<double(StepWork const&)>;
+
+struct SchedulerSettings {
+    std::uint32_t max_seqs = 256;
+    std::uint32_t max_step_tokens = 8192;
+    double kv_capacity_tokens = 0;     // the KV cache of one replica, in tokens
+    // closed(C): C clients, all sending at time 0, each its next request when
+    // its last finishes; 0: open loop, the arrivals of the RequestSpecs.
+    std::uint32_t clients = 0;
+};
+
+// A request's times, in seconds from the start of the simulation.
+struct RequestTimes {
+    double arrival = 0, first_token = 0, finish = 0;
+    std::uint32_t prompt = 0, output = 0;
+};
+
+struct Simulation {
+    std::vector<RequestTimes> requests;  // in arrival order
+    std::uint64_t steps = 0;
+    double busy_seconds = 0;          // the sum of the steps' times
+    double end = 0;                   // the last request's finish
+    double mean_running = 0;          // sequences running (admitted, not finished), time-weighted
+    double peak_kv_tokens = 0;        // the most tokens reserved at once
+    // The queue kept growing: arrivals faster than service (docs/serving.md,
+    // section 3); the figures are then lower bounds.
+    bool saturated = false;
+    std::string problem;  // nonempty: a request could never run (its prompt + output exceed the KV capacity)
+};
+
+// Runs the requests (sorted by arrival for an open loop) through one replica.
+Simulation simulate(std::vector<RequestSpec> const& requests, SchedulerSettings const& settings,
+                    StepCost const& cost);
+
+// Percentiles of a sample (p in [0, 1], nearest rank on the sorted sample) and the mean.
+struct Latency {
+    double p50 = 0, p90 = 0, p99 = 0, mean = 0;
+};
+Latency latency_of(std::vector<double> values);
+
+}  // namespace roofline::engine::serving
+
+namespace roofline::engine {
+
+// One serve point: a sweep point on a target, per replica (one mesh) and per chip.
+struct ServeResult {
+    std::uint32_t point = 0, target = 0;
+    double chips = 1;                      // of one replica
+    double rate = 0;                       // offered requests/s (NaN for closed(C))
+    double clients = 0;                    // closed(C): C; else 0
+    double weight_bytes = 0;               // resident weights per chip
+    double reserve_bytes = 0;              // the activation reserve per chip
+    double kv_bytes_per_token = 0;         // per chip
+    double kv_capacity_tokens = 0;         // of the replica
+    double served_rate = 0;                // requests/s finished, after warm-up
+    double output_tokens_per_s = 0;        // per replica
+    double output_tokens_per_s_per_chip = 0;
+    serving::Latency ttft, tpot, e2e;      // seconds
+    double mean_running = 0, mean_step = 0;
+    double peak_kv_tokens = 0;
+    std::uint64_t steps = 0, requests = 0;  // requests counted (after warm-up)
+    bool saturated = false;
+    std::vector<std::uint8_t> slo_met;     // per Scenario::serve_slos
+    std::string problem;                   // nonempty: not simulated (unsupported chip, no KV room, ...)
+};
+
+// A configuration of the fleet: a sweep point without its rate (or clients),
+// on a target, and the replicas that serve `fleet rate = L` within every SLO.
+struct FleetRow {
+    std::uint32_t point = 0, target = 0;   // the point: its rate sweep at its first value
+    double max_rate = 0;                   // per replica, within every SLO (0: none)
+    double replicas = 0, chips = 0;
+    double dollars_per_hour = 0;           // NaN without a price
+    double dollars_per_million_tokens = 0; // output tokens
+    double kilowatts = 0;                  // NaN without a power
+    double joules_per_token = 0;
+    bool fewest_chips = false, cheapest = false;
+    std::string why_none;                  // nonempty when no rate meets the SLOs
+};
+
+// Progress of a long simulation (as `run` has): called with the serve points
+// done and the total.
+using ServeProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+// Every serve point at every sweep point and target (the target fastest);
+// nullopt after an error, which names the point. Empty without a serve.
+std::optional<std::vector<ServeResult>> evaluate_serve(model::Scenario const& scenario,
+                                                       CaseGrid const& grid, Diagnostics& diagnostics,
+                                                       ServeProgress const& progress = {});
+
+// With `fleet rate = L`: one row per configuration; empty without one.
+std::optional<std::vector<FleetRow>> plan_fleet(model::Scenario const& scenario, CaseGrid const& grid,
+                                                Diagnostics& diagnostics,
+                                                ServeProgress const& progress = {});
+
+}  // namespace roofline::engine
