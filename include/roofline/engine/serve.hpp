@@ -76,6 +76,21 @@ struct Simulation {
     std::string problem;  // nonempty: a request could never run (its prompt + output exceed the KV capacity)
 };
 
+// Where a request's lengths come from: fixed (low == high), uniform on
+// [low, high] in whole tokens, or a trace (nonempty: one value per request,
+// taken in order and repeated from the start when the requests outnumber it).
+struct LengthSource {
+    std::uint32_t low = 0, high = 0;
+    std::span<std::uint32_t const> trace;
+};
+
+// `count` requests: per request the prompt's then the output's length, drawn
+// from one stream seeded by `seed`; arrivals of a Poisson process of `rate`
+// requests/s from time 0 (rate 0: every arrival at 0, for closed loops).
+// Same inputs, same requests, on every compiler (serve_arrivals.cpp).
+std::vector<RequestSpec> make_requests(std::size_t count, double rate, std::uint64_t seed,
+                                       LengthSource const& prompt, LengthSource const& output);
+
 // Runs the requests (sorted by arrival for an open loop) through one replica.
 Simulation simulate(std::vector<RequestSpec> const& requests, SchedulerSettings const& settings,
                     StepCost const& cost);
