@@ -43,8 +43,8 @@ void report(benchmark::State& state, Simulation const& sim, std::size_t requests
 }
 
 // Open loop at `rate` requests/s (state.range(1), per second): below the
-// replica's capacity (~40 /s here) the batch is small and the steps many;
-// above it the batch is full (256 sequences a step).
+// replica's capacity the batch is small and the steps many (10 /s);
+// far above it (1,000 /s) the batch is full, 256 sequences a step.
 void BM_serve_point(benchmark::State& state) {
     auto count = static_cast<std::size_t>(state.range(0));
     auto rate = static_cast<double>(state.range(1));
