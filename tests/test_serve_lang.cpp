@@ -17,20 +17,20 @@ using test::contains;
 
 namespace {
 
-// Line 1: the chip; line 2: the target; `serve chat {` is line 3, so the
+// Line 1: the chip; line 2: the target and the sizes; `serve chat {` is line 3, so the
 // body's first line is line 4.
 std::string const head =
     "hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }\n"
-    "target chip\n";
+    "target chip  let D = 64  let F = 128  let H = 4\n";
 // One line of settings (line 4 below) ...
 std::string const settings = "prompt = 2048 output = 256 arrivals = poisson(20)\n";
 // ... and the three parts (lines 5 to 8).
 std::string const linear_part =
-    "linear: let N = tokens matmul up = bf16[N, 64] * weight bf16[64, 64] -> bf16[N, 64]\n";
-std::string const decode_part = "decode: matmul qk = bf16[4, 64] * cache bf16[context, 64] -> bf16[4, context]\n";
+    "linear: let N = tokens matmul up = bf16[N, D] * weight bf16[D, F] -> bf16[N, F]\n";
+std::string const decode_part = "decode: matmul qk = bf16[H, D] * cache bf16[context, D] -> bf16[H, context]\n";
 std::string const prefill_part =
     "prefill: let K = start + chunk\n"
-    "matmul pq = bf16[chunk, 64] * cache bf16[K, 64] -> bf16[chunk, K]\n";
+    "matmul pq = bf16[chunk, D] * cache bf16[K, D] -> bf16[chunk, K]\n";
 std::string const parts = linear_part + decode_part + prefill_part;
 
 std::string serve_text(std::string const& body, std::string const& after = "") {
@@ -87,8 +87,8 @@ void expect_error(std::string const& text, std::string const& message,
 TEST_CASE("serve: the settings, parts, slos and fleet as written", "[serve-lang]") {
     auto checked = check_with_files(head + R"(let L = 2
 sweep R = [10, 20]
-template lin(N, D) { matmul up = bf16[N, D] * weight bf16[D, D] -> bf16[N, D] }
-template dec(S, D) { matmul qk = bf16[4, D] * cache bf16[S, D] -> bf16[4, S] }
+template lin(N, D) { matmul up = bf16[N, D] * weight bf16[D, F] -> bf16[N, F] }
+template dec(S, D) { matmul qk = bf16[H, D] * cache bf16[S, D] -> bf16[H, S] }
 template pre(T, P, D) {
     let K = P + T
     matmul pq = bf16[T, D] * cache bf16[K, D] -> bf16[T, K]
@@ -154,8 +154,9 @@ fleet rate = 500 /s
     CHECK(serve.prefill[0].name == "pq");
     CHECK(serve.prefill[0].layer == "chat/prefill/decoder");
     CHECK(s.ops.empty());
-    // At tokens = 100: up is [N, D] x [D, D], axes N = 100, D = 64 in first-seen order.
-    CHECK(sizes(serve.linear[0], values_at(s, {{serve.tokens_slot, 100}}, {10})) == std::vector<double>{100, 64});
+    // At tokens = 100: up is [N, D] x [D, F], axes N = 100, D = 64, F = 128 in first-seen order.
+    CHECK(sizes(serve.linear[0], values_at(s, {{serve.tokens_slot, 100}}, {10})) ==
+          std::vector<double>{100, 64, 128});
     // At context = 300: qk's axes (4, D, S) = (4, 64, 300).
     CHECK(sizes(serve.decode[0], values_at(s, {{serve.context_slot, 300}}, {10})) ==
           std::vector<double>{4, 64, 300});
@@ -318,8 +319,8 @@ TEST_CASE("serve: errors at the user's token", "[serve-lang]") {
                  "test.roof:6:8: error: the seed must be a constant, not a sweep");
     // The engine's names exist only in their part: `context` in linear: is
     // unknown, at col 17 of "linear: let N = context".
-    expect_error(serve_text(settings + "linear: let N = context matmul up = bf16[N, 64] * weight bf16[64, 64] -> "
-                                       "bf16[N, 64]\n" + decode_part + prefill_part),
+    expect_error(serve_text(settings + "linear: let N = context matmul up = bf16[N, D] * weight bf16[D, F] -> "
+                                       "bf16[N, F]\n" + decode_part + prefill_part),
                  "test.roof:5:17: error: unknown name 'context': it is a decoding sequence's context only inside "
                  "a serve's decode part");
     // `tokens` stays a keyword: not a name to define, nor usable outside a linear part.
