@@ -5,6 +5,7 @@
 #include "helpers.hpp"
 
 #include "roofline/model/expr.hpp"
+#include "roofline/model/hardware_fields.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -354,4 +355,29 @@ TEST_CASE("serve: a trace's errors at the file's string", "[serve-lang]") {
                  "test.roof:4:30: error: the trace gives both lengths: 'output' and 'prompt' cannot be set "
                  "apart from it",
                  {{"lengths.csv", "prompt,output\n10,5\n"}});
+}
+
+TEST_CASE("price: a chip's US dollars per hour, USD/h; the catalog's as written", "[serve-lang]") {
+    auto checked = test::check_text("hardware chip { hbm_bandwidth = 1e12 B/s  price = 2.99 USD/h }\n");
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto const& price = model::hardware_field("price");
+    CHECK(model::field_number(checked->scenario.hardware[0], price) == 2.99);
+    // A bare number has no unit: "hardware chip { hbm_bandwidth = 1e12 B/s  price = " is 50 characters.
+    auto bare = test::check_text("hardware chip { hbm_bandwidth = 1e12 B/s  price = 2.99 }\n");
+    CHECK(contains(bare->errors(), "test.roof:1:51: error: 'price' needs a unit of US dollars per hour (USD/h)"));
+    // The shipped catalog's list prices, as templates/hardware/*.roof write them.
+    auto catalog = test::check_with_catalog("include \"hardware/catalog.roof\"\n");
+    INFO(catalog->errors());
+    REQUIRE_FALSE(catalog->diagnostics.has_errors());
+    auto price_of = [&](std::string const& id) {
+        int i = catalog->scenario.find_hardware(id);
+        REQUIRE(i >= 0);
+        return model::field_number(catalog->scenario.hardware[static_cast<std::size_t>(i)], price);
+    };
+    CHECK(price_of("h100_sxm") == 2.99);
+    CHECK(price_of("h200") == 3.50);
+    CHECK(price_of("tpu_v5e") == 1.20);
+    CHECK(price_of("mi300x") == 6.00);
+    CHECK_FALSE(price_of("gb200"));  // no public on-demand list price: none
 }
