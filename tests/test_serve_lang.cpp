@@ -289,6 +289,15 @@ TEST_CASE("serve: errors at the user's token", "[serve-lang]") {
     expect_error(serve_text(settings + parts, "fleet rate = 0 /s\n"),
                  "test.roof:10:14: error: the fleet rate must be positive (requests/s)");
     {
+        // `fleet` twice: the second at line 11, the first's note at line 10.
+        auto checked = check_with_files(serve_text(settings + parts, "fleet rate = 5 /s\nfleet rate = 6 /s\n"), {});
+        CHECK(contains(checked->errors(), "test.roof:11:1: error: the scenario already has a fleet rate"));
+        CHECK(contains(checked->errors(), "test.roof:10:1: note: previous fleet statement is here"));
+        // A rate without its `/s`: expected at the next token, here the end of the file (line 11).
+        auto unitless = check_with_files(serve_text(settings + parts, "fleet rate = 500\n"), {});
+        CHECK(contains(unitless->errors(), "test.roof:11:1: error: expected '/s' (requests per second)"));
+    }
+    {
         // A second serve, line 10 (after the first's brace on 9), its name at col 7.
         auto checked = check_with_files(
             serve_text(settings + parts) + "serve other {\n" + settings + parts + "}\n", {});
