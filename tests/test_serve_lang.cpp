@@ -288,6 +288,10 @@ TEST_CASE("serve: errors at the user's token", "[serve-lang]") {
     // "fleet rate = " is 13 characters.
     expect_error(serve_text(settings + parts, "fleet rate = 0 /s\n"),
                  "test.roof:10:14: error: the fleet rate must be positive (requests/s)");
+    // A setting without its '=': the parser expects the serve's items or its brace there.
+    expect_error(serve_text(settings + "requests 2000\n" + parts),
+                 "test.roof:5:1: error: expected a setting like requests = 1000, a part (linear:, decode:, "
+                 "prefill:), a statement or '}', found 'requests'");
     {
         // `fleet` twice: the second at line 11, the first's note at line 10.
         auto checked = check_with_files(serve_text(settings + parts, "fleet rate = 5 /s\nfleet rate = 6 /s\n"), {});
