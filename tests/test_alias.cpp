@@ -60,7 +60,7 @@ TEST_CASE("alias: --target takes an alias", "[alias]") {
     CHECK(target_ids(c->scenario) == std::vector<std::string>{"slow"});
 }
 
-TEST_CASE("alias: an alias of an alias is followed; extends takes an alias", "[alias]") {
+TEST_CASE("alias: an alias of an alias is followed, extends takes an alias", "[alias]") {
     // `late` names `quick` before `quick` is defined: definitions are in any order.
     auto c = test::check_text(chips + R"(
 alias late = quick

@@ -128,7 +128,7 @@ TEST_CASE("cases.csv: unsupported cases and missing critical values are empty fi
     }
 }
 
-TEST_CASE("cases.csv: RFC 4180 quoting; formula-like text is quoted", "[csv]") {
+TEST_CASE("cases.csv: RFC 4180 quoting, formula-like text is quoted", "[csv]") {
     CHECK(output::csv_field("plain") == "plain");
     CHECK(output::csv_field("") == "");
     CHECK(output::csv_field("a,b") == "\"a,b\"");

@@ -114,8 +114,7 @@ double flip_speedup() { return (flops(150) / 1e14) / (bytes(150) / 2e12); }
 
 }  // namespace
 
-TEST_CASE(
-    "diff: memory-bound speedup = bandwidth ratio, compute-bound = peak ratio, a flip between the "
+TEST_CASE("diff: memory-bound speedup = bandwidth ratio, compute-bound = peak ratio, a flip between the "
     "ridges",
     "[diff]") {
     Sandbox box;
@@ -491,8 +490,7 @@ TEST_CASE("diff: broken, missing or foreign reports give a clear error, not a cr
     }
 }
 
-TEST_CASE(
-    "diff: cases.csv is read as RFC 4180 (quotes, doubled quotes, CRLF, a line break in a field)",
+TEST_CASE("diff: cases.csv is read as RFC 4180 (quotes, doubled quotes, CRLF, a line break in a field)",
     "[diff]") {
     Sandbox box;
     fs::create_directories(box / "r/v1");

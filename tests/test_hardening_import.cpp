@@ -63,7 +63,7 @@ bool has_control_byte(std::string const& text) {
 
 }  // namespace
 
-TEST_CASE("import: hostile keys and values stay in comments; the statements are a clean config's",
+TEST_CASE("import: hostile keys and values stay in comments, the statements are a clean config's",
           "[reliability][hardening][import-hardening]") {
     std::string const long_key(100000, 'k');
     // JSON escapes: each key below decodes to a newline, a CR, a NUL, an ESC...

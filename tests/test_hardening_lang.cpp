@@ -57,7 +57,7 @@ bool names_grammar_internals(std::string const& message) {
 
 }  // namespace
 
-TEST_CASE("lang: 64 includes inside each other load; the 65th is one error at its include",
+TEST_CASE("lang: 64 includes inside each other load, the 65th is one error at its include",
           "[reliability][hardening][lang-bounds]") {
     auto fine = check_text("include \"f1.roof\"\n", include_chain(64));
     INFO(fine->errors());
@@ -281,7 +281,7 @@ TEST_CASE("lang: --set of a size with a dtype says that it is a size",
     CHECK_FALSE(contains(r.err, "is a dtype, not a value"));
 }
 
-TEST_CASE("lang: 63 sweeps check; the 64th is the error",
+TEST_CASE("lang: 63 sweeps check, the 64th is the error",
           "[reliability][hardening][lang-bounds]") {
     std::string text = "hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s }\n"
                        "target chip\n"

@@ -116,7 +116,7 @@ TEST_CASE("publish-hardening: -o may be a symbolic link the user made",
 
 // ---- 2. Names that file_part makes alike get folders of their own -----------------------------
 
-TEST_CASE("publish-hardening: file_name gives names that differ distinct file names; plain "
+TEST_CASE("publish-hardening: file_name gives names that differ distinct file names, plain "
           "names keep theirs",
           "[reliability][hardening][publish-hardening]") {
     CHECK(output::file_name("llama3-8b") == "llama3-8b");

@@ -120,7 +120,7 @@ TEST_CASE("the Hardware sheet's headers are the table's, in the table's order", 
     CHECK_THROWS_AS(columns.column("ici_latency"), std::logic_error);  // not in the sheet
 }
 
-TEST_CASE("{hw.<field>} is a Hardware cell found by name; an unknown field is a logic error",
+TEST_CASE("{hw.<field>} is a Hardware cell found by name, an unknown field is a logic error",
           "[hardware_fields]") {
     CHECK(report::formula_field("hbm_bandwidth") == model::hardware_field_index("hbm_bandwidth"));
     CHECK_THROWS_AS(report::formula_field("bandwidth"), std::logic_error);

@@ -439,7 +439,7 @@ TEST_CASE("import: errors name the field, the architectures supported, the place
     }
 }
 
-TEST_CASE("cli: import prints or writes the scenario; errors exit 1 with the place", "[import]") {
+TEST_CASE("cli: import prints or writes the scenario, errors exit 1 with the place", "[import]") {
     roofline::test::Sandbox box;
     auto config = box.write("config.json", llama3_8b);
     auto cli = [&](std::string const& args) { return roofline::test::run_roofline(box.path, args); };

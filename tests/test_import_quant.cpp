@@ -175,7 +175,7 @@ TEST_CASE("quantization: MXFP4 experts (gpt-oss's scheme), AWQ int4 in groups of
     CHECK(evaluate_roof(mxfp4.text)->facts().weight_bytes == 120'644'960'256.0 + 2 * 7'997'238'784.0);
 }
 
-TEST_CASE("cli: import finds hf_quant_config.json beside the config; --quant names one; --dtype overrides",
+TEST_CASE("cli: import finds hf_quant_config.json beside the config, --quant names one, --dtype overrides",
           "[import][qwen3]") {
     test::Sandbox box;
     box.write("DeepSeek-V3.1-NVFP4_config.json", deepseek_v3(""));

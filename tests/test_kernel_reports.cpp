@@ -248,7 +248,7 @@ TEST_CASE("kernels: no kernel, no kernels.csv and no Kernels sheet", "[kernels][
     CHECK(std::find(sheets.begin(), sheets.end(), "Cases") != sheets.end());
 }
 
-TEST_CASE("kernels: the Kernels sheet lists the members; t_onchip is a formula where the chip has "
+TEST_CASE("kernels: the Kernels sheet lists the members, t_onchip is a formula where the chip has "
           "an onchip_bandwidth and 0 where it has none",
           "[kernels][xlsx]") {
     Sandbox dir;

@@ -89,7 +89,7 @@ request chat(prompt = 1000, output = 100, batch = 1) {
     CHECK(contains(table[1], "1 MB"));         // resident per chip
 }
 
-TEST_CASE("diff: a critical value the same on both sides is one value; a column never critical "
+TEST_CASE("diff: a critical value the same on both sides is one value, a column never critical "
           "is left out",
           "[diff][labels]") {
     Sandbox box;

@@ -252,7 +252,7 @@ TEST_CASE("manifest: 'charts' is written, and read as true when absent (older re
     CHECK(report::read_manifest((box / "old.json").string()).charts);
 }
 
-TEST_CASE("manifest: --no-charts changes the inputs' digest; with charts it is as before",
+TEST_CASE("manifest: --no-charts changes the inputs' digest, with charts it is as before",
           "[manifest][uptodate]") {
     report::RunInputs with{{{"s.roof", "s.roof", "00"}}, {"B=1"}, {"h"}, true};
     auto without = with;

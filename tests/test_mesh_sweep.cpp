@@ -56,7 +56,7 @@ TEST_CASE("a mesh sweep skips the sizes that do not divide, with one warning at 
     CHECK(seen);
 }
 
-TEST_CASE("a mesh sweep with no size left is an error; past 8 values they are counted",
+TEST_CASE("a mesh sweep with no size left is an error, past 8 values they are counted",
           "[multichip][mesh-sweep]") {
     auto checked = test::check_text(head_split("sweep TP = [5, 7]"));
     CHECK(test::contains(checked->errors(),

@@ -148,7 +148,7 @@ TEST_CASE("qwen3.5: a Gated DeltaNet decode step, by hand, the same at every S",
     CHECK(linear_cases > 0);
 }
 
-TEST_CASE("qwen3.5: the state per sequence is fixed; the KV cache grows with S", "[qwen3_5]") {
+TEST_CASE("qwen3.5: the state per sequence is fixed, the KV cache grows with S", "[qwen3_5]") {
     // Per linear layer and sequence: the conv state 12288 x 3 x 2 B = 73,728
     // and the recurrent state 4,194,304: 4,268,032; x 45 = 192,061,440.
     // Per full layer: K and V 2 x S x 2 x 256 x 2 B: at S = 8192 16,777,216,
@@ -195,7 +195,7 @@ TEST_CASE("qwen3.5: the chunked prefill of one Gated DeltaNet layer, by hand", "
     CHECK(rule.bytes_written == 33'554'432.0 + 4'194'304.0);
 }
 
-TEST_CASE("qwen3.5: without layer_types every full_attention_interval-th layer is full; errors",
+TEST_CASE("qwen3.5: without layer_types every full_attention_interval-th layer is full, errors",
           "[qwen3_5]") {
     auto text = model::import_config(qwen3_5_config(""), "config.json").text;
     CHECK(contains(text, "let Ll = 45"));

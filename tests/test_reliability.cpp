@@ -375,7 +375,7 @@ TEST_CASE("inputs: a manifest or cases.csv that is a device, a pipe or too large
     }
 }
 
-TEST_CASE("inputs: a manifest's version is bounded; 2^40 does not wrap to 0",
+TEST_CASE("inputs: a manifest's version is bounded, 2^40 does not wrap to 0",
           "[reliability][inputs]") {
     DiffBox box;
     for (long long version : {1LL << 40, 0LL, 1'000'000'000LL}) {

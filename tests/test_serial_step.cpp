@@ -186,7 +186,7 @@ TEST_CASE("a dtype sweep gets a Plan per dtype", "[serial][plan]") {
     CHECK(s->evaluation.sweep_value(plan.rows[0].point, 0) != s->evaluation.sweep_value(plan.rows[1].point, 0));
 }
 
-TEST_CASE("slo t_upper bounds the step with nothing overlapped; slo expected is not there yet",
+TEST_CASE("slo t_upper bounds the step with nothing overlapped, slo expected is not there yet",
           "[serial][plan]") {
     auto text = [](char const* slo) {
         return std::string(R"(

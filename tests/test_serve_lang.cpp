@@ -370,7 +370,7 @@ TEST_CASE("serve: a trace's errors at the file's string", "[serve-lang]") {
                  {{"lengths.csv", "prompt,output\n10,5\n"}});
 }
 
-TEST_CASE("price: a chip's US dollars per hour, USD/h; the catalog's as written", "[serve-lang]") {
+TEST_CASE("price: a chip's US dollars per hour, USD/h, the catalog's as written", "[serve-lang]") {
     auto checked = test::check_text("hardware chip { hbm_bandwidth = 1e12 B/s  price = 2.99 USD/h }\n");
     INFO(checked->errors());
     REQUIRE_FALSE(checked->diagnostics.has_errors());

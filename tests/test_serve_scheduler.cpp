@@ -118,7 +118,7 @@ TEST_CASE("A prompt of 3 x max_step_tokens is prefilled in three chunks at 0, M 
     CHECK(sim.requests[0].finish == 4);
 }
 
-TEST_CASE("Decodes come first; the budget left goes to chunks in arrival order",
+TEST_CASE("Decodes come first, the budget left goes to chunks in arrival order",
           "[serve-scheduler]") {
     // M = 10; A (P 4, G 3) and B (P 25, G 2) both at 0; 1 s a step.
     // Step 1: A {4, 0}, B {6, 0}. Step 2: A decodes at 5, B {9, 6}. Step 3: A at 6 (its 2nd and
@@ -151,7 +151,7 @@ TEST_CASE("Decodes come first; the budget left goes to chunks in arrival order",
     CHECK_THAT(sim.mean_running, WithinRel(8.0 / 5, 1e-12));
 }
 
-TEST_CASE("An idle replica waits for the next arrival; output 1 finishes with its first token",
+TEST_CASE("An idle replica waits for the next arrival, output 1 finishes with its first token",
           "[serve-scheduler]") {
     // Arrivals at 5 s and 20 s, 2 s a step, G = 1: each is one step, [5, 7] and [20, 22].
     auto sim = simulate({{20, 8, 1}, {5, 8, 1}}, settings(256, 64, 100), constant(2));
@@ -191,7 +191,7 @@ TEST_CASE("closed(C), a one-token prompt and a long output: TPOT is the step of 
     CHECK_FALSE(sim.saturated);  // a closed loop never is
 }
 
-TEST_CASE("A KV cache that holds exactly K requests runs at most K; the rest wait",
+TEST_CASE("A KV cache that holds exactly K requests runs at most K, the rest wait",
           "[serve-scheduler]") {
     // K = 3 of P 10 + G 4 = 14 tokens: capacity 42. Seven requests at 0, 1 s a step. Steps 1-4:
     // requests 1-3 (a prefill, 3 decodes), freed at 4 s; steps 5-8: 4-6; steps 9-12: 7 alone.
@@ -304,7 +304,7 @@ TEST_CASE("make_requests: one seeded stream, three draws a request", "[serve-sch
     }
 }
 
-TEST_CASE("Same seed, same times; another seed, other arrivals", "[serve-scheduler]") {
+TEST_CASE("Same seed, same times, another seed, other arrivals", "[serve-scheduler]") {
     auto run = [](std::uint64_t seed) {
         auto requests = make_requests(2000, 40, seed, {128, 2048, {}}, {16, 256, {}});
         return simulate(requests, settings(64, 2048, 200000), [](StepWork const& w) {

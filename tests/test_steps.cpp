@@ -392,7 +392,7 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
     }
 }
 
-TEST_CASE("steps: columns the scenario has nothing for are left out; past one Cases sheet, values",
+TEST_CASE("steps: columns the scenario has nothing for are left out, past one Cases sheet, values",
           "[steps][xlsx]") {
     Sandbox dir;
     Report r(step::scenario);  // no resident bytes, no tokens
@@ -426,8 +426,9 @@ TEST_CASE("steps: columns the scenario has nothing for are left out; past one Ca
                 1e-12));
 
     // Per layer and Whole scenario: values, labelled as such; Per target and
-    // op still refers to the cases, on whichever sheet holds them: fast's proj
-    // at B = 1000 is case (2 x 3 + 0) x 2 + 0 = 12, row 12 - 10 + 2 = 4 of Cases (2).
+    // op still refers to the cases, on whichever sheet holds them: with 2 ops
+    // and 2 targets, fast's up (the table's second row) at B = 1000 is case
+    // (2 x 2 + 1) x 2 + 0 = 10, row 10 - 10 + 2 = 2 of Cases (2).
     std::string const fixed =
         "Values evaluated at the scenario's values (they do not follow an edited Hardware "
         "sheet): the cases continue past the Cases sheet.";
@@ -444,10 +445,12 @@ TEST_CASE("steps: columns the scenario has nothing for are left out; past one Ca
     std::size_t ops = find_row(summary, "Per target and op") + 3;
     test::CasesColumns const cases(r.scenario());
     CHECK(cell(dump, "Summary", ops, 4).at("f") == "=Cases!$" + cases.letter("critical_B") + "$2");
-    CHECK(cell(dump, "Summary", ops, 6).at("f") == "='Cases (2)'!$" + cases.letter("bound") + "$4");
-    CHECK(cell(dump, "Summary", ops, 6).at("v") == "compute");
-    auto const& second = cell(dump, "Cases (2)", 3, cases.at("critical_B"));  // critical_B of that case
-    CHECK(second.at("v").get<double>() == 125);
+    CHECK(cell(dump, "Summary", ops + 1, 6).at("f") == "='Cases (2)'!$" + cases.letter("bound") + "$2");
+    CHECK(cell(dump, "Summary", ops + 1, 6).at("v") == "compute");
+    // critical_B of that case: up is compute-bound when 8e6 B / 1e14 >=
+    // (8e6 + 1e4 B) / 1e12, B >= 8e-6 / 7e-8 = 114.3: 115.
+    auto const& second = cell(dump, "Cases (2)", 1, cases.at("critical_B"));
+    CHECK(second.at("v").get<double>() == 115);
     CHECK(second.contains("f"));
 }
 

@@ -46,7 +46,7 @@ TEST_CASE("a bare number in a quantity field is an error naming its unit family"
           "                             ^~~~\n");
 }
 
-TEST_CASE("every quantity field of the hardware table needs its unit; counts take none",
+TEST_CASE("every quantity field of the hardware table needs its unit, counts take none",
           "[units][hardware]") {
     // By hand from language.md's field table: each quantity's unit family.
     std::map<std::string, std::string> const family = {

@@ -382,7 +382,7 @@ TEST_CASE("xlsx: LibreOffice recalculates the engine's numbers, and follows an e
     }
 }
 
-TEST_CASE("xlsx: the same inputs give the same bytes; the cell API path gives the same cells",
+TEST_CASE("xlsx: the same inputs give the same bytes, the cell API path gives the same cells",
           "[xlsx]") {
     Sandbox dir;
     Report r(scenario_text);
@@ -617,7 +617,7 @@ TEST_CASE("xlsx: errors", "[xlsx]") {
     }
 }
 
-TEST_CASE("xlsx: chart axes from the positive data and the roof; an op of 0 FLOPs is a note",
+TEST_CASE("xlsx: chart axes from the positive data and the roof, an op of 0 FLOPs is a note",
           "[xlsx]") {
     Sandbox dir;
     // gather has 0 FLOPs: intensity and attained 0, which a log axis cannot
