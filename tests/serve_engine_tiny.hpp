@@ -33,6 +33,10 @@ struct TinyServe {
     std::string requests = "5", warmup = "0", max_seqs = "256", max_step_tokens = "100";
     std::string extra;           // more text (hardware, targets, sweeps)
     std::string targets = "target toy";
+    // A second decode op over a sliding window of 16 positions, not affine
+    // in the context: window = bf16[B, D] x cache bf16[SW, D] -> bf16[B, SW],
+    // SW = min(S, 16): bytes 2000 + 2002 SW.
+    bool window = false;
 };
 
 inline int slot_named(model::Scenario const& scenario, std::string const& name) {
@@ -60,16 +64,17 @@ let PT = P + T
 matmul proj = bf16[N, D] * weight bf16[D, F] -> bf16[N, F]
 matmul scores = bf16[B, D] * cache bf16[S, D] -> bf16[B, S]
 matmul att = bf16[T, D] * cache bf16[PT, D] -> bf16[T, PT]
-)";
+)" + (s.window ? "let SW = min(S, 16)\nmatmul window = bf16[B, D] * cache bf16[SW, D] -> bf16[B, SW]\n" : "");
     auto checked = check_text(text);
     INFO(checked->errors());
     REQUIRE_FALSE(checked->diagnostics.has_errors());
     auto& sc = checked->scenario;
-    REQUIRE(sc.ops.size() == 3);
+    REQUIRE(sc.ops.size() == (s.window ? 4u : 3u));
     model::Serve serve;
     serve.name = "chat";
     serve.linear = {sc.ops[0]};
     serve.decode = {sc.ops[1]};
+    if (s.window) serve.decode.push_back(sc.ops[3]);
     serve.prefill = {sc.ops[2]};
     sc.ops.clear();
     serve.tokens_slot = slot_named(sc, "N");
@@ -82,6 +87,11 @@ matmul att = bf16[T, D] * cache bf16[PT, D] -> bf16[T, PT]
     int const pt = slot_named(sc, "PT");
     sc.slots[static_cast<std::size_t>(pt)].depends_on = model::step_bit;
     sc.let_order.push_back(pt);
+    if (s.window) {
+        int const sw = slot_named(sc, "SW");
+        sc.slots[static_cast<std::size_t>(sw)].depends_on = model::step_bit;
+        sc.let_order.push_back(sw);
+    }
     serve.prompt.slot = slot_named(sc, "prompt_len");
     serve.prompt.span = sc.slots[static_cast<std::size_t>(serve.prompt.slot)].expr.span;
     serve.output.slot = slot_named(sc, "output_len");

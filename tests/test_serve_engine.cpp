@@ -62,6 +62,31 @@ TEST_CASE("A step's time is the roofline of its counts summed over sequences and
     CHECK_FALSE(model.error());
 }
 
+TEST_CASE("A decode op not affine in the context (a sliding window) sums each context's counts",
+          "[serve-engine]") {
+    test::TinyServe s;
+    s.window = true;
+    auto checked = test::tiny_serve(s);
+    std::vector<double> const point;
+    engine::serving::StepModel model(checked->scenario, point, {}, {});
+    // Contexts 10 and 12, inside the window: both ops on a line so far.
+    //   linear N = 2: 2.008e-6 s; scores: 4000 + 2002 x 22 = 48,044 B; window (SW = 10, 12)
+    //   the same 48,044 B: step = 2.008e-6 + 2 x 4.8044e-8 = 2.104088e-6
+    std::vector<std::uint32_t> inside{10, 12};
+    CHECK(close(model.seconds({inside, {}, 2}, 0), 2.104088e-6));
+    // Contexts 10, 30, 20: SW = 10, 16, 16, off the line through 10 and 12.
+    //   linear N = 3: bytes 2e6 + 12,000 -> 2.012e-6 s
+    //   scores: 6000 + 2002 x 60 = 126,120 B -> 1.2612e-7 s
+    //   window: 6000 + 2002 x 42 = 90,084 B -> 9.0084e-8 s (not 6000 + 2002 x 60)
+    //   step = 2.012e-6 + 1.2612e-7 + 9.0084e-8 = 2.228204e-6
+    std::vector<std::uint32_t> across{10, 30, 20};
+    CHECK(close(model.seconds({across, {}, 3}, 0), 2.228204e-6));
+    // And again at 12 and 14, both memoized: 2.008e-6 + 2 x (4000 + 2002 x 26) 1e-12 = 2.120104e-6
+    std::vector<std::uint32_t> again{12, 14};
+    CHECK(close(model.seconds({again, {}, 2}, 0), 2.120104e-6));
+    CHECK_FALSE(model.error());
+}
+
 TEST_CASE("The KV capacity: HBM x memory_utilization less the weights and the reserve, per KV token",
           "[serve-engine]") {
     auto checked = test::tiny_serve({});
