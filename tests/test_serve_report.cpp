@@ -137,10 +137,12 @@ TEST_CASE("serve.csv: the header, and a row of a hand-made result", "[serve-repo
         "peak_kv_tokens,kv_capacity_tokens,weight_bytes,reserve_bytes,kv_bytes_per_token,steps,"
         "requests,saturated,slos_met,slo_ttft_p99,problem\r\n";
     REQUIRE(csv.rfind(header, 0) == 0);
-    // Point 1: R = 1, TP = 4, 4 chips; 256 x 1 tok/s, 64 per chip; served 0.5 /s.
+    // Point 1: R = 1, TP = 4, 4 chips; 256 x 1 tok/s, 64 per chip; served 0.5 /s;
+    // the bytes in the shortest text that reads back (2e9 is "2e+09").
     std::string const row1 =
         "toy,1,4,4,1,0,0.5,256,64,0.125,0.25,0.5,0.25,0.015625,0.03125,0.0625,0.03125,2,3,4,2.5,"
-        "12.5,0.015625,65536,2500000,2000000000,1000000000,100000,1000,900,no,yes,yes,\r\n";
+        "12.5,0.015625,65536,2500000,2e+09,1e+09,1e+05,1000,900,no,yes,yes,\r\n";
+    INFO(csv);
     CHECK(contains(csv, row1));
     // Point 2 (R = 4, TP = 2) is saturated and misses the SLO: 1024 tok/s, 512 per chip.
     CHECK(contains(csv, "toy,4,2,2,4,0,2,1024,512,0.125,0.25,8,"));
