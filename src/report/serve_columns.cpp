@@ -128,11 +128,11 @@ constexpr FleetColumnSpec fleet_specs[] = {
          return marks; }},
     {"why_none",                   "why none",             "",              false, Cell::plain,  Term::text, nullptr,
      [](F const& f, std::size_t) { return f.row.why_none; }},
-    {"vllm",                       "vLLM",                 "",              false, Cell::plain,  Term::text, nullptr,
+    {"vllm",                       "vLLM",                 "",              false, Cell::wrap ,  Term::text, nullptr,
      [](F const& f, std::size_t) { return fleet_launch(f).vllm; }},
-    {"trtllm",                     "TensorRT-LLM",         "",              false, Cell::plain,  Term::text, nullptr,
+    {"trtllm",                     "TensorRT-LLM",         "",              false, Cell::wrap ,  Term::text, nullptr,
      [](F const& f, std::size_t) { return fleet_launch(f).trtllm; }},
-    {"sglang",                     "SGLang",               "",              false, Cell::plain,  Term::text, nullptr,
+    {"sglang",                     "SGLang",               "",              false, Cell::wrap ,  Term::text, nullptr,
      [](F const& f, std::size_t) { return fleet_launch(f).sglang; }},
 };
 // clang-format on

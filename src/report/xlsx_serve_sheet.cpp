@@ -8,6 +8,8 @@
 #include "xlsx_state.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <tuple>
 #include <string>
 #include <vector>
@@ -20,6 +22,12 @@ namespace {
 
 // Written in the table's header row and below it; notes above.
 constexpr std::size_t header_row = 4, first_row = 5;
+// A wrapped column's width, and the characters a landscape page prints
+// legibly: a wider table is printed over pages side by side.
+constexpr double wrap_width = 60, page_chars = 170;
+
+bool is_sweep(ServeColumn const& column) { return column.spec->each == ServeColumnSpec::Each::sweep; }
+bool is_sweep(FleetColumn const& column) { return column.spec->per_sweep; }
 
 }  // namespace
 
@@ -31,6 +39,7 @@ lxw_format* XlsxWriter::State::serve_format(ServeCell cell) const {
         case ServeCell::rate: return fmt.rate;
         case ServeCell::bytes: return fmt.bytes;
         case ServeCell::center: return fmt.center;
+        case ServeCell::wrap: return serve_wrap;
         case ServeCell::plain: break;
     }
     return nullptr;
@@ -53,7 +62,7 @@ void XlsxWriter::State::serve_table(lxw_worksheet* ws, char const* what, Columns
             lxw_format* format = serve_format(columns[i].spec->cell);
             if (is_text) {
                 if (text.empty()) continue;
-                widths[i] = std::max(widths[i], text_width(text) + 2);
+                if (columns[i].spec->cell != ServeCell::wrap) widths[i] = std::max(widths[i], text_width(text) + 2);
                 str(ws, row, i, text, format);
             } else {
                 num(ws, row, i, number, format);
@@ -61,8 +70,19 @@ void XlsxWriter::State::serve_table(lxw_worksheet* ws, char const* what, Columns
         }
         ++row;
     }
-    for (std::size_t i = 0; i < widths.size(); ++i) width(ws, i, std::min(widths[i], 60.0));
-    worksheet_freeze_panes(ws, static_cast<lxw_row_t>(first_row), 1);
+    double total = 0;
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+        if (columns[i].spec->cell == ServeCell::wrap) widths[i] = wrap_width;
+        widths[i] = std::min(widths[i], wrap_width);
+        width(ws, i, widths[i]);
+        total += widths[i];
+    }
+    // The first columns (the hardware, the sweeps) name each row on every page.
+    std::size_t keys = 1;
+    while (keys < columns.size() && is_sweep(columns[keys])) ++keys;
+    worksheet_freeze_panes(ws, static_cast<lxw_row_t>(first_row), static_cast<lxw_col_t>(keys));
+    check(worksheet_repeat_columns(ws, 0, static_cast<lxw_col_t>(keys - 1)),
+          std::string("repeating the first columns of ") + what);
     check(worksheet_autofilter(ws, static_cast<lxw_row_t>(header_row), 0,
                                static_cast<lxw_row_t>(std::max(row - 1, first_row)),
                                static_cast<lxw_col_t>(columns.size() - 1)),
@@ -70,7 +90,7 @@ void XlsxWriter::State::serve_table(lxw_worksheet* ws, char const* what, Columns
     check(worksheet_repeat_rows(ws, static_cast<lxw_row_t>(header_row), static_cast<lxw_row_t>(header_row)),
           std::string("repeating the header row of ") + what);
     worksheet_set_landscape(ws);
-    worksheet_fit_to_pages(ws, 1, 0);
+    worksheet_fit_to_pages(ws, static_cast<std::uint16_t>(std::max(1.0, std::ceil(total / page_chars))), 0);
 }
 
 void XlsxWriter::State::write_serve() {
@@ -103,6 +123,9 @@ void XlsxWriter::State::write_serve() {
                     });
     }
     if (fleet && ctx.fleet) {
+        serve_wrap = add_format();
+        format_set_text_wrap(serve_wrap);
+        format_set_align(serve_wrap, LXW_ALIGN_VERTICAL_TOP);
         str(fleet, 0, 0,
             "Fleet for " + output::value_text(sc.fleet_rate ? *sc.fleet_rate : 0) +
                 " requests/s: per configuration (target and the sweeps but the load), the highest "

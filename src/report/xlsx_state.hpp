@@ -275,6 +275,7 @@ struct XlsxWriter::State {
     // xlsx_serve_sheet.cpp
     void write_serve();
     lxw_format* serve_format(ServeCell cell) const;
+    lxw_format* serve_wrap = nullptr;  // ServeCell::wrap, made with the Fleet sheet
     template <class Columns, class Rows, class Value>
     void serve_table(lxw_worksheet* ws, char const* what, Columns const& columns, Rows const& rows,
                      Value const& value);

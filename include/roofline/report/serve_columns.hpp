@@ -20,7 +20,8 @@
 namespace roofline::report {
 
 // How a column is formatted: the sheet's cell format and the terminal's text.
-enum class ServeCell : std::uint8_t { plain, indent, whole, time, rate, bytes, center };
+// wrap: a long text (a command line), wrapped in its column.
+enum class ServeCell : std::uint8_t { plain, indent, whole, time, rate, bytes, center, wrap };
 // format_count, format_seconds, format_si_count without a unit, format_si in
 // bytes, format_general, the text itself.
 enum class ServeTerm : std::uint8_t { count, seconds, si_count, si_bytes, general, text };
