@@ -134,6 +134,7 @@ Chart serve_latency_chart(ReportContext const& context, std::size_t t) {
         }
     }
     output::add_series(chart, saturated_title, saturated_style, std::move(saturated));
+    if (chart.series.empty()) chart.key_entries.push_back(key_note("no serve point has figures on this chip"));
     if (problems) chart.key_entries.push_back(key_note("points without a figure (see serve.csv's problem) left out"));
     if (shown.size() < all.size())
         chart.key_entries.push_back(key_note(std::to_string(shown.size()) + " of " + std::to_string(all.size()) +
@@ -176,6 +177,7 @@ Chart serve_front_chart(ReportContext const& context) {
     }
     output::add_series(chart, saturated_title, saturated_style, std::move(saturated));
     output::add_series(chart, "misses an SLO", slo_style, std::move(misses));
+    if (chart.series.empty()) chart.key_entries.push_back(key_note("no serve point has figures"));
     chart.key_entries.push_back(key_note(std::string("along each line the ") +
                                          (serve_closed(context.scenario) ? "clients" : "arrival rate") +
                                          " grows: more tokens/s per chip, fewer per user"));
