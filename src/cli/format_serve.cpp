@@ -10,6 +10,7 @@
 
 #include "report/launch_settings.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -152,7 +153,13 @@ std::string serve_summary(report::ReportContext const& context) {
         std::vector<std::vector<std::string>> rows = {std::move(header)};
         std::vector<std::string> problems;
         std::size_t shown = 0;
-        for (std::size_t p = 0; p < grid.point_count; ++p) {
+        // A configuration's points together, along the load.
+        std::vector<std::size_t> order(grid.point_count);
+        for (std::size_t p = 0; p < order.size(); ++p) order[p] = p;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return report::serve_config_point(context, a) < report::serve_config_point(context, b);
+        });
+        for (std::size_t p : order) {
             auto const* result = report::serve_result(context, p, t);
             if (!result) continue;
             if (shown++ >= most_rows) continue;

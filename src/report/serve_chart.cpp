@@ -167,8 +167,10 @@ Chart serve_front_chart(ReportContext const& context) {
         }
         lines.push_back(std::move(line));
     }
-    chart.x = fitted_axis("tokens/s per user (1 / TPOT p50)", x_lo, x_hi, decimal_tick);
-    chart.y = fitted_axis("output tokens/s per chip", y_lo, y_hi, decimal_tick);
+    // Ticks of one kind per axis: powers of ten once a plain decimal runs long.
+    auto tick = [](double hi) { return hi >= 1e5 ? power_tick : decimal_tick; };
+    chart.x = fitted_axis("tokens/s per user (1 / TPOT p50)", x_lo, x_hi, tick(x_hi));
+    chart.y = fitted_axis("output tokens/s per chip", y_lo, y_hi, tick(y_hi));
     for (std::size_t i = 0; i < shown.size(); ++i) {
         std::string name = serve_config_text(context, shown[i].point);
         if (targets || name.empty())
