@@ -315,8 +315,15 @@ std::string serve_where(model::Scenario const& scenario, std::span<double const>
 }
 
 std::string seconds_text(double seconds) {
-    if (seconds < 1) return model::format_number(std::round(seconds * 1e6) / 1e3) + " ms";
-    return model::format_number(std::round(seconds * 1e3) / 1e3) + " s";
+    // Three significant digits in the unit that keeps them whole: 2.4 s, 35 ms, 2.82 µs.
+    auto digits = [](double v) {
+        double const scale = std::pow(10.0, 2 - std::floor(std::log10(v)));
+        return model::format_number(std::round(v * scale) / scale);
+    };
+    if (!(seconds > 0) || !std::isfinite(seconds)) return model::format_number(seconds) + " s";
+    if (seconds >= 1) return digits(seconds) + " s";
+    if (seconds >= 1e-3) return digits(seconds * 1e3) + " ms";
+    return digits(seconds * 1e6) + " µs";
 }
 
 }  // namespace roofline::engine::serving

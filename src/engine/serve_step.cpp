@@ -138,21 +138,84 @@ double StepModel::linear_seconds(std::uint64_t tokens, std::size_t target) {
     return linear_memo_[at + target];
 }
 
+void StepModel::note_context(Part& part, std::uint32_t context, std::size_t entry) {
+    std::size_t const ops = part.ops->size();
+    if (part.affine.size() != ops) {
+        part.affine.assign(ops, 1);
+        part.c0.assign(ops, 0), part.c1.assign(ops, 0), part.e0.assign(ops, 0), part.e1.assign(ops, 0);
+    }
+    double const* e = part.entries.data() + entry * part.stride;
+    for (std::size_t k = 0; k < ops; ++k) {
+        if (!part.affine[k]) continue;
+        if (part.c0[k] == 0) {
+            part.c0[k] = context, part.e0[k] = static_cast<std::uint32_t>(entry);
+            continue;
+        }
+        if (part.c1[k] == 0) {
+            part.c1[k] = context, part.e1[k] = static_cast<std::uint32_t>(entry);
+            continue;
+        }
+        // On the line through the first two: (v - v0)(c1 - c0) = (v1 - v0)(c - c0).
+        double const* v0 = part.entries.data() + std::size_t{part.e0[k]} * part.stride;
+        double const* v1 = part.entries.data() + std::size_t{part.e1[k]} * part.stride;
+        long double const run = static_cast<long double>(part.c1[k]) - part.c0[k];
+        long double const at = static_cast<long double>(context) - part.c0[k];
+        std::size_t const end = k + 1 < ops ? part.offsets[k + 1] : part.stride;
+        for (std::size_t i = part.offsets[k]; i < end; ++i)
+            if ((static_cast<long double>(e[i]) - v0[i]) * run !=
+                (static_cast<long double>(v1[i]) - v0[i]) * at) {
+                part.affine[k] = 0;
+                break;
+            }
+    }
+}
+
+void StepModel::sum_decode(std::span<std::uint32_t const> contexts) {
+    Part& part = decode_;
+    std::size_t const ops = part.ops->size();
+    long double const n = static_cast<long double>(contexts.size());
+    long double contexts_sum = 0;
+    for (std::uint32_t c : contexts) contexts_sum += c;
+    bool any_other = false;
+    for (std::size_t k = 0; k < ops; ++k) {
+        std::size_t const end = k + 1 < ops ? part.offsets[k + 1] : part.stride;
+        if (!part.affine[k]) {
+            any_other = true;
+            for (std::size_t i = part.offsets[k]; i < end; ++i) part.sum[i] = 0;
+            continue;
+        }
+        // n v0 + (v1 - v0) (sum of c - n c0) / (c1 - c0); one context seen: n v0.
+        double const* v0 = part.entries.data() + std::size_t{part.e0[k]} * part.stride;
+        double const* v1 = part.entries.data() + std::size_t{part.e1[k]} * part.stride;
+        long double const shift = contexts_sum - n * part.c0[k];
+        long double const run = static_cast<long double>(part.c1[k]) - part.c0[k];
+        for (std::size_t i = part.offsets[k]; i < end; ++i)
+            part.sum[i] = n * v0[i] + (part.c1[k] == 0 ? 0.0L : (static_cast<long double>(v1[i]) - v0[i]) * shift / run);
+    }
+    if (!any_other) return;
+    for (std::uint32_t c : contexts) {
+        double const* e = part.entries.data() + std::size_t{decode_index_[c] - 1} * part.stride;
+        for (std::size_t k = 0; k < ops; ++k) {
+            if (part.affine[k]) continue;
+            std::size_t const end = k + 1 < ops ? part.offsets[k + 1] : part.stride;
+            for (std::size_t i = part.offsets[k]; i < end; ++i) part.sum[i] += e[i];
+        }
+    }
+}
+
 double StepModel::seconds(StepWork const& work, std::size_t target) {
     if (error_) return 0;
     long double total = linear_.ops->empty() ? 0 : linear_seconds(work.tokens, target);
     if (!work.contexts.empty() && !decode_.ops->empty()) {
-        bool first = true;
         for (std::uint32_t c : work.contexts) {
             if (c >= decode_index_.size()) decode_index_.resize(std::size_t{c} + 1, 0);
-            if (decode_index_[c] == 0) {
-                std::size_t entry = 0;
-                if (!count_part(decode_, 1, c, 1, 0, entry)) return 0;
-                decode_index_[c] = static_cast<std::uint32_t>(entry + 1);
-            }
-            if (first) clear_sum(decode_), first = false;
-            add_entry(decode_, decode_index_[c] - 1);
+            if (decode_index_[c] != 0) continue;
+            std::size_t entry = 0;
+            if (!count_part(decode_, 1, c, 1, 0, entry)) return 0;
+            decode_index_[c] = static_cast<std::uint32_t>(entry + 1);
+            note_context(decode_, c, entry);
         }
+        sum_decode(work.contexts);
         total += time_part(decode_, target);
     }
     if (!work.chunks.empty() && !prefill_.ops->empty()) {

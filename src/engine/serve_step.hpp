@@ -11,7 +11,10 @@
 // the linear part's seconds per token count and target, the decode part's
 // per-op counts per context, the prefill part's per (chunk, start). Summing
 // the cached counts of each context is exact whether or not an op's counts
-// are affine in the context (gpt-oss's min(S, W)).
+// are affine in the context (gpt-oss's min(S, W)). And fast: a decode op
+// whose counts at every context seen so far lie on one line (checked at
+// each new context) sums as n x its counts at one context plus the slope x
+// the contexts' sum, in O(1) per step; any other op adds each context's.
 
 #include "case_counts.hpp"
 
@@ -59,7 +62,13 @@ private:
         std::size_t stride = 0;             // doubles per entry; 0: not laid out yet
         std::vector<double> entries;        // entry after entry
         std::vector<long double> sum;       // a step's sums, per field
+        // The decode part: per op, whether its counts are affine in the
+        // context so far, and the two contexts (and entries) that give the line.
+        std::vector<std::uint8_t> affine;
+        std::vector<std::uint32_t> c0, c1, e0, e1;  // c: 0 none yet
     };
+    void note_context(Part& part, std::uint32_t context, std::size_t entry);
+    void sum_decode(std::span<std::uint32_t const> contexts);
     bool count_part(Part& part, double tokens, double context, double chunk, double start,
                     std::size_t& entry);
     void clear_sum(Part& part) const;
