@@ -9,6 +9,8 @@
 
 #include "roofline/cli/format.hpp"
 #include "roofline/report/chart_writer.hpp"
+#include "roofline/report/manifest.hpp"
+#include "roofline/report/run.hpp"
 #include "roofline/report/serve_columns.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
@@ -308,4 +310,84 @@ TEST_CASE("the terminal's Serve and Fleet tables", "[serve-report]") {
     CHECK(contains(out, "launch settings of the fewest-chips configuration (toy, TP = 4)"));
     CHECK(contains(out, "launch settings of the cheapest configuration (toy, TP = 2)"));
     CHECK(contains(out, "vLLM:          vllm serve MODEL --tensor-parallel-size 4 "));
+}
+
+namespace {
+
+// A small serve scenario through `run`: one chip, the rate swept, an SLO and a fleet.
+constexpr char const* small_serve = R"(
+hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  hbm_capacity = 80e9 B }
+target chip
+sweep R = [1, 4]
+let D = 64
+let F = 64
+serve chat {
+    prompt = 128
+    output = 16
+    arrivals = poisson(R)
+    requests = 200
+    warmup = 20
+    seed = 1
+    linear: let N = tokens matmul up = bf16[N, D] * weight bf16[D, F] -> bf16[N, F]
+    decode: let S = context let B = 1 matmul qk = bf16[B, D] * cache bf16[S, D] -> bf16[B, S]
+    prefill: let T = chunk let K = start + chunk
+    matmul pq = bf16[T, D] * cache bf16[K, D] -> bf16[T, K]
+}
+slo ttft_p99 <= 1 s
+fleet rate = 100 /s
+)";
+
+}  // namespace
+
+TEST_CASE("run of a small serve scenario publishes serve.csv, fleet.csv, the sheets, the charts and the tables",
+          "[serve-report][run]") {
+    test::Sandbox box;
+    box.write("chat.roof", small_serve);
+    report::RunRequest request;
+    request.scenario = (box.path / "chat.roof").string();
+    request.out_root = (box.path / "out").string();
+    request.charts = report::gnuplot_available();
+    request.command_line = {"test"};
+    request.tables = [](report::ReportContext const& context, report::Summary const& summary) {
+        return cli::report_tables(context, summary);
+    };
+    Diagnostics diagnostics;
+    auto outcome = report::run(request, diagnostics);
+    INFO(format(diagnostics));
+    REQUIRE(outcome.status == report::RunOutcome::Status::published);
+    // 2 points x 1 target; one configuration (R is the load).
+    REQUIRE(outcome.serve.size() == 2);
+    REQUIRE(outcome.fleet.size() == 1);
+    fs::path const folder = outcome.folder;
+
+    auto const csv = test::read_file(folder / "serve.csv");
+    CHECK(csv.rfind("hardware,R,chips,rate,clients,served_rate,", 0) == 0);
+    CHECK(contains(csv, "\r\nchip,1,1,1,0,"));
+    CHECK(contains(csv, "\r\nchip,4,1,4,0,"));
+    auto const fleet = test::read_file(folder / "fleet.csv");
+    CHECK(fleet.rfind("hardware,chips_per_replica,max_rate_per_replica,", 0) == 0);
+    CHECK(contains(fleet, "vllm serve MODEL --tensor-parallel-size 1 "));
+
+    auto manifest = report::read_manifest((folder / "manifest.json").string());
+    auto listed = [&](std::string const& name) {
+        for (auto const& o : manifest.outputs)
+            if (o.path == name) return true;
+        return false;
+    };
+    CHECK(listed("serve.csv"));
+    CHECK(listed("fleet.csv"));
+    if (request.charts) {
+        CHECK(listed("charts/serve-chat-latency-chip.png"));
+        CHECK(listed("charts/serve-chat-front.svg"));
+    }
+    auto dump = test::xlsx::run_tool("dump " + test::quoted(folder / "report.xlsx"));
+    auto const sheets = dump.at("sheets");
+    CHECK(std::find(sheets.begin(), sheets.end(), "Serve") != sheets.end());
+    CHECK(std::find(sheets.begin(), sheets.end(), "Fleet") != sheets.end());
+    CHECK(test::xlsx::cell(dump, "Serve", 5, 0).at("v") == "chip");
+
+    auto const summary = test::read_file(folder / "summary.txt");
+    CHECK(contains(summary, "serve chat: "));
+    CHECK(contains(summary, "fleet for 100 requests/s"));
+    CHECK(contains(summary, "launch settings of the "));
 }
