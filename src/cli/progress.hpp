@@ -24,7 +24,8 @@ struct PhaseView {
     std::size_t done = 0;
     double seconds = 0;  // since the phase began
 };
-using ProgressView = std::array<PhaseView, 5>;  // indexed by report::Phase
+// Indexed by report::Phase: one entry per phase (fleet is the last).
+using ProgressView = std::array<PhaseView, static_cast<std::size_t>(report::Phase::fleet) + 1>;
 
 // The text of the line for the phases under way, e.g.
 // "evaluating 41%  12,288 / 30,000 cases  20.5 k cases/s" or
@@ -53,7 +54,7 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable stop_signal_;
     ProgressView view_{};
-    std::array<Clock::time_point, 5> began_{};
+    std::array<Clock::time_point, std::tuple_size_v<ProgressView>> began_{};  // per phase
     bool stop_ = false;
     std::thread thread_;
 };
