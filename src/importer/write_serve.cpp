@@ -1,0 +1,146 @@
+// `roofline import --serve`: the serve statement of a continuous-batching
+// scenario (docs/serving.md, docs/import.md "Serving scenarios") over the
+// split serve templates (layers/serve_dense.roof, serve_moe.roof,
+// serve_mla.roof): the linear part once per step at N = tokens, the decode
+// part per decoding sequence at S = context, the prefill part per prompt
+// chunk at T = chunk, P = start.
+#include "layout.hpp"
+
+#include <string>
+
+namespace roofline::model::importer {
+
+namespace {
+
+// The families with serve templates, and their file.
+char const* serve_file(Family family) {
+    switch (family) {
+    case Family::llama:
+    case Family::qwen2: return "layers/serve_dense.roof";
+    case Family::mixtral:
+    case Family::qwen2_moe: return "layers/serve_moe.roof";
+    case Family::deepseek: return "layers/serve_mla.roof";
+    default: return nullptr;
+    }
+}
+
+// A layer count: " x L", " x (L - Ld)".
+std::string times(std::string const& count) {
+    bool simple = count.find(' ') == std::string::npos;
+    return simple ? " x " + count : " x (" + count + ")";
+}
+
+struct Parts {
+    std::string linear, decode, prefill;
+};
+
+// The three parts' uses of one layer kind, `as` it, `count` times.
+void add_layer(Parts& p, std::string const& linear, std::string const& decode,
+               std::string const& prefill, std::string const& as, std::string const& count) {
+    std::string in(8, ' ');
+    std::string tail = ") as " + as + times(count) + "\n";
+    p.linear += in + "use " + linear + tail;
+    p.decode += in + "use " + decode + tail;
+    p.prefill += in + "use " + prefill + tail;
+}
+
+}  // namespace
+
+void check_serve(Config const& c, Shapes const& s, Layout const& l) {
+    if (!serve_file(s.family))
+        c.fail("--serve: no serve templates for " + c.architecture() +
+               " yet (docs/import.md, \"Serving scenarios\": Llama, Mistral, Qwen2, Mixtral, "
+               "Qwen2-MoE, DeepSeek-V2/V3)");
+    if (l.pp > 1)
+        c.fail("--serve with --pp " + std::to_string(l.pp) +
+               ": a serve scenario is one replica's whole step, and the templates are one "
+               "pipeline stage's");
+    if (l.dp > 1)
+        c.fail("--serve with --dp " + std::to_string(l.dp) +
+               ": the serve templates hold a sequence on one attention-dp rank, but a step's "
+               "tokens would have to split evenly over dp at every step; import with --dp 1 "
+               "(tp and ep) or one replica per dp rank");
+}
+
+char const* serve_templates(Family family) { return serve_file(family); }
+
+Int serve_prompt(ImportOptions const& o) { return o.request ? o.request->prompt : 2048; }
+Int serve_output(ImportOptions const& o) { return o.request ? o.request->generated : 256; }
+
+std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o) {
+    bool tp = l.parallel && l.kind == LayoutKind::tp;
+    bool grid = l.parallel && l.kind == LayoutKind::grid;
+    std::string const suffix = tp ? "_tp" : grid ? "_grid" : "";
+    std::string const flash = o.flash ? "_flash" : "";
+    std::string const wdt = ", wdt = wdt, mdt = mdt";
+    // The dtype arguments of the attention parts (no weights but MLA's
+    // prefill, which reads kv_b_proj's) and of the layers with experts.
+    std::string const kv = s.dtypes.quantized && !s.dtypes.kv_cache.empty() ? ", kvdt = kvdt" : "";
+    std::string const attention_dtypes = ", mdt = mdt" + kv;
+    std::string const grid_sizes = grid ? ", DP = DP, TP_EP = TP_EP, TP_ETP = TP_ETP" : "";
+
+    Parts p;
+    std::string in(8, ' ');
+    // The embedding (a gather per token) and the LM head, at N = tokens: the
+    // head then scores every prefill token too (layers/serve_dense.roof).
+    std::string const table = ", wdt = " + table_dtype(s);
+    std::string const head_dtypes = s.dtypes.quantized ? ", wdt = hdt, mdt = hdt" : wdt;
+    std::string const head = (s.tied ? "tied_lm_head" : "lm_head") + suffix;
+    p.linear += in + "use embedding" + suffix + "(N = tokens, D = D, V = V" + table + ")\n";
+
+    if (s.family == Family::deepseek) {
+        std::string const mla = "D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
+        std::string const decode = "mla_decode_attention" + suffix + "(S = context, H = H, C = C, Dr = Dr" +
+                                   attention_dtypes;
+        std::string const prefill = "mla_prefill_attention" + suffix +
+                                    "(T = chunk, P = start, H = H, C = C, Dn = Dn, Dr = Dr, Dv = Dv" +
+                                    wdt + kv;
+        if (s.Ld > 0)
+            add_layer(p, "deepseek_dense_linear" + suffix + "(N = tokens, " + mla + ", F = F" + wdt +
+                             dtype_arguments(s, false),
+                      decode, prefill, "dense_decoder", "Ld");
+        add_layer(p, "deepseek_moe_linear" + suffix + "(N = tokens, " + mla +
+                         ", F = Fe, E = E, k = K, Fs = Fs" + grid_sizes + wdt + dtype_arguments(s, true),
+                  decode, prefill, "moe_decoder", "L - Ld");
+        if (s.score_bias) p.linear += in + "use score_correction(E = E) as router_bias x (L - Ld)\n";
+    } else {
+        std::string const heads = "H = H, KV = KV, Hd = Hd";
+        std::string linear = s.family == Family::llama       ? "dense_linear"
+                             : s.family == Family::qwen2     ? "qkv_bias_linear"
+                             : s.family == Family::mixtral   ? "moe_linear"
+                                                             : "qwen2_moe_linear";
+        linear += suffix + "(N = tokens, D = D, " + heads + ", F = F";
+        if (s.E) linear += ", E = E, k = K";
+        if (s.Fs) linear += ", Fs = Fs";
+        linear += grid_sizes + wdt + dtype_arguments(s, s.E > 0);
+        // The attention parts: Llama's grouped-query attention for every
+        // family here; on the grid, serve_moe.roof's per-sequence forms.
+        std::string const attention = grid ? "" : "dense_";
+        std::string const decode_name = grid ? "decode_attention_grid" : "dense_decode_attention" + suffix + flash;
+        std::string const prefill_name =
+            grid ? "prefill_attention_grid" : attention + "prefill_attention" + suffix + flash;
+        // Mistral's sliding window: decode attends to the last W positions.
+        std::string const context = s.window ? "S = min(context, W)" : "S = context";
+        add_layer(p, linear, decode_name + "(" + context + ", " + heads + attention_dtypes,
+                  prefill_name + "(T = chunk, P = start, " + heads + attention_dtypes, "decoder", "L");
+    }
+    p.linear += in + "use " + head + "(N = tokens, D = D, V = V" + head_dtypes + ")\n";
+
+    std::string out = "serve chat {\n";
+    out += "    prompt = Tp                  # tokens per request (--request P,G)\n";
+    out += "    output = Tg\n";
+    out += "    arrivals = poisson(R)        # R requests/s, open loop\n";
+    out += "    requests = 1000              # simulated per point\n";
+    out += "    max_seqs = 256               # sequences running at once\n";
+    out += "    max_step_tokens = 8192       # tokens per step: decodes + prefill chunks\n";
+    out += "    linear:                      # once per step, N = its tokens\n" + p.linear;
+    out += "    decode:                      # per decoding sequence, S = its context\n" + p.decode;
+    out += "    prefill:                     # per prompt chunk: T tokens from position P\n" + p.prefill;
+    out += "}\n\n";
+    out += "# Service-level objectives, for example:\n";
+    out += "# slo ttft_p99 <= 2 s\n";
+    out += "# slo tpot_p99 <= 50 ms\n";
+    return out;
+}
+
+}  // namespace roofline::model::importer

@@ -1,0 +1,130 @@
+// `roofline import --serve`: the serve statement over the split serve
+// templates (docs/import.md, "Serving scenarios"): its settings, its three
+// parts per family and layout, and the families and layouts it refuses.
+#include "import_error.hpp"
+#include "layout_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace roofline;
+using namespace roofline::test;
+using namespace roofline::test::layout;
+
+namespace {
+
+model::ImportOptions serve_on(char const* target) {
+    model::ImportOptions o;
+    o.targets = {target};
+    o.serve = true;
+    return o;
+}
+
+void require_import_error(char const* config, model::ImportOptions const& o, std::string const& part) {
+    auto message = import_error(config, o);
+    INFO(message);
+    CHECK(contains(message, part));
+}
+
+}  // namespace
+
+TEST_CASE("import --serve: Llama 3.1 70B at tp 4, the serve statement and its parts", "[serve-import]") {
+    auto o = serve_on("h200");
+    o.layout.tp = 4;
+    auto text = import_text(llama31_70b, o);
+    INFO(text);
+    CHECK(contains(text, "# LlamaForCausalLM, serve, bf16 weights"));
+    CHECK(contains(text, "scenario \"LlamaForCausalLM serve, bf16, 2048 prompt, 256 output, tp 4\""));
+    CHECK(contains(text, "include \"layers/serve_dense.roof\"\n"));
+    CHECK(contains(text, "mesh tp = TP over nvlink"));
+    CHECK(contains(text, "let Tp = 2048"));
+    CHECK(contains(text, "let Tg = 256"));
+    CHECK(contains(text, "sweep R = [1, 2, 4, 8, 16]"));
+    CHECK(contains(text, "serve chat {\n    prompt = Tp"));
+    CHECK(contains(text, "    output = Tg\n"));
+    CHECK(contains(text, "    arrivals = poisson(R)"));
+    CHECK(contains(text, "    requests = 1000"));
+    CHECK(contains(text, "    max_seqs = 256"));
+    CHECK(contains(text, "    max_step_tokens = 8192"));
+    CHECK(contains(text, "        use embedding_tp(N = tokens, D = D, V = V, wdt = wdt)\n"));
+    CHECK(contains(text, "        use dense_linear_tp(N = tokens, D = D, H = H, KV = KV, Hd = Hd, F = F, "
+                         "wdt = wdt, mdt = mdt) as decoder x L\n"));
+    CHECK(contains(text, "        use lm_head_tp(N = tokens, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
+    CHECK(contains(text, "    decode:"));
+    CHECK(contains(text, "        use dense_decode_attention_tp(S = context, H = H, KV = KV, Hd = Hd, "
+                         "mdt = mdt) as decoder x L\n"));
+    CHECK(contains(text, "    prefill:"));
+    CHECK(contains(text, "        use dense_prefill_attention_tp(T = chunk, P = start, H = H, KV = KV, "
+                         "Hd = Hd, mdt = mdt) as decoder x L\n"));
+    CHECK(contains(text, "# slo ttft_p99 <= 2 s\n# slo tpot_p99 <= 50 ms\n"));
+    // No decode or prefill uses of the whole layers, no batch sweep.
+    CHECK_FALSE(contains(text, "sweep B"));
+    CHECK_FALSE(contains(text, "dense_tp_decode"));
+}
+
+TEST_CASE("import --serve: --request P,G sets the lengths; --flash the flash parts", "[serve-import]") {
+    auto o = serve_on("h100_sxm");
+    o.request = model::ImportRequest{512, 64};
+    o.flash = true;
+    auto text = import_text(llama3_8b, o);
+    INFO(text);
+    CHECK(contains(text, "let Tp = 512"));
+    CHECK(contains(text, "let Tg = 64"));
+    CHECK(contains(text, ", 512 prompt, 64 output, flash attention\""));
+    CHECK(contains(text, "include \"layers/serve_dense.roof\"\n"));
+    CHECK(contains(text, "        use embedding(N = tokens, D = D, V = V, wdt = wdt)\n"));
+    CHECK(contains(text, "        use dense_linear(N = tokens, "));
+    CHECK(contains(text, "        use dense_decode_attention_flash(S = context, "));
+    CHECK(contains(text, "        use dense_prefill_attention_flash(T = chunk, P = start, "));
+    CHECK(contains(text, "        use lm_head(N = tokens, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
+}
+
+TEST_CASE("import --serve: the MoE and MLA families, one chip and on the grid", "[serve-import]") {
+    auto o = serve_on("h200");
+    auto mixtral = import_text(mixtral_8x7b, o);
+    INFO(mixtral);
+    CHECK(contains(mixtral, "include \"layers/serve_moe.roof\"\n"));
+    CHECK(contains(mixtral, "use moe_linear(N = tokens, D = D, H = H, KV = KV, Hd = Hd, F = F, E = E, k = K, "
+                            "wdt = wdt, mdt = mdt) as decoder x L\n"));
+    CHECK(contains(mixtral, "use dense_decode_attention(S = context, H = H, KV = KV, Hd = Hd, mdt = mdt)"));
+
+    auto qwen = import_text(qwen15_moe, o);
+    INFO(qwen);
+    CHECK(contains(qwen, "use qwen2_moe_linear(N = tokens, D = D, H = H, KV = KV, Hd = Hd, F = F, E = E, "
+                         "k = K, Fs = Fs, wdt = wdt, mdt = mdt) as decoder x L\n"));
+
+    auto g = o;
+    g.layout.tp = 8;
+    g.layout.ep = 8;
+    auto deepseek = import_text(deepseek_v3, g);
+    INFO(deepseek);
+    CHECK(contains(deepseek, "include \"layers/serve_mla.roof\"\n"));
+    CHECK(contains(deepseek, "mesh dp = DP over nvlink, tp_ep = TP_EP over nvlink, tp_etp = TP_ETP over nvlink"));
+    CHECK(contains(deepseek, "use deepseek_dense_linear_grid(N = tokens, D = D, H = H, Qr = Qr, C = C, "
+                             "Dn = Dn, Dr = Dr, Dv = Dv, F = F, wdt = wdt, mdt = mdt) as dense_decoder x Ld\n"));
+    CHECK(contains(deepseek, "use deepseek_moe_linear_grid(N = tokens, D = D, H = H, Qr = Qr, C = C, Dn = Dn, "
+                             "Dr = Dr, Dv = Dv, F = Fe, E = E, k = K, Fs = Fs, DP = DP, TP_EP = TP_EP, "
+                             "TP_ETP = TP_ETP, wdt = wdt, mdt = mdt) as moe_decoder x (L - Ld)\n"));
+    CHECK(contains(deepseek, "use score_correction(E = E) as router_bias x (L - Ld)\n"));
+    CHECK(contains(deepseek, "use mla_decode_attention_grid(S = context, H = H, C = C, Dr = Dr, mdt = mdt) "
+                             "as moe_decoder x (L - Ld)\n"));
+    CHECK(contains(deepseek, "use mla_prefill_attention_grid(T = chunk, P = start, H = H, C = C, Dn = Dn, "
+                             "Dr = Dr, Dv = Dv, wdt = wdt, mdt = mdt) as dense_decoder x Ld\n"));
+    CHECK(contains(deepseek, "use lm_head_grid(N = tokens, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
+}
+
+TEST_CASE("import --serve: the families without serve templates and the layouts it refuses",
+          "[serve-import]") {
+    auto o = serve_on("h200");
+    require_import_error(gemma_7b, o, "--serve: no serve templates for GemmaForCausalLM yet");
+    require_import_error(gpt2, o, "--serve: no serve templates for GPT2LMHeadModel yet");
+    auto dp = o;
+    dp.layout.dp = 8;
+    dp.layout.ep = 8;
+    require_import_error(deepseek_v3, dp, "--serve with --dp 8: ");
+    auto pp = o;
+    pp.layout.tp = 4;
+    pp.layout.pp = 2;
+    require_import_error(llama31_70b, pp, "--serve with --pp 2: ");
+}
