@@ -6,7 +6,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <cctype>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace roofline;
 using namespace roofline::test;
@@ -127,4 +133,95 @@ TEST_CASE("import --serve: the families without serve templates and the layouts 
     pp.layout.tp = 4;
     pp.layout.pp = 2;
     require_import_error(llama31_70b, pp, "--serve with --pp 2: ");
+}
+
+namespace {
+
+// The serve statement's parts as top-level uses at one step's values
+// (tokens 8, context 100, chunk 64 from start 128), each part's layers
+// renamed apart, so that today's language checks and evaluates them: every
+// use's arguments are its template's.
+std::string parts_at_top_level(std::string const& text) {
+    std::string out, part;
+    std::size_t at = 0;
+    bool inside = false;
+    auto replace_word = [](std::string line, std::string const& word, std::string const& value) {
+        for (std::size_t i = line.find(word); i != std::string::npos; i = line.find(word, i + value.size())) {
+            bool starts = i == 0 || !(std::isalnum(static_cast<unsigned char>(line[i - 1])) || line[i - 1] == '_');
+            std::size_t end = i + word.size();
+            bool ends = end == line.size() ||
+                        !(std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_');
+            if (starts && ends) line.replace(i, word.size(), value);
+        }
+        return line;
+    };
+    while (at < text.size()) {
+        auto end = text.find('\n', at);
+        std::string line = text.substr(at, end - at);
+        at = end + 1;
+        if (line.rfind("serve chat {", 0) == 0) inside = true;
+        if (!inside) {
+            out += line + "\n";
+            continue;
+        }
+        if (line == "}") inside = false;
+        for (char const* name : {"linear", "decode", "prefill"})
+            if (line.rfind(std::string("    ") + name + ":", 0) == 0) part = name;
+        if (line.rfind("        use ", 0) != 0) continue;
+        for (auto [word, value] : {std::pair{"tokens", "8"}, {"context", "100"}, {"chunk", "64"}, {"start", "128"}})
+            line = replace_word(line, word, value);
+        auto as = line.find(" as ");
+        if (as != std::string::npos) line.insert(as + 4, part + "_");
+        out += line.substr(4) + "\n";
+    }
+    return out;
+}
+
+std::string read_config(std::string const& name) {
+    std::ifstream in(std::string(ROOFLINE_SOURCE_DIR) + "/tests/measured/configs/" + name);
+    REQUIRE(in);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("import --serve: every family's parts, at top level, check and evaluate", "[serve-import]") {
+    auto o = serve_on("h200");
+    auto tp = [&](std::int64_t n) {
+        auto r = o;
+        r.layout.tp = n;
+        return r;
+    };
+    auto grid = [&](std::int64_t t, std::int64_t e) {
+        auto r = o;
+        r.layout.tp = t;
+        r.layout.ep = e;
+        return r;
+    };
+    auto flash = o;
+    flash.flash = true;
+    auto flash_tp = tp(2);
+    flash_tp.flash = true;
+    std::string const llama70 = read_config("meta-llama--Meta-Llama-3.1-70B_config.json");
+    std::string const v3 = read_config("deepseek-ai--DeepSeek-V3_config.json");
+    std::string const nvfp4 = read_config("nvidia--DeepSeek-V3.1-NVFP4_config.json");
+    auto quantized = grid(8, 8);
+    quantized.quant_config = read_config("nvidia--DeepSeek-V3.1-NVFP4_hf_quant_config.json");
+    quantized.quant_file = "hf_quant_config.json";
+    quantized.targets = {"b200"};  // nvfp4: a Blackwell peak
+    std::vector<std::pair<std::string, model::ImportOptions>> cases = {
+        {llama70, o},        {llama70, tp(4)},      {llama3_8b, flash},  {llama3_8b, flash_tp},
+        {mistral_7b, o},     {qwen25_7b, tp(2)},    {mixtral_8x7b, o},   {mixtral_8x7b, grid(8, 8)},
+        {qwen15_moe, o},     {qwen15_moe, grid(4, 4)}, {deepseek_v2, o}, {v3, grid(8, 8)},
+        {nvfp4, quantized},
+    };
+    for (auto const& [config, options] : cases) {
+        auto text = parts_at_top_level(import_text(config.c_str(), options));
+        INFO(text);
+        auto r = evaluate(text);
+        CHECK(r->facts_at(0).weight_bytes > 0);
+        CHECK(r->facts_at(0).cache_bytes > 0);
+    }
 }
