@@ -3,6 +3,7 @@
 // parts per family and layout, and the families and layouts it refuses.
 #include "import_error.hpp"
 #include "layout_support.hpp"
+#include "qwen3_minimax_kimi_configs.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -118,6 +119,15 @@ TEST_CASE("import --serve: the MoE and MLA families, one chip and on the grid", 
     CHECK(contains(deepseek, "use mla_prefill_attention_grid(T = chunk, P = start, H = H, C = C, Dn = Dn, "
                              "Dr = Dr, Dv = Dv, wdt = wdt, mdt = mdt) as dense_decoder x Ld\n"));
     CHECK(contains(deepseek, "use lm_head_grid(N = tokens, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
+
+    // Qwen3-235B at tp 8 x ep 8: 4 key/value heads, each replicated on 2 GPUs.
+    auto qwen3 = import_text(test::qwen3_minimax_kimi_configs::qwen3_235b_fp8, g);
+    INFO(qwen3);
+    CHECK(contains(qwen3, "include \"layers/serve_qwen3.roof\"\n"));
+    CHECK(contains(qwen3, "use qk_norm_decode_attention_grid(S = context, H = H, KV = KV, Hd = Hd, "
+                          "TP = TP_EP * TP_ETP, mdt = mdt) as decoder x L\n"));
+    CHECK(contains(qwen3, "use qk_norm_prefill_attention_grid(T = chunk, P = start, H = H, KV = KV, Hd = Hd, "
+                          "TP = TP_EP * TP_ETP, mdt = mdt) as decoder x L\n"));
 }
 
 TEST_CASE("import --serve: the families without serve templates and the layouts it refuses",
@@ -125,6 +135,8 @@ TEST_CASE("import --serve: the families without serve templates and the layouts 
     auto o = serve_on("h200");
     require_import_error(gemma_7b, o, "--serve: no serve templates for GemmaForCausalLM yet");
     require_import_error(gpt2, o, "--serve: no serve templates for GPT2LMHeadModel yet");
+    require_import_error(test::qwen3_minimax_kimi_configs::minimax_m25, o,
+                         "--serve: no serve templates for MiniMaxM2ForCausalLM yet");
     auto dp = o;
     dp.layout.dp = 8;
     dp.layout.ep = 8;
@@ -216,6 +228,10 @@ TEST_CASE("import --serve: every family's parts, at top level, check and evaluat
         {mistral_7b, o},     {qwen25_7b, tp(2)},    {mixtral_8x7b, o},   {mixtral_8x7b, grid(8, 8)},
         {qwen15_moe, o},     {qwen15_moe, grid(4, 4)}, {deepseek_v2, o}, {v3, grid(8, 8)},
         {nvfp4, quantized},
+        {test::qwen3_minimax_kimi_configs::qwen3_32b, o},
+        {test::qwen3_minimax_kimi_configs::qwen3_32b, tp(4)},
+        {test::qwen3_minimax_kimi_configs::qwen3_235b_fp8, o},
+        {test::qwen3_minimax_kimi_configs::qwen3_235b_fp8, grid(8, 8)},
     };
     for (auto const& [config, options] : cases) {
         auto text = parts_at_top_level(import_text(config.c_str(), options));

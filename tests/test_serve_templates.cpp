@@ -232,3 +232,38 @@ TEST_CASE("serve_mla: the grid forms = deepseek_moe_grid_decode", "[serve-templa
     // Per chip two heads of the four, the whole latent cache: half of 46,800.
     CHECK(grid.part.flops == 23400);
 }
+
+TEST_CASE("serve_qwen3: Qwen3 and Qwen3-MoE = their linear parts + B x decode attention, one chip, tp "
+          "and the grid (key/value heads replicated beyond tp = KV)", "[serve-templates]") {
+    std::string const f = std::string(gqa) + ", F = 128";
+    auto dense = split("layers/serve_qwen3.roof", "", use("qwen3_decode", "B = B, S = 100, " + f, "whole"),
+                       use("qwen3_linear", "N = B, " + f, "linear") +
+                           use("dense_decode_attention", "S = 100, " + std::string(heads), "part", "4"));
+    require_equal(dense, 4);
+    auto tp = split("layers/serve_qwen3.roof", "mesh tp = 2 over nvlink",
+                    use("qwen3_tp_decode", "B = B, S = 100, " + f, "whole"),
+                    use("qwen3_linear_tp", "N = B, " + f, "linear") +
+                        use("dense_decode_attention_tp", "S = 100, " + std::string(heads), "part", "4"));
+    require_equal(tp, 4);
+    std::string const moe = std::string(gqa) + ", F = 96, E = 8, k = 2";
+    auto one = split("layers/serve_qwen3.roof", "", use("qwen3_moe_decode", "B = B, S = 100, " + moe, "whole"),
+                     use("qwen3_moe_linear", "N = B, " + moe, "linear") +
+                         use("dense_decode_attention", "S = 100, " + std::string(heads), "part", "4"));
+    require_equal(one, 4);
+    std::string const mesh = "mesh dp = 1 over nvlink, tp_ep = 2 over nvlink, tp_etp = 1 over nvlink";
+    for (std::string kv : {"2", "1"}) {
+        INFO("KV = " << kv);
+        std::string const shape = "H = 4, KV = " + kv + ", Hd = 16";
+        std::string const g = "D = 64, " + shape + ", F = 96, E = 8, k = 2, DP = 1, TP_EP = 2, TP_ETP = 1";
+        auto grid = split("layers/serve_qwen3.roof", mesh,
+                          use("qwen3_moe_grid_decode", "B = B, S = 100, " + g, "whole"),
+                          use("qwen3_moe_linear_grid", "N = B, " + g, "linear") +
+                              use("qk_norm_decode_attention_grid", "S = 100, " + shape + ", TP = 2", "part", "4"));
+        require_equal(grid, 4);
+        // Per chip: 2 of the 4 query heads (whatever KV), half of 27,600.
+        CHECK(grid.part.flops == 13800);
+        // The cache per chip: one key/value head (KV = 2 split, or KV = 1
+        // replicated), K and V: 2 x 4 sequences x 100 x 16 x 2 B = 25,600.
+        CHECK(grid.split_cache == 25600);
+    }
+}

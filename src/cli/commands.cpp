@@ -158,8 +158,8 @@ constexpr Command table[] = {
      "  --serve                 a serve statement: continuous batching of requests\n"
      "                          (their lengths --request P,G, default 2048,256) at\n"
      "                          arrival rates R = 1 .. 16 /s (Llama, Mistral, Qwen2,\n"
-     "                          Mixtral, Qwen2-MoE, DeepSeek-V2/V3; --tp, or --tp\n"
-     "                          and --ep)\n"
+     "                          Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2/V3;\n"
+     "                          --tp, or --tp and --ep)\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
      "  -h, --help              show this help\n"},
 };

@@ -20,6 +20,8 @@ char const* serve_file(Family family) {
     case Family::mixtral:
     case Family::qwen2_moe: return "layers/serve_moe.roof";
     case Family::deepseek: return "layers/serve_mla.roof";
+    case Family::qwen3:
+    case Family::qwen3_moe: return "layers/serve_qwen3.roof";
     default: return nullptr;
     }
 }
@@ -49,8 +51,8 @@ void add_layer(Parts& p, std::string const& linear, std::string const& decode,
 void check_serve(Config const& c, Shapes const& s, Layout const& l) {
     if (!serve_file(s.family))
         c.fail("--serve: no serve templates for " + c.architecture() +
-               " yet (docs/import.md, \"Serving scenarios\": Llama, Mistral, Qwen2, Mixtral, "
-               "Qwen2-MoE, DeepSeek-V2/V3)");
+               " yet (docs/import.md, \"Serving scenarios\": Llama, Mistral, Qwen2, Qwen3, Mixtral, "
+               "Qwen2-MoE, Qwen3-MoE, DeepSeek-V2/V3)");
     if (l.pp > 1)
         c.fail("--serve with --pp " + std::to_string(l.pp) +
                ": a serve scenario is one replica's whole step, and the templates are one "
@@ -108,21 +110,29 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
         std::string linear = s.family == Family::llama       ? "dense_linear"
                              : s.family == Family::qwen2     ? "qkv_bias_linear"
                              : s.family == Family::mixtral   ? "moe_linear"
+                             : s.family == Family::qwen3     ? "qwen3_linear"
+                             : s.family == Family::qwen3_moe ? "qwen3_moe_linear"
                                                              : "qwen2_moe_linear";
         linear += suffix + "(N = tokens, D = D, " + heads + ", F = F";
         if (s.E) linear += ", E = E, k = K";
         if (s.Fs) linear += ", Fs = Fs";
         linear += grid_sizes + wdt + dtype_arguments(s, s.E > 0);
         // The attention parts: Llama's grouped-query attention for every
-        // family here; on the grid, serve_moe.roof's per-sequence forms.
-        std::string const attention = grid ? "" : "dense_";
-        std::string const decode_name = grid ? "decode_attention_grid" : "dense_decode_attention" + suffix + flash;
-        std::string const prefill_name =
-            grid ? "prefill_attention_grid" : attention + "prefill_attention" + suffix + flash;
+        // family here; on the grid, serve_moe.roof's per-sequence forms
+        // (Qwen3-MoE: serve_qwen3.roof's, key/value heads replicated beyond
+        // tp = KV, over TP = TP_EP x TP_ETP).
+        bool const replicated = grid && s.family == Family::qwen3_moe;
+        std::string const kind = replicated ? "qk_norm_" : "";
+        std::string const decode_name = grid ? kind + "decode_attention_grid"
+                                             : "dense_decode_attention" + suffix + flash;
+        std::string const prefill_name = grid ? kind + "prefill_attention_grid"
+                                              : "dense_prefill_attention" + suffix + flash;
+        std::string const attention_heads = heads + (replicated ? ", TP = TP_EP * TP_ETP" : "");
         // Mistral's sliding window: decode attends to the last W positions.
         std::string const context = s.window ? "S = min(context, W)" : "S = context";
-        add_layer(p, linear, decode_name + "(" + context + ", " + heads + attention_dtypes,
-                  prefill_name + "(T = chunk, P = start, " + heads + attention_dtypes, "decoder", "L");
+        add_layer(p, linear, decode_name + "(" + context + ", " + attention_heads + attention_dtypes,
+                  prefill_name + "(T = chunk, P = start, " + attention_heads + attention_dtypes, "decoder",
+                  "L");
     }
     p.linear += in + "use " + head + "(N = tokens, D = D, V = V" + head_dtypes + ")\n";
 
