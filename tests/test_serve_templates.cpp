@@ -22,7 +22,19 @@ namespace {
 struct Split {
     test::LayerTotals whole, linear, part;
     double whole_weights = 0, whole_cache = 0, split_weights = 0, split_cache = 0;
+    // bytes each chip receives over the network (the AllReduces and
+    // all-to-alls of a parallel layer; 0 on one chip)
+    double whole_net = 0, linear_net = 0, part_net = 0;
 };
+
+double net_bytes(test::EvaluatedLayers const& r, std::string const& layer) {
+    double total = 0;
+    for (auto const& c : r.evaluation.cases) {
+        auto const& name = r.scenario().ops[c.op].layer;
+        if ((name == layer || name.rfind(layer + "/", 0) == 0) && c.target == 0) total += c.metrics.net_bytes;
+    }
+    return total;
+}
 
 std::string scenario(std::string const& include, std::string const& mesh, std::string const& body) {
     return "include \"hardware/catalog.roof\"\ninclude \"" + include + "\"\ntarget h100_sxm\n" + mesh +
@@ -43,6 +55,9 @@ Split split(std::string const& include, std::string const& mesh, std::string con
     s.whole_cache = w->facts(4).cache_bytes;
     s.split_weights = p->facts(4).weight_bytes;
     s.split_cache = p->facts(4).cache_bytes;
+    s.whole_net = net_bytes(*w, "whole");
+    s.linear_net = net_bytes(*p, "linear");
+    s.part_net = net_bytes(*p, "part");
     return s;
 }
 
@@ -54,6 +69,7 @@ void require_equal(Split const& s, double copies) {
     CHECK(s.whole.bytes_written == s.linear.bytes_written + copies * s.part.bytes_written);
     CHECK(s.whole_weights == s.split_weights);
     CHECK(s.whole_cache == s.split_cache);
+    CHECK(s.whole_net == s.linear_net + copies * s.part_net);
     CHECK(s.whole.flops > 0);
     CHECK(s.part.flops > 0);
 }
@@ -132,6 +148,12 @@ TEST_CASE("serve_dense: the tensor-parallel and the Qwen2 forms split as the who
     require_equal(tp, 4);
     // Per chip: one key/value head of the two, half of 27,600.
     CHECK(tp.part.flops == 13800);
+    // The AllReduces of o_proj and down are the linear part's, of B x D x
+    // 2 B = 512 B each: a ring over 2 chips receives 2 (2 - 1) / 2 x 512 =
+    // 512 B per AllReduce (reduce-scatter, then all-gather), 1,024 for the
+    // two; one sequence's attention moves nothing.
+    CHECK(tp.part_net == 0);
+    CHECK(tp.linear_net == 1024);
     auto bias = split("layers/serve_dense.roof", "",
                       "include \"layers/qkv_bias.roof\"\n" +
                           use("qkv_bias_decode", "B = B, S = 100, " + f, "whole"),
