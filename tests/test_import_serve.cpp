@@ -120,6 +120,19 @@ TEST_CASE("import --serve: the MoE and MLA families, one chip and on the grid", 
                              "Dr = Dr, Dv = Dv, wdt = wdt, mdt = mdt) as dense_decoder x Ld\n"));
     CHECK(contains(deepseek, "use lm_head_grid(N = tokens, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
 
+    // Gemma 2: the local layers' decode within the window, the global ones not.
+    auto gemma2 = import_text(gemma2_9b, o);
+    INFO(gemma2);
+    CHECK(contains(gemma2, "let W = 4096"));
+    CHECK(contains(gemma2, "use scaled_embedding(N = tokens, D = D, V = V, wdt = wdt)\n"));
+    CHECK(contains(gemma2, "use gemma2_linear(N = tokens, D = D, H = H, KV = KV, Hd = Hd, F = F, wdt = wdt, "
+                           "mdt = mdt) as decoder x L\n"));
+    CHECK(contains(gemma2, "use gemma2_decode_attention(S = min(context, W), H = H, KV = KV, Hd = Hd, mdt = mdt) "
+                           "as local x (L / 2)\n"));
+    CHECK(contains(gemma2, "use gemma2_decode_attention(S = context, H = H, KV = KV, Hd = Hd, mdt = mdt) "
+                           "as global x (L / 2)\n"));
+    CHECK(contains(gemma2, "use gemma2_lm_head(N = tokens, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
+
     // Qwen3-235B at tp 8 x ep 8: 4 key/value heads, each replicated on 2 GPUs.
     auto qwen3 = import_text(test::qwen3_minimax_kimi_configs::qwen3_235b_fp8, g);
     INFO(qwen3);
@@ -133,7 +146,6 @@ TEST_CASE("import --serve: the MoE and MLA families, one chip and on the grid", 
 TEST_CASE("import --serve: the families without serve templates and the layouts it refuses",
           "[serve-import]") {
     auto o = serve_on("h200");
-    require_import_error(gemma_7b, o, "--serve: no serve templates for GemmaForCausalLM yet");
     require_import_error(gpt2, o, "--serve: no serve templates for GPT2LMHeadModel yet");
     require_import_error(test::qwen3_minimax_kimi_configs::minimax_m25, o,
                          "--serve: no serve templates for MiniMaxM2ForCausalLM yet");
@@ -228,6 +240,7 @@ TEST_CASE("import --serve: every family's parts, at top level, check and evaluat
         {mistral_7b, o},     {qwen25_7b, tp(2)},    {mixtral_8x7b, o},   {mixtral_8x7b, grid(8, 8)},
         {qwen15_moe, o},     {qwen15_moe, grid(4, 4)}, {deepseek_v2, o}, {v3, grid(8, 8)},
         {nvfp4, quantized},
+        {gemma_7b, o},       {gemma2_9b, o},
         {test::qwen3_minimax_kimi_configs::qwen3_32b, o},
         {test::qwen3_minimax_kimi_configs::qwen3_32b, tp(4)},
         {test::qwen3_minimax_kimi_configs::qwen3_235b_fp8, o},

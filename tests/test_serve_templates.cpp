@@ -289,3 +289,22 @@ TEST_CASE("serve_qwen3: Qwen3 and Qwen3-MoE = their linear parts + B x decode at
         CHECK(grid.split_cache == 25600);
     }
 }
+
+TEST_CASE("serve_gemma: Gemma and Gemma 2 = their linear parts + B x their decode attention",
+          "[serve-templates]") {
+    std::string const f = std::string(gqa) + ", F = 128";
+    auto gemma = split("layers/serve_gemma.roof", "", use("gemma_decode", "B = B, S = 100, " + f, "whole"),
+                       use("gemma_linear", "N = B, " + f, "linear") +
+                           use("dense_decode_attention", "S = 100, " + std::string(heads), "part", "4"));
+    require_equal(gemma, 4);
+    auto gemma2 = split("layers/serve_gemma.roof", "", use("gemma2_decode", "B = B, S = 100, " + f, "whole"),
+                        use("gemma2_linear", "N = B, " + f, "linear") +
+                            use("gemma2_decode_attention", "S = 100, " + std::string(heads), "part", "4"));
+    require_equal(gemma2, 4);
+    // One sequence: 27,600 as Llama's, plus the soft-cap's 3 H S = 1,200.
+    CHECK(gemma2.part.flops == 28800);
+    auto prefill = split("layers/serve_gemma.roof", "", use("gemma2_prefill", "B = 1, T = 64, " + f, "whole"),
+                         use("gemma2_linear", "N = 64, " + f, "linear") +
+                             use("gemma2_prefill_attention", "T = 64, P = 0, " + std::string(heads), "part"));
+    require_equal(prefill, 1);
+}

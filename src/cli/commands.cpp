@@ -158,7 +158,8 @@ constexpr Command table[] = {
      "  --serve                 a serve statement: continuous batching of requests\n"
      "                          (their lengths --request P,G, default 2048,256) at\n"
      "                          arrival rates R = 1 .. 16 /s (Llama, Mistral, Qwen2,\n"
-     "                          Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2/V3;\n"
+     "                          Qwen3, Gemma, Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE,\n"
+     "                          DeepSeek-V2/V3;\n"
      "                          --tp, or --tp and --ep)\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
      "  -h, --help              show this help\n"},

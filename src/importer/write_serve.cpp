@@ -7,6 +7,7 @@
 #include "layout.hpp"
 
 #include <string>
+#include <utility>
 
 namespace roofline::model::importer {
 
@@ -22,6 +23,8 @@ char const* serve_file(Family family) {
     case Family::deepseek: return "layers/serve_mla.roof";
     case Family::qwen3:
     case Family::qwen3_moe: return "layers/serve_qwen3.roof";
+    case Family::gemma:
+    case Family::gemma2: return "layers/serve_gemma.roof";
     default: return nullptr;
     }
 }
@@ -51,8 +54,8 @@ void add_layer(Parts& p, std::string const& linear, std::string const& decode,
 void check_serve(Config const& c, Shapes const& s, Layout const& l) {
     if (!serve_file(s.family))
         c.fail("--serve: no serve templates for " + c.architecture() +
-               " yet (docs/import.md, \"Serving scenarios\": Llama, Mistral, Qwen2, Qwen3, Mixtral, "
-               "Qwen2-MoE, Qwen3-MoE, DeepSeek-V2/V3)");
+               " yet (docs/import.md, \"Serving scenarios\": Llama, Mistral, Qwen2, Qwen3, Gemma, "
+               "Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2/V3)");
     if (l.pp > 1)
         c.fail("--serve with --pp " + std::to_string(l.pp) +
                ": a serve scenario is one replica's whole step, and the templates are one "
@@ -87,10 +90,25 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
     // head then scores every prefill token too (layers/serve_dense.roof).
     std::string const table = ", wdt = " + table_dtype(s);
     std::string const head_dtypes = s.dtypes.quantized ? ", wdt = hdt, mdt = hdt" : wdt;
-    std::string const head = (s.tied ? "tied_lm_head" : "lm_head") + suffix;
-    p.linear += in + "use embedding" + suffix + "(N = tokens, D = D, V = V" + table + ")\n";
+    bool const gemma = s.family == Family::gemma || s.family == Family::gemma2;
+    std::string const head = s.family == Family::gemma2 ? "gemma2_lm_head"
+                             : (s.tied ? "tied_lm_head" : "lm_head") + suffix;
+    p.linear += in + "use " + (gemma ? "scaled_embedding" : "embedding" + suffix) + "(N = tokens, D = D, V = V" +
+                table + ")\n";
 
-    if (s.family == Family::deepseek) {
+    if (s.family == Family::gemma2) {
+        // Even layers attend within the window in decode, odd layers to
+        // everything (as the decode scenario's local and global layers).
+        std::string const heads = "H = H, KV = KV, Hd = Hd";
+        p.linear += in + "use gemma2_linear(N = tokens, D = D, " + heads + ", F = F" + wdt +
+                    dtype_arguments(s, false) + ") as decoder x L\n";
+        for (auto [as, context] : {std::pair{"local", "S = min(context, W)"}, {"global", "S = context"}}) {
+            p.decode += in + "use gemma2_decode_attention(" + context + ", " + heads + attention_dtypes +
+                        ") as " + as + " x (L / 2)\n";
+            p.prefill += in + "use gemma2_prefill_attention(T = chunk, P = start, " + heads +
+                         attention_dtypes + ") as " + as + " x (L / 2)\n";
+        }
+    } else if (s.family == Family::deepseek) {
         std::string const mla = "D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
         std::string const decode = "mla_decode_attention" + suffix + "(S = context, H = H, C = C, Dr = Dr" +
                                    attention_dtypes;
@@ -112,6 +130,7 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
                              : s.family == Family::mixtral   ? "moe_linear"
                              : s.family == Family::qwen3     ? "qwen3_linear"
                              : s.family == Family::qwen3_moe ? "qwen3_moe_linear"
+                             : s.family == Family::gemma     ? "gemma_linear"
                                                              : "qwen2_moe_linear";
         linear += suffix + "(N = tokens, D = D, " + heads + ", F = F";
         if (s.E) linear += ", E = E, k = K";
