@@ -159,8 +159,7 @@ constexpr Command table[] = {
      "                          (their lengths --request P,G, default 2048,256) at\n"
      "                          arrival rates R = 1 .. 16 /s (Llama, Mistral, Qwen2,\n"
      "                          Qwen3, Gemma, Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE,\n"
-     "                          DeepSeek-V2/V3;\n"
-     "                          --tp, or --tp and --ep)\n"
+     "                          DeepSeek-V2/V3; --tp, or --tp and --ep)\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
      "  -h, --help              show this help\n"},
 };
