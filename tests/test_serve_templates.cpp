@@ -308,3 +308,17 @@ TEST_CASE("serve_gemma: Gemma and Gemma 2 = their linear parts + B x their decod
                              use("gemma2_prefill_attention", "T = 64, P = 0, " + std::string(heads), "part"));
     require_equal(prefill, 1);
 }
+
+TEST_CASE("serve_gpt2: gpt2_decode = gpt2_linear(N = B) + B x gpt2_decode_attention", "[serve-templates]") {
+    std::string const f = "D = 64, H = 4, Hd = 16, F = 256";
+    auto decode = split("layers/serve_gpt2.roof", "", use("gpt2_decode", "B = B, S = 100, " + f, "whole"),
+                        use("gpt2_linear", "N = B, " + f, "linear") +
+                            use("gpt2_decode_attention", "S = 100, H = 4, Hd = 16", "part", "4"));
+    require_equal(decode, 4);
+    // One sequence: 2 H S Hd = 12,800 in scores and values, 5 H S = 2,000.
+    CHECK(decode.part.flops == 27600);
+    auto prefill = split("layers/serve_gpt2.roof", "", use("gpt2_prefill", "B = 1, T = 64, " + f, "whole"),
+                         use("gpt2_linear", "N = 64, " + f, "linear") +
+                             use("gpt2_prefill_attention", "T = 64, P = 0, H = 4, Hd = 16", "part"));
+    require_equal(prefill, 1);
+}

@@ -157,9 +157,9 @@ constexpr Command table[] = {
      "  --request P,G           a request: P prompt tokens, G generated tokens\n"
      "  --serve                 a serve statement: continuous batching of requests\n"
      "                          (their lengths --request P,G, default 2048,256) at\n"
-     "                          arrival rates R = 1 .. 16 /s (Llama, Mistral, Qwen2,\n"
-     "                          Qwen3, Gemma, Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE,\n"
-     "                          DeepSeek-V2/V3; --tp, or --tp and --ep)\n"
+     "                          arrival rates R = 1 .. 16 /s (every family but\n"
+     "                          gpt-oss, GLM-5, Qwen3.5 and MiniMax-M2; --tp, or\n"
+     "                          --tp and --ep)\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
      "  -h, --help              show this help\n"},
 };

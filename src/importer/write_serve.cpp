@@ -25,6 +25,7 @@ char const* serve_file(Family family) {
     case Family::qwen3_moe: return "layers/serve_qwen3.roof";
     case Family::gemma:
     case Family::gemma2: return "layers/serve_gemma.roof";
+    case Family::gpt2: return "layers/serve_gpt2.roof";
     default: return nullptr;
     }
 }
@@ -54,8 +55,8 @@ void add_layer(Parts& p, std::string const& linear, std::string const& decode,
 void check_serve(Config const& c, Shapes const& s, Layout const& l) {
     if (!serve_file(s.family))
         c.fail("--serve: no serve templates for " + c.architecture() +
-               " yet (docs/import.md, \"Serving scenarios\": Llama, Mistral, Qwen2, Qwen3, Gemma, "
-               "Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2/V3)");
+               " yet (docs/import.md, \"Serving scenarios\": GPT-2, Llama, Mistral, Qwen2, Qwen3, "
+               "Gemma, Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2/V3)");
     if (l.pp > 1)
         c.fail("--serve with --pp " + std::to_string(l.pp) +
                ": a serve scenario is one replica's whole step, and the templates are one "
@@ -91,12 +92,21 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
     std::string const table = ", wdt = " + table_dtype(s);
     std::string const head_dtypes = s.dtypes.quantized ? ", wdt = hdt, mdt = hdt" : wdt;
     bool const gemma = s.family == Family::gemma || s.family == Family::gemma2;
-    std::string const head = s.family == Family::gemma2 ? "gemma2_lm_head"
+    std::string const head = s.family == Family::gpt2     ? "gpt2_lm_head"
+                             : s.family == Family::gemma2 ? "gemma2_lm_head"
                              : (s.tied ? "tied_lm_head" : "lm_head") + suffix;
     p.linear += in + "use " + (gemma ? "scaled_embedding" : "embedding" + suffix) + "(N = tokens, D = D, V = V" +
                 table + ")\n";
 
-    if (s.family == Family::gemma2) {
+    if (s.family == Family::gpt2)
+        p.linear += in + "use position_embedding(N = tokens, D = D, P = P" + table + ")\n";
+
+    if (s.family == Family::gpt2) {
+        add_layer(p, "gpt2_linear(N = tokens, D = D, H = H, Hd = Hd, F = F" + wdt + dtype_arguments(s, false),
+                  "gpt2_decode_attention(S = context, H = H, Hd = Hd" + attention_dtypes,
+                  "gpt2_prefill_attention(T = chunk, P = start, H = H, Hd = Hd" + attention_dtypes, "decoder",
+                  "L");
+    } else if (s.family == Family::gemma2) {
         // Even layers attend within the window in decode, odd layers to
         // everything (as the decode scenario's local and global layers).
         std::string const heads = "H = H, KV = KV, Hd = Hd";
