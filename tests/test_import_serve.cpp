@@ -3,6 +3,7 @@
 // parts per family and layout, and the families and layouts it refuses.
 #include "import_error.hpp"
 #include "layout_support.hpp"
+#include "gpt_oss_glm_configs.hpp"
 #include "qwen3_minimax_kimi_configs.hpp"
 
 #include <catch2/catch.hpp>
@@ -146,8 +147,8 @@ TEST_CASE("import --serve: the MoE and MLA families, one chip and on the grid", 
 TEST_CASE("import --serve: the families without serve templates and the layouts it refuses",
           "[serve-import]") {
     auto o = serve_on("h200");
-    require_import_error(test::qwen3_minimax_kimi_configs::minimax_m25, o,
-                         "--serve: no serve templates for MiniMaxM2ForCausalLM yet");
+    require_import_error(test::gpt_oss_glm_configs::gpt_oss_120b, o,
+                         "--serve: no serve templates for GptOssForCausalLM yet");
     auto dp = o;
     dp.layout.dp = 8;
     dp.layout.ep = 8;
@@ -240,6 +241,8 @@ TEST_CASE("import --serve: every family's parts, at top level, check and evaluat
         {qwen15_moe, o},     {qwen15_moe, grid(4, 4)}, {deepseek_v2, o}, {v3, grid(8, 8)},
         {nvfp4, quantized},
         {gemma_7b, o},       {gemma2_9b, o},        {gpt2, o},
+        {test::qwen3_minimax_kimi_configs::minimax_m25, o},
+        {test::qwen3_minimax_kimi_configs::minimax_m25, grid(4, 4)},
         {test::qwen3_minimax_kimi_configs::qwen3_32b, o},
         {test::qwen3_minimax_kimi_configs::qwen3_32b, tp(4)},
         {test::qwen3_minimax_kimi_configs::qwen3_235b_fp8, o},

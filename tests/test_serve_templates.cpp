@@ -322,3 +322,20 @@ TEST_CASE("serve_gpt2: gpt2_decode = gpt2_linear(N = B) + B x gpt2_decode_attent
                              use("gpt2_prefill_attention", "T = 64, P = 0, H = 4, Hd = 16", "part"));
     require_equal(prefill, 1);
 }
+
+TEST_CASE("serve_minimax_m2: MiniMax-M2 = its linear part + B x decode attention, one chip and the grid",
+          "[serve-templates]") {
+    std::string const moe = std::string(gqa) + ", Rd = 8, F = 96, E = 8, k = 2";
+    auto one = split("layers/serve_minimax_m2.roof", "", use("minimax_m2_decode", "B = B, S = 100, " + moe, "whole"),
+                     use("minimax_m2_linear", "N = B, " + moe, "linear") +
+                         use("dense_decode_attention", "S = 100, " + std::string(heads), "part", "4"));
+    require_equal(one, 4);
+    std::string const mesh = "mesh dp = 1 over nvlink, tp_ep = 2 over nvlink, tp_etp = 1 over nvlink";
+    std::string const g = moe + ", DP = 1, TP_EP = 2, TP_ETP = 1";
+    auto grid = split("layers/serve_minimax_m2.roof", mesh,
+                      use("minimax_m2_grid_decode", "B = B, S = 100, " + g, "whole"),
+                      use("minimax_m2_linear_grid", "N = B, " + g, "linear") +
+                          use("decode_attention_grid", "S = 100, " + std::string(heads), "part", "4"));
+    require_equal(grid, 4);
+    CHECK(grid.linear_net > 0);  // the variances' AllReduce, o_proj's and the experts'
+}

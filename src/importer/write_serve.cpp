@@ -26,6 +26,7 @@ char const* serve_file(Family family) {
     case Family::gemma:
     case Family::gemma2: return "layers/serve_gemma.roof";
     case Family::gpt2: return "layers/serve_gpt2.roof";
+    case Family::minimax_m2: return "layers/serve_minimax_m2.roof";
     default: return nullptr;
     }
 }
@@ -56,7 +57,7 @@ void check_serve(Config const& c, Shapes const& s, Layout const& l) {
     if (!serve_file(s.family))
         c.fail("--serve: no serve templates for " + c.architecture() +
                " yet (docs/import.md, \"Serving scenarios\": GPT-2, Llama, Mistral, Qwen2, Qwen3, "
-               "Gemma, Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2/V3)");
+               "Gemma, Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE, MiniMax-M2, DeepSeek-V2/V3)");
     if (l.pp > 1)
         c.fail("--serve with --pp " + std::to_string(l.pp) +
                ": a serve scenario is one replica's whole step, and the templates are one "
@@ -141,6 +142,7 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
                              : s.family == Family::qwen3     ? "qwen3_linear"
                              : s.family == Family::qwen3_moe ? "qwen3_moe_linear"
                              : s.family == Family::gemma     ? "gemma_linear"
+                             : s.family == Family::minimax_m2 ? "minimax_m2_linear"
                                                              : "qwen2_moe_linear";
         linear += suffix + "(N = tokens, D = D, " + heads + ", F = F";
         if (s.E) linear += ", E = E, k = K";
