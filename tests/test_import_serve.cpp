@@ -147,8 +147,7 @@ TEST_CASE("import --serve: the MoE and MLA families, one chip and on the grid", 
 TEST_CASE("import --serve: the families without serve templates and the layouts it refuses",
           "[serve-import]") {
     auto o = serve_on("h200");
-    require_import_error(test::gpt_oss_glm_configs::gpt_oss_120b, o,
-                         "--serve: no serve templates for GptOssForCausalLM yet");
+    require_import_error(test::gpt_oss_glm_configs::glm5, o, "--serve: no serve templates for ");
     auto dp = o;
     dp.layout.dp = 8;
     dp.layout.ep = 8;
@@ -241,6 +240,8 @@ TEST_CASE("import --serve: every family's parts, at top level, check and evaluat
         {qwen15_moe, o},     {qwen15_moe, grid(4, 4)}, {deepseek_v2, o}, {v3, grid(8, 8)},
         {nvfp4, quantized},
         {gemma_7b, o},       {gemma2_9b, o},        {gpt2, o},
+        {test::gpt_oss_glm_configs::gpt_oss_120b, o},
+        {test::gpt_oss_glm_configs::gpt_oss_120b, grid(8, 8)},
         {test::qwen3_minimax_kimi_configs::minimax_m25, o},
         {test::qwen3_minimax_kimi_configs::minimax_m25, grid(4, 4)},
         {test::qwen3_minimax_kimi_configs::qwen3_32b, o},

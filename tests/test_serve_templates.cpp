@@ -63,9 +63,11 @@ Split split(std::string const& include, std::string const& mesh, std::string con
 
 // whole = linear + copies x part, in every count; residents equal (the part
 // used `x copies`, so its residents are counted copies times already).
-void require_equal(Split const& s, double copies) {
+// `shared_read`: bytes each copy of the part reads that the whole layer reads
+// once (gpt-oss's sinks).
+void require_equal(Split const& s, double copies, double shared_read = 0) {
     CHECK(s.whole.flops == s.linear.flops + copies * s.part.flops);
-    CHECK(s.whole.bytes_read == s.linear.bytes_read + copies * s.part.bytes_read);
+    CHECK(s.whole.bytes_read == s.linear.bytes_read + copies * s.part.bytes_read - (copies - 1) * shared_read);
     CHECK(s.whole.bytes_written == s.linear.bytes_written + copies * s.part.bytes_written);
     CHECK(s.whole_weights == s.split_weights);
     CHECK(s.whole_cache == s.split_cache);
@@ -338,4 +340,43 @@ TEST_CASE("serve_minimax_m2: MiniMax-M2 = its linear part + B x decode attention
                           use("decode_attention_grid", "S = 100, " + std::string(heads), "part", "4"));
     require_equal(grid, 4);
     CHECK(grid.linear_net > 0);  // the variances' AllReduce, o_proj's and the experts'
+}
+
+TEST_CASE("serve_gpt_oss: gpt-oss = its linear part + its attention parts (sinks, sliding window, "
+          "causal exactly); a chunk by hand", "[serve-templates]") {
+    std::string const moe = std::string(gqa) + ", F = 96, E = 8, k = 2";
+    for (std::string window : {", W = 32", ""}) {
+        INFO("window '" << window << "'");
+        auto decode = split("layers/serve_gpt_oss.roof", "",
+                            use("gpt_oss_decode", "B = B, S = 100" + window + ", " + moe, "whole"),
+                            use("gpt_oss_linear", "N = B, " + moe, "linear") +
+                                use("gpt_oss_decode_attention", "S = 100" + window + ", " + std::string(heads),
+                                    "part", "4"));
+        // The sinks, H = 4 logits x 2 B, read by each of the 4 sequences.
+        require_equal(decode, 4, 8);
+        auto prefill = split("layers/serve_gpt_oss.roof", "",
+                             use("gpt_oss_prefill", "B = 1, T = 64" + window + ", " + moe, "whole"),
+                             use("gpt_oss_linear", "N = 64, " + moe, "linear") +
+                                 use("gpt_oss_prefill_attention", "T = 64, P = 0" + window + ", " +
+                                     std::string(heads), "part"));
+        require_equal(prefill, 1);
+    }
+    // A chunk of 64 at P = 10 in a window of 32: the query at position p sees
+    // min(p + 1, 32) keys: p = 10 .. 30 see 11 .. 31 (441), p = 31 .. 73 see
+    // 32 each (43 x 32 = 1,376): 1,817 scores per head. FLOPs: scores and
+    // values 2 H Hd x 1,817 = 232,576 each; softmax H (5 x 1,817 + 4 x 64)
+    // = 37,364 (the sinks' 4 per query row).
+    auto r = test::evaluate_layers(scenario(
+        "layers/serve_gpt_oss.roof", "",
+        "use gpt_oss_prefill_attention(T = 64, P = 10, W = 32, " + std::string(heads) + ") as chunk\n"));
+    CHECK(r->totals("chunk", 4).flops == 2 * 232576.0 + 37364.0);
+    // The window's cache after the chunk: 32 positions of K and V, 2 x 32 x 2 x 16 x 2 B.
+    CHECK(r->facts(4).cache_bytes == 4096);
+    std::string const mesh = "mesh dp = 1 over nvlink, tp_ep = 2 over nvlink, tp_etp = 1 over nvlink";
+    std::string const g = moe + ", DP = 1, TP_EP = 2, TP_ETP = 1";
+    auto grid = split("layers/serve_gpt_oss.roof", mesh,
+                      use("gpt_oss_grid_decode", "B = B, S = 100, W = 32, " + g, "whole"),
+                      use("gpt_oss_linear_grid", "N = B, " + g, "linear") +
+                          use("gpt_oss_decode_attention_grid", "S = 100, W = 32, " + std::string(heads), "part", "4"));
+    require_equal(grid, 4, 4);  // per chip 2 of the 4 sinks
 }

@@ -27,6 +27,7 @@ char const* serve_file(Family family) {
     case Family::gemma2: return "layers/serve_gemma.roof";
     case Family::gpt2: return "layers/serve_gpt2.roof";
     case Family::minimax_m2: return "layers/serve_minimax_m2.roof";
+    case Family::gpt_oss: return "layers/serve_gpt_oss.roof";
     default: return nullptr;
     }
 }
@@ -57,7 +58,7 @@ void check_serve(Config const& c, Shapes const& s, Layout const& l) {
     if (!serve_file(s.family))
         c.fail("--serve: no serve templates for " + c.architecture() +
                " yet (docs/import.md, \"Serving scenarios\": GPT-2, Llama, Mistral, Qwen2, Qwen3, "
-               "Gemma, Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE, MiniMax-M2, DeepSeek-V2/V3)");
+               "Gemma, Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE, MiniMax-M2, gpt-oss, DeepSeek-V2/V3)");
     if (l.pp > 1)
         c.fail("--serve with --pp " + std::to_string(l.pp) +
                ": a serve scenario is one replica's whole step, and the templates are one "
@@ -102,7 +103,21 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
     if (s.family == Family::gpt2)
         p.linear += in + "use position_embedding(N = tokens, D = D, P = P" + table + ")\n";
 
-    if (s.family == Family::gpt2) {
+    if (s.family == Family::gpt_oss) {
+        // The linear part once for every layer; the attention parts of the
+        // sliding layers (the last W positions) and of the full ones.
+        std::string const heads = "H = H, KV = KV, Hd = Hd";
+        p.linear += in + "use gpt_oss_linear" + suffix + "(N = tokens, D = D, " + heads +
+                    ", F = F, E = E, k = K" + grid_sizes + wdt + dtype_arguments(s, true) + ") as decoder x L\n";
+        auto layers = [&](std::string const& window, std::string const& as, std::string const& count) {
+            p.decode += in + "use gpt_oss_decode_attention" + suffix + "(S = context" + window + ", " + heads +
+                        attention_dtypes + ") as " + as + times(count) + "\n";
+            p.prefill += in + "use gpt_oss_prefill_attention" + suffix + "(T = chunk, P = start" + window +
+                         ", " + heads + attention_dtypes + ") as " + as + times(count) + "\n";
+        };
+        if (s.Ls > 0) layers(", W = W", "sliding", "Ls");
+        if (s.Ls < s.L) layers("", "full", "L - Ls");
+    } else if (s.family == Family::gpt2) {
         add_layer(p, "gpt2_linear(N = tokens, D = D, H = H, Hd = Hd, F = F" + wdt + dtype_arguments(s, false),
                   "gpt2_decode_attention(S = context, H = H, Hd = Hd" + attention_dtypes,
                   "gpt2_prefill_attention(T = chunk, P = start, H = H, Hd = Hd" + attention_dtypes, "decoder",
