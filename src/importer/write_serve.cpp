@@ -13,6 +13,10 @@ namespace roofline::model::importer {
 
 namespace {
 
+// The indent of a part's uses, and the heads' arguments of GQA's templates.
+std::string const in(8, ' ');
+std::string const heads = "H = H, KV = KV, Hd = Hd";
+
 // The families with serve templates, and their file.
 char const* serve_file(Family family) {
     switch (family) {
@@ -45,7 +49,6 @@ struct Parts {
 // The three parts' uses of one layer kind, `as` it, `count` times.
 void add_layer(Parts& p, std::string const& linear, std::string const& decode,
                std::string const& prefill, std::string const& as, std::string const& count) {
-    std::string in(8, ' ');
     std::string tail = ") as " + as + times(count) + "\n";
     p.linear += in + "use " + linear + tail;
     p.decode += in + "use " + decode + tail;
@@ -75,110 +78,127 @@ char const* serve_templates(Family family) { return serve_file(family); }
 Int serve_prompt(ImportOptions const& o) { return o.request ? o.request->prompt : 2048; }
 Int serve_output(ImportOptions const& o) { return o.request ? o.request->generated : 256; }
 
+namespace {
+
+// What every family's uses share: the layout's suffix, the dtype arguments.
+struct Args {
+    std::string suffix;      // "", "_tp" or "_grid"
+    std::string flash;       // "" or "_flash"
+    std::string wdt = ", wdt = wdt, mdt = mdt";
+    std::string kv;          // ", kvdt = kvdt" for a quantized cache
+    std::string attention;   // the attention parts' dtypes (they hold no weights)
+    std::string grid_sizes;  // the grid's sizes, for the layers with experts
+    bool grid = false;
+};
+
+// gpt-oss: the linear part once for every layer; the attention parts of the
+// sliding layers (the last W positions) and of the full ones.
+void gpt_oss_parts(Shapes const& s, Args const& a, Parts& p) {
+    p.linear += in + "use gpt_oss_linear" + a.suffix + "(N = tokens, D = D, " + heads + ", F = F, E = E, k = K" +
+                a.grid_sizes + a.wdt + dtype_arguments(s, true) + ") as decoder x L\n";
+    auto layers = [&](std::string const& window, std::string const& as, std::string const& count) {
+        p.decode += in + "use gpt_oss_decode_attention" + a.suffix + "(S = context" + window + ", " + heads +
+                    a.attention + ") as " + as + times(count) + "\n";
+        p.prefill += in + "use gpt_oss_prefill_attention" + a.suffix + "(T = chunk, P = start" + window + ", " +
+                     heads + a.attention + ") as " + as + times(count) + "\n";
+    };
+    if (s.Ls > 0) layers(", W = W", "sliding", "Ls");
+    if (s.Ls < s.L) layers("", "full", "L - Ls");
+}
+
+// Gemma 2: even layers attend within the window in decode, odd layers to
+// everything (as the decode scenario's local and global layers).
+void gemma2_parts(Shapes const& s, Args const& a, Parts& p) {
+    p.linear += in + "use gemma2_linear(N = tokens, D = D, " + heads + ", F = F" + a.wdt +
+                dtype_arguments(s, false) + ") as decoder x L\n";
+    for (auto [as, context] : {std::pair{"local", "S = min(context, W)"}, {"global", "S = context"}}) {
+        p.decode += in + "use gemma2_decode_attention(" + context + ", " + heads + a.attention + ") as " + as +
+                    " x (L / 2)\n";
+        p.prefill += in + "use gemma2_prefill_attention(T = chunk, P = start, " + heads + a.attention + ") as " +
+                     as + " x (L / 2)\n";
+    }
+}
+
+// DeepSeek: the dense layers first, then the MoE layers, both with MLA.
+void deepseek_parts(Shapes const& s, Args const& a, Parts& p) {
+    std::string const mla = "D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
+    std::string const decode = "mla_decode_attention" + a.suffix + "(S = context, H = H, C = C, Dr = Dr" + a.attention;
+    std::string const prefill = "mla_prefill_attention" + a.suffix +
+                                "(T = chunk, P = start, H = H, C = C, Dn = Dn, Dr = Dr, Dv = Dv" + a.wdt + a.kv;
+    if (s.Ld > 0)
+        add_layer(p, "deepseek_dense_linear" + a.suffix + "(N = tokens, " + mla + ", F = F" + a.wdt +
+                         dtype_arguments(s, false),
+                  decode, prefill, "dense_decoder", "Ld");
+    add_layer(p, "deepseek_moe_linear" + a.suffix + "(N = tokens, " + mla + ", F = Fe, E = E, k = K, Fs = Fs" +
+                     a.grid_sizes + a.wdt + dtype_arguments(s, true),
+              decode, prefill, "moe_decoder", "L - Ld");
+    if (s.score_bias) p.linear += in + "use score_correction(E = E) as router_bias x (L - Ld)\n";
+}
+
+// The families with Llama's grouped-query attention: their own linear part.
+void gqa_parts(Shapes const& s, Args const& a, Parts& p) {
+    std::string linear = s.family == Family::llama        ? "dense_linear"
+                         : s.family == Family::qwen2      ? "qkv_bias_linear"
+                         : s.family == Family::mixtral    ? "moe_linear"
+                         : s.family == Family::qwen3      ? "qwen3_linear"
+                         : s.family == Family::qwen3_moe  ? "qwen3_moe_linear"
+                         : s.family == Family::gemma      ? "gemma_linear"
+                         : s.family == Family::minimax_m2 ? "minimax_m2_linear"
+                                                          : "qwen2_moe_linear";
+    linear += a.suffix + "(N = tokens, D = D, " + heads + ", F = F";
+    if (s.E) linear += ", E = E, k = K";
+    if (s.Fs) linear += ", Fs = Fs";
+    linear += a.grid_sizes + a.wdt + dtype_arguments(s, s.E > 0);
+    // On the grid, serve_moe.roof's per-sequence forms (Qwen3-MoE:
+    // serve_qwen3.roof's, key/value heads replicated beyond tp = KV, over
+    // TP = TP_EP x TP_ETP).
+    bool const replicated = a.grid && s.family == Family::qwen3_moe;
+    std::string const kind = replicated ? "qk_norm_" : "";
+    std::string const decode = a.grid ? kind + "decode_attention_grid" : "dense_decode_attention" + a.suffix + a.flash;
+    std::string const prefill =
+        a.grid ? kind + "prefill_attention_grid" : "dense_prefill_attention" + a.suffix + a.flash;
+    std::string const attention_heads = heads + (replicated ? ", TP = TP_EP * TP_ETP" : "");
+    // Mistral's sliding window: decode attends to the last W positions.
+    std::string const context = s.window ? "S = min(context, W)" : "S = context";
+    add_layer(p, linear, decode + "(" + context + ", " + attention_heads + a.attention,
+              prefill + "(T = chunk, P = start, " + attention_heads + a.attention, "decoder", "L");
+}
+
+}  // namespace
+
 std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o) {
-    bool tp = l.parallel && l.kind == LayoutKind::tp;
-    bool grid = l.parallel && l.kind == LayoutKind::grid;
-    std::string const suffix = tp ? "_tp" : grid ? "_grid" : "";
-    std::string const flash = o.flash ? "_flash" : "";
-    std::string const wdt = ", wdt = wdt, mdt = mdt";
-    // The dtype arguments of the attention parts (no weights but MLA's
-    // prefill, which reads kv_b_proj's) and of the layers with experts.
-    std::string const kv = s.dtypes.quantized && !s.dtypes.kv_cache.empty() ? ", kvdt = kvdt" : "";
-    std::string const attention_dtypes = ", mdt = mdt" + kv;
-    std::string const grid_sizes = grid ? ", DP = DP, TP_EP = TP_EP, TP_ETP = TP_ETP" : "";
+    Args a;
+    a.grid = l.parallel && l.kind == LayoutKind::grid;
+    a.suffix = l.parallel ? (a.grid ? "_grid" : "_tp") : "";
+    a.flash = o.flash ? "_flash" : "";
+    a.kv = s.dtypes.quantized && !s.dtypes.kv_cache.empty() ? ", kvdt = kvdt" : "";
+    a.attention = ", mdt = mdt" + a.kv;
+    if (a.grid) a.grid_sizes = ", DP = DP, TP_EP = TP_EP, TP_ETP = TP_ETP";
 
     Parts p;
-    std::string in(8, ' ');
     // The embedding (a gather per token) and the LM head, at N = tokens: the
     // head then scores every prefill token too (layers/serve_dense.roof).
     std::string const table = ", wdt = " + table_dtype(s);
-    std::string const head_dtypes = s.dtypes.quantized ? ", wdt = hdt, mdt = hdt" : wdt;
+    std::string const head_dtypes = s.dtypes.quantized ? ", wdt = hdt, mdt = hdt" : a.wdt;
     bool const gemma = s.family == Family::gemma || s.family == Family::gemma2;
     std::string const head = s.family == Family::gpt2     ? "gpt2_lm_head"
                              : s.family == Family::gemma2 ? "gemma2_lm_head"
-                             : (s.tied ? "tied_lm_head" : "lm_head") + suffix;
-    p.linear += in + "use " + (gemma ? "scaled_embedding" : "embedding" + suffix) + "(N = tokens, D = D, V = V" +
+                             : (s.tied ? "tied_lm_head" : "lm_head") + a.suffix;
+    p.linear += in + "use " + (gemma ? "scaled_embedding" : "embedding" + a.suffix) + "(N = tokens, D = D, V = V" +
                 table + ")\n";
-
     if (s.family == Family::gpt2)
         p.linear += in + "use position_embedding(N = tokens, D = D, P = P" + table + ")\n";
 
-    if (s.family == Family::gpt_oss) {
-        // The linear part once for every layer; the attention parts of the
-        // sliding layers (the last W positions) and of the full ones.
-        std::string const heads = "H = H, KV = KV, Hd = Hd";
-        p.linear += in + "use gpt_oss_linear" + suffix + "(N = tokens, D = D, " + heads +
-                    ", F = F, E = E, k = K" + grid_sizes + wdt + dtype_arguments(s, true) + ") as decoder x L\n";
-        auto layers = [&](std::string const& window, std::string const& as, std::string const& count) {
-            p.decode += in + "use gpt_oss_decode_attention" + suffix + "(S = context" + window + ", " + heads +
-                        attention_dtypes + ") as " + as + times(count) + "\n";
-            p.prefill += in + "use gpt_oss_prefill_attention" + suffix + "(T = chunk, P = start" + window +
-                         ", " + heads + attention_dtypes + ") as " + as + times(count) + "\n";
-        };
-        if (s.Ls > 0) layers(", W = W", "sliding", "Ls");
-        if (s.Ls < s.L) layers("", "full", "L - Ls");
-    } else if (s.family == Family::gpt2) {
-        add_layer(p, "gpt2_linear(N = tokens, D = D, H = H, Hd = Hd, F = F" + wdt + dtype_arguments(s, false),
-                  "gpt2_decode_attention(S = context, H = H, Hd = Hd" + attention_dtypes,
-                  "gpt2_prefill_attention(T = chunk, P = start, H = H, Hd = Hd" + attention_dtypes, "decoder",
-                  "L");
-    } else if (s.family == Family::gemma2) {
-        // Even layers attend within the window in decode, odd layers to
-        // everything (as the decode scenario's local and global layers).
-        std::string const heads = "H = H, KV = KV, Hd = Hd";
-        p.linear += in + "use gemma2_linear(N = tokens, D = D, " + heads + ", F = F" + wdt +
-                    dtype_arguments(s, false) + ") as decoder x L\n";
-        for (auto [as, context] : {std::pair{"local", "S = min(context, W)"}, {"global", "S = context"}}) {
-            p.decode += in + "use gemma2_decode_attention(" + context + ", " + heads + attention_dtypes +
-                        ") as " + as + " x (L / 2)\n";
-            p.prefill += in + "use gemma2_prefill_attention(T = chunk, P = start, " + heads +
-                         attention_dtypes + ") as " + as + " x (L / 2)\n";
-        }
-    } else if (s.family == Family::deepseek) {
-        std::string const mla = "D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
-        std::string const decode = "mla_decode_attention" + suffix + "(S = context, H = H, C = C, Dr = Dr" +
-                                   attention_dtypes;
-        std::string const prefill = "mla_prefill_attention" + suffix +
-                                    "(T = chunk, P = start, H = H, C = C, Dn = Dn, Dr = Dr, Dv = Dv" +
-                                    wdt + kv;
-        if (s.Ld > 0)
-            add_layer(p, "deepseek_dense_linear" + suffix + "(N = tokens, " + mla + ", F = F" + wdt +
-                             dtype_arguments(s, false),
-                      decode, prefill, "dense_decoder", "Ld");
-        add_layer(p, "deepseek_moe_linear" + suffix + "(N = tokens, " + mla +
-                         ", F = Fe, E = E, k = K, Fs = Fs" + grid_sizes + wdt + dtype_arguments(s, true),
-                  decode, prefill, "moe_decoder", "L - Ld");
-        if (s.score_bias) p.linear += in + "use score_correction(E = E) as router_bias x (L - Ld)\n";
-    } else {
-        std::string const heads = "H = H, KV = KV, Hd = Hd";
-        std::string linear = s.family == Family::llama       ? "dense_linear"
-                             : s.family == Family::qwen2     ? "qkv_bias_linear"
-                             : s.family == Family::mixtral   ? "moe_linear"
-                             : s.family == Family::qwen3     ? "qwen3_linear"
-                             : s.family == Family::qwen3_moe ? "qwen3_moe_linear"
-                             : s.family == Family::gemma     ? "gemma_linear"
-                             : s.family == Family::minimax_m2 ? "minimax_m2_linear"
-                                                             : "qwen2_moe_linear";
-        linear += suffix + "(N = tokens, D = D, " + heads + ", F = F";
-        if (s.E) linear += ", E = E, k = K";
-        if (s.Fs) linear += ", Fs = Fs";
-        linear += grid_sizes + wdt + dtype_arguments(s, s.E > 0);
-        // The attention parts: Llama's grouped-query attention for every
-        // family here; on the grid, serve_moe.roof's per-sequence forms
-        // (Qwen3-MoE: serve_qwen3.roof's, key/value heads replicated beyond
-        // tp = KV, over TP = TP_EP x TP_ETP).
-        bool const replicated = grid && s.family == Family::qwen3_moe;
-        std::string const kind = replicated ? "qk_norm_" : "";
-        std::string const decode_name = grid ? kind + "decode_attention_grid"
-                                             : "dense_decode_attention" + suffix + flash;
-        std::string const prefill_name = grid ? kind + "prefill_attention_grid"
-                                              : "dense_prefill_attention" + suffix + flash;
-        std::string const attention_heads = heads + (replicated ? ", TP = TP_EP * TP_ETP" : "");
-        // Mistral's sliding window: decode attends to the last W positions.
-        std::string const context = s.window ? "S = min(context, W)" : "S = context";
-        add_layer(p, linear, decode_name + "(" + context + ", " + attention_heads + attention_dtypes,
-                  prefill_name + "(T = chunk, P = start, " + attention_heads + attention_dtypes, "decoder",
-                  "L");
+    switch (s.family) {
+    case Family::gpt_oss: gpt_oss_parts(s, a, p); break;
+    case Family::gemma2: gemma2_parts(s, a, p); break;
+    case Family::deepseek: deepseek_parts(s, a, p); break;
+    case Family::gpt2:
+        add_layer(p, "gpt2_linear(N = tokens, D = D, H = H, Hd = Hd, F = F" + a.wdt + dtype_arguments(s, false),
+                  "gpt2_decode_attention(S = context, H = H, Hd = Hd" + a.attention,
+                  "gpt2_prefill_attention(T = chunk, P = start, H = H, Hd = Hd" + a.attention, "decoder", "L");
+        break;
+    default: gqa_parts(s, a, p);
     }
     p.linear += in + "use " + head + "(N = tokens, D = D, V = V" + head_dtypes + ")\n";
 
