@@ -253,7 +253,12 @@ TEST_CASE("import --serve: every family's parts, at top level, check and evaluat
         auto text = parts_at_top_level(import_text(config.c_str(), options));
         INFO(text);
         auto r = evaluate(text);
-        CHECK(r->facts_at(0).weight_bytes > 0);
         CHECK(r->facts_at(0).cache_bytes > 0);
+        // The weights per GPU are the decode scenario's: every weight is the
+        // linear part's, held once.
+        auto decode_options = options;
+        decode_options.serve = false;
+        auto decode = evaluate(import_text(config.c_str(), decode_options));
+        CHECK(r->facts_at(0).weight_bytes == decode->facts_at(0).weight_bytes);
     }
 }
