@@ -164,7 +164,8 @@ namespace {
 // (tokens 8, context 100, chunk 64 from start 128), each part's layers
 // renamed apart, so that today's language checks and evaluates them: every
 // use's arguments are its template's.
-std::string parts_at_top_level(std::string const& text) {
+std::string parts_at_top_level(std::string const& text, std::string const& context = "100",
+                               bool with_prefill = true) {
     std::string out, part;
     std::size_t at = 0;
     bool inside = false;
@@ -190,8 +191,10 @@ std::string parts_at_top_level(std::string const& text) {
         if (line == "}") inside = false;
         for (char const* name : {"linear", "decode", "prefill"})
             if (line.rfind(std::string("    ") + name + ":", 0) == 0) part = name;
-        if (line.rfind("        use ", 0) != 0) continue;
-        for (auto [word, value] : {std::pair{"tokens", "8"}, {"context", "100"}, {"chunk", "64"}, {"start", "128"}})
+        if (line.rfind("        use ", 0) != 0 || (part == "prefill" && !with_prefill)) continue;
+        for (auto [word, value] :
+             {std::pair<char const*, std::string>{"tokens", "8"}, {"context", context}, {"chunk", "64"},
+              {"start", "128"}})
             line = replace_word(line, word, value);
         auto as = line.find(" as ");
         if (as != std::string::npos) line.insert(as + 4, part + "_");
@@ -260,5 +263,13 @@ TEST_CASE("import --serve: every family's parts, at top level, check and evaluat
         decode_options.serve = false;
         auto decode = evaluate(import_text(config.c_str(), decode_options));
         CHECK(r->facts_at(0).weight_bytes == decode->facts_at(0).weight_bytes);
+        // One sequence's cache at the decode scenario's context S is its B = 1
+        // point's: the decode part's cache, as the engine reads it.
+        auto const& decode_text = import_text(config.c_str(), decode_options);
+        auto at = decode_text.find("\nlet S = ");
+        REQUIRE(at != std::string::npos);
+        std::string const S = decode_text.substr(at + 9, decode_text.find(' ', at + 9) - at - 9);
+        auto one = evaluate(parts_at_top_level(import_text(config.c_str(), options), S, false));
+        CHECK(one->facts_at(0).cache_bytes == decode->facts(1).cache_bytes);
     }
 }
