@@ -4,6 +4,7 @@
 #include "import_error.hpp"
 #include "layout_support.hpp"
 #include "gpt_oss_glm_configs.hpp"
+#include "qwen3_5_config.hpp"
 #include "qwen3_minimax_kimi_configs.hpp"
 
 #include <catch2/catch.hpp>
@@ -147,7 +148,11 @@ TEST_CASE("import --serve: the MoE and MLA families, one chip and on the grid", 
 TEST_CASE("import --serve: the families without serve templates and the layouts it refuses",
           "[serve-import]") {
     auto o = serve_on("h200");
-    require_import_error(test::gpt_oss_glm_configs::glm5, o, "--serve: no serve templates for ");
+    require_import_error(test::qwen3_5::qwen3_5_config(test::qwen3_5::published_layer_types()).c_str(), o,
+                         "--serve: no serve templates for Qwen3_5MoeForConditionalGeneration yet");
+    auto glm = o;
+    glm.layout.tp = 8;
+    require_import_error(test::gpt_oss_glm_configs::glm5, glm, "--serve: GLM-5's serve templates are one chip's yet");
     auto dp = o;
     dp.layout.dp = 8;
     dp.layout.ep = 8;
@@ -243,6 +248,7 @@ TEST_CASE("import --serve: every family's parts, at top level, check and evaluat
         {qwen15_moe, o},     {qwen15_moe, grid(4, 4)}, {deepseek_v2, o}, {v3, grid(8, 8)},
         {nvfp4, quantized},
         {gemma_7b, o},       {gemma2_9b, o},        {gpt2, o},
+        {test::gpt_oss_glm_configs::glm5, o},
         {test::gpt_oss_glm_configs::gpt_oss_120b, o},
         {test::gpt_oss_glm_configs::gpt_oss_120b, grid(8, 8)},
         {test::qwen3_minimax_kimi_configs::minimax_m25, o},

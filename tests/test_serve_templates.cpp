@@ -380,3 +380,24 @@ TEST_CASE("serve_gpt_oss: gpt-oss = its linear part + its attention parts (sinks
                           use("gpt_oss_decode_attention_grid", "S = 100, W = 32, " + std::string(heads), "part", "4"));
     require_equal(grid, 4, 4);  // per chip 2 of the 4 sinks
 }
+
+TEST_CASE("serve_dsa: GLM-5's layers = their linear part + B x the sparse decode attention",
+          "[serve-templates]") {
+    std::string const idx = ", Hi = 2, Di = 32, Kt = 40";
+    std::string const moe = std::string(mla) + ", F = 32, E = 8, k = 2, Fs = 64" + idx;
+    auto decode = split("layers/serve_dsa.roof", "", use("dsa_moe_decode", "B = B, S = 100, " + moe, "whole"),
+                        use("dsa_moe_linear", "N = B, " + std::string(mla) + ", F = 32, E = 8, k = 2, Fs = 64, "
+                                              "Hi = 2, Di = 32", "linear") +
+                            use("dsa_decode_attention", "S = 100, H = 4, C = 24, Dr = 8" + idx, "part", "4"));
+    require_equal(decode, 4);
+    // MLA over the Kt = 40 positions selected of the 100: scores 2 H Kt (C +
+    // Dr) = 10,240, softmax 5 H Kt = 800, values 2 H Kt C = 7,680; the
+    // indexer: scores 2 Hi S Di = 12,800, relu Hi S = 200, sum 2 Hi S = 400,
+    // scale S = 100, top-k S / Ks x Ks = 100 (ceil(100 / 40) = 3 reads).
+    CHECK(decode.part.flops == 10240 + 800 + 7680 + 12800 + 200 + 400 + 100 + 100);
+    auto dense = split("layers/serve_dsa.roof", "",
+                       use("dsa_dense_decode", "B = B, S = 100, " + std::string(mla) + ", F = 128" + idx, "whole"),
+                       use("dsa_dense_linear", "N = B, " + std::string(mla) + ", F = 128, Hi = 2, Di = 32", "linear") +
+                           use("dsa_decode_attention", "S = 100, H = 4, C = 24, Dr = 8" + idx, "part", "4"));
+    require_equal(dense, 4);
+}

@@ -158,7 +158,7 @@ constexpr Command table[] = {
      "  --serve                 a serve statement: continuous batching of requests\n"
      "                          (their lengths --request P,G, default 2048,256) at\n"
      "                          arrival rates R = 1 .. 16 /s (every family but\n"
-     "                          GLM-5 and Qwen3.5; --tp, or --tp and --ep)\n"
+     "                          Qwen3.5; --tp, or --tp and --ep; GLM-5 one chip)\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
      "  -h, --help              show this help\n"},
 };

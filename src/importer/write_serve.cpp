@@ -32,6 +32,7 @@ char const* serve_file(Family family) {
     case Family::gpt2: return "layers/serve_gpt2.roof";
     case Family::minimax_m2: return "layers/serve_minimax_m2.roof";
     case Family::gpt_oss: return "layers/serve_gpt_oss.roof";
+    case Family::glm_dsa: return "layers/serve_dsa.roof";
     default: return nullptr;
     }
 }
@@ -61,7 +62,10 @@ void check_serve(Config const& c, Shapes const& s, Layout const& l) {
     if (!serve_file(s.family))
         c.fail("--serve: no serve templates for " + c.architecture() +
                " yet (docs/import.md, \"Serving scenarios\": GPT-2, Llama, Mistral, Qwen2, Qwen3, "
-               "Gemma, Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE, MiniMax-M2, gpt-oss, DeepSeek-V2/V3)");
+               "Gemma, Gemma 2, Mixtral, Qwen2-MoE, Qwen3-MoE, MiniMax-M2, gpt-oss, DeepSeek-V2/V3, GLM-5)");
+    if (s.family == Family::glm_dsa && l.parallel)
+        c.fail("--serve: GLM-5's serve templates are one chip's yet (layers/serve_dsa.roof); import it "
+               "without --tp, --dp, --ep, --etp and --pp");
     if (l.pp > 1)
         c.fail("--serve with --pp " + std::to_string(l.pp) +
                ": a serve scenario is one replica's whole step, and the templates are one "
@@ -119,18 +123,26 @@ void gemma2_parts(Shapes const& s, Args const& a, Parts& p) {
     }
 }
 
-// DeepSeek: the dense layers first, then the MoE layers, both with MLA.
+// DeepSeek (and GLM-5, with its indexer): the dense layers first, then the
+// MoE layers, both with MLA.
 void deepseek_parts(Shapes const& s, Args const& a, Parts& p) {
+    bool const dsa = s.family == Family::glm_dsa;
     std::string const mla = "D = D, H = H, Qr = Qr, C = C, Dn = Dn, Dr = Dr, Dv = Dv";
-    std::string const decode = "mla_decode_attention" + a.suffix + "(S = context, H = H, C = C, Dr = Dr" + a.attention;
-    std::string const prefill = "mla_prefill_attention" + a.suffix +
-                                "(T = chunk, P = start, H = H, C = C, Dn = Dn, Dr = Dr, Dv = Dv" + a.wdt + a.kv;
+    std::string const index = dsa ? ", Hi = Hi, Di = Di" : "";
+    std::string const top = dsa ? index + ", Kt = Kt" : "";
+    std::string const attention = dsa ? "dsa_" : "mla_";
+    std::string const layer = dsa ? "dsa_" : "deepseek_";
+    std::string const decode = attention + "decode_attention" + a.suffix + "(S = context, H = H, C = C, Dr = Dr" +
+                               top + a.attention;
+    std::string const prefill = attention + "prefill_attention" + a.suffix +
+                                "(T = chunk, P = start, H = H, C = C, Dn = Dn, Dr = Dr, Dv = Dv" + top + a.wdt +
+                                a.kv;
     if (s.Ld > 0)
-        add_layer(p, "deepseek_dense_linear" + a.suffix + "(N = tokens, " + mla + ", F = F" + a.wdt +
+        add_layer(p, layer + "dense_linear" + a.suffix + "(N = tokens, " + mla + ", F = F" + index + a.wdt +
                          dtype_arguments(s, false),
                   decode, prefill, "dense_decoder", "Ld");
-    add_layer(p, "deepseek_moe_linear" + a.suffix + "(N = tokens, " + mla + ", F = Fe, E = E, k = K, Fs = Fs" +
-                     a.grid_sizes + a.wdt + dtype_arguments(s, true),
+    add_layer(p, layer + "moe_linear" + a.suffix + "(N = tokens, " + mla + ", F = Fe, E = E, k = K, Fs = Fs" +
+                     index + a.grid_sizes + a.wdt + dtype_arguments(s, true),
               decode, prefill, "moe_decoder", "L - Ld");
     if (s.score_bias) p.linear += in + "use score_correction(E = E) as router_bias x (L - Ld)\n";
 }
@@ -192,7 +204,8 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
     switch (s.family) {
     case Family::gpt_oss: gpt_oss_parts(s, a, p); break;
     case Family::gemma2: gemma2_parts(s, a, p); break;
-    case Family::deepseek: deepseek_parts(s, a, p); break;
+    case Family::deepseek:
+    case Family::glm_dsa: deepseek_parts(s, a, p); break;
     case Family::gpt2:
         add_layer(p, "gpt2_linear(N = tokens, D = D, H = H, Hd = Hd, F = F" + a.wdt + dtype_arguments(s, false),
                   "gpt2_decode_attention(S = context, H = H, Hd = Hd" + a.attention,
