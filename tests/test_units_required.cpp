@@ -54,6 +54,7 @@ TEST_CASE("every quantity field of the hardware table needs its unit; counts tak
         {"ici_latency", "seconds"},     {"nvlink_bandwidth", "bytes/s"}, {"nvlink_latency", "seconds"},
         {"dcn_bandwidth", "bytes/s"},   {"dcn_latency", "seconds"},      {"peak", "FLOP/s"},
         {"onchip_capacity", "bytes"},   {"onchip_bandwidth", "bytes/s"}, {"power", "watts"},
+        {"price", "US dollars per hour"},
     };
     std::size_t quantities = 0;
     for (auto const& field : model::hardware_fields()) {

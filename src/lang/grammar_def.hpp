@@ -134,6 +134,9 @@ ROOFLINE_TOKEN(request_end, "a statement or '}'", lit('}'))
 ROOFLINE_TOKEN(colon, "':'", lit(':'))
 ROOFLINE_TOKEN(prefill_word, "'prefill:'", keyword("prefill"))
 ROOFLINE_TOKEN(decode_word, "a statement or 'decode:'", keyword("decode"))
+ROOFLINE_TOKEN(serve_end, "a setting like requests = 1000, a part (linear:, decode:, prefill:), a statement or '}'", lit('}'))
+ROOFLINE_TOKEN(rate_word, "'rate'", keyword("rate"))
+ROOFLINE_TOKEN(per_second, "'/s' (requests per second)", lit('/') >> keyword("s"))
 #undef ROOFLINE_TOKEN
 
 struct identifier_class : annotate_position {};
@@ -187,6 +190,16 @@ struct template_class : annotate_position {};
 struct kernel_class : annotate_position {};
 struct request_class : annotate_position {};
 struct reads_class : annotate_position {};
+struct tokens_name_class;
+struct fleet_class : annotate_position {};
+struct fleet_rate_class : annotate_position {};
+struct serve_class : annotate_position {};
+struct serve_trace_class : annotate_position {};
+struct serve_value_class : annotate_position {};
+struct serve_setting_class : annotate_position {};
+struct serve_part_class : annotate_position {};
+struct serve_item_class : annotate_position {};
+struct workload_class : annotate_position {};
 // Lists after `>`, named so that "expected ..." says what the list holds.
 struct expression_list_class;
 struct target_names_class;
@@ -243,11 +256,21 @@ x3::rule<parameter_class, ast::Parameter> const parameter = "a parameter name";
 x3::rule<template_class, ast::TemplateStmt> const template_stmt = "a template statement";
 x3::rule<kernel_class, ast::KernelStmt> const kernel_stmt = "a kernel statement";
 x3::rule<request_class, ast::RequestStmt> const request_stmt = "a request statement";
+x3::rule<tokens_name_class, ast::Identifier> const tokens_name = "a name";
 x3::rule<reads_class, ast::Expression> const reads = "a number, a name or a parenthesized expression";
 x3::rule<expression_list_class, std::vector<ast::Expression>> const expression_list = "an expression";
 x3::rule<target_names_class, std::vector<ast::Identifier>> const target_names = "a hardware name";
 x3::rule<target_name_class, ast::Identifier> const target_name = "a hardware name";
 x3::rule<tensor_list_class, std::vector<ast::Tensor>> const tensor_list = "an operand like bf16[B, D]";
+x3::rule<fleet_class, ast::FleetStmt> const fleet_stmt = "a fleet statement";
+x3::rule<fleet_rate_class, ast::Expression> const fleet_rate = "an expression";
+x3::rule<serve_class, ast::ServeStmt> const serve_stmt = "a serve statement";
+x3::rule<serve_trace_class, ast::ServeTrace> const serve_trace = "trace \"file.csv\"";
+x3::rule<serve_value_class, ast::ServeValue> const serve_value = "an expression or trace \"file.csv\"";
+x3::rule<serve_setting_class, ast::ServeSetting> const serve_setting = "a serve setting";
+x3::rule<serve_part_class, ast::ServePart> const serve_part = "a serve part";
+x3::rule<serve_item_class, ast::ServeItem> const serve_item = "a serve setting or part";
+x3::rule<workload_class, ast::WorkloadStmt> const workload_stmt = "a request, serve or fleet statement";
 statement_type const statement = "a statement";
 
 // --- tokens -----------------------------------------------------------------
@@ -271,7 +294,11 @@ auto const call_def =
     ((identifier >> x3::omit[nest('(')]) > expression_list > close_paren) >> unnest;
 // A name not followed by '(' first: names are far more common than calls, and
 // this way a name is parsed once.
-auto const primary_def = number | (identifier >> !lit('(')) | call |
+// `tokens` is a keyword (the tokens statement) and, in an expression, a name:
+// a serve's linear part has the step's tokens under it (the checker says
+// where else it is unknown).
+auto const tokens_name_def = raw[lexeme[lit("tokens") >> !ident_char]][assign_text(&ast::Identifier::name)];
+auto const primary_def = number | (identifier >> !lit('(')) | tokens_name | call |
                          ((x3::omit[nest('(')] > expression > close_paren) >> unnest);
 auto const negation_def = (nest('-') > unary) >> unnest;
 auto const unary_def = negation | primary;
@@ -371,11 +398,25 @@ auto const request_stmt_def = keyword("request") > identifier > open_paren >
                               -(argument % ',') > close_paren > open_brace > prefill_word >
                               colon > *statement > decode_word > colon > *statement >
                               request_end;
+// `fleet rate = 500 /s`: the rate is an expression up to the `/s` that ends it
+// (a plain expression would read `500 / s` as a division).
+auto const fleet_rate_def = unary >> *(!per_second >> operation);
+auto const fleet_stmt_def = keyword("fleet") > rate_word > equals > fleet_rate > per_second;
+// `serve NAME { ... }`: settings (`name = value`) and parts (`name:` and the
+// statements after it) in any order; a part ends where a statement cannot
+// start, at the next setting or part. `trace` is a word only before a string.
+auto const serve_trace_def = keyword("trace") >> string;
+auto const serve_value_def = serve_trace | expression;
+auto const serve_setting_def = (identifier >> equals) > serve_value;
+auto const serve_part_def = (identifier >> lit(':')) >> *statement;
+auto const serve_item_def = serve_part | serve_setting;
+auto const serve_stmt_def = keyword("serve") > identifier > open_brace > *serve_item > serve_end;
+auto const workload_stmt_def = request_stmt | serve_stmt | fleet_stmt;
 auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_stmt |
                            target_stmt | alias_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt |
                            elementwise_stmt | resident_stmt | tokens_stmt | use_stmt |
                            template_stmt | mesh_stmt | collective_stmt | slo_stmt | kernel_stmt |
-                           request_stmt;
+                           workload_stmt;
 
 BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     negation, unary, operation, unit, quantity, field_value, field,
@@ -386,5 +427,8 @@ BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     template_stmt, statement, dim, shards, link, topology, mesh_axis, mesh_stmt,
                     collective_stmt, slo_stmt, mesh_axes, axis_names, kernel_stmt, request_stmt,
                     reads, expression_list, target_names, target_name, tensor_list)
+// Apart: one BOOST_SPIRIT_DEFINE takes at most 64 rules.
+BOOST_SPIRIT_DEFINE(tokens_name, fleet_stmt, fleet_rate, serve_stmt, serve_trace, serve_value, serve_setting,
+                    serve_part, serve_item, workload_stmt)
 
 }  // namespace roofline::grammar

@@ -43,6 +43,15 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     checker.check_ops();
     checker.check_residents();
     check_requests(context, checker.requests, scenario.requests, values);
+    if (scenario.serve) {
+        DiskFileSystem disk;
+        check_serve(context, checker.serve_source, values, options.files ? *options.files : disk,
+                    *scenario.serve);
+    }
+    scenario.serve_slos = check_serve_slos(context, checker.serve_slo_statements, constant,
+                                           scenario.serve.has_value());
+    scenario.fleet_rate = check_fleet(context, checker.fleet_statement, constant, scenario.serve.has_value());
+    if (auto const& fleet = checker.fleet_statement; fleet.node) scenario.fleet_span = fleet.file->span_of(*fleet.node);
     check_tokens(context, checker.tokens, scenario.tokens_slot, values, constant);
     scenario.slo_step_s = check_slo(context, checker.slo_statement, constant, !scenario.mesh.empty(),
                                     checker.tokens.node != nullptr, scenario.slo_measure);

@@ -33,6 +33,9 @@ char const* statement_keyword(ast::Statement const& statement) {
         char const* operator()(ast::SloStmt const&) const { return "slo"; }
         char const* operator()(ast::KernelStmt const&) const { return "kernel"; }
         char const* operator()(ast::RequestStmt const&) const { return "request"; }
+        char const* operator()(ast::ServeStmt const&) const { return "serve"; }
+        char const* operator()(ast::FleetStmt const&) const { return "fleet"; }
+        char const* operator()(ast::WorkloadStmt const& s) const { return boost::apply_visitor(*this, s.get()); }
     };
     return boost::apply_visitor(Visitor{}, statement.get());
 }
@@ -187,9 +190,26 @@ struct StatementCollector {
         }
     }
 
+    // `slo step <= Q` once; the serve's (`slo ttft_p99 <= 1 s`) any number of times.
     void operator()(ast::SloStmt const& s) const {
-        if (at_top_level(s))
+        if (!at_top_level(s)) return;
+        if (is_serve_measure(s.measure.name))
+            checker.serve_slo_statements.push_back({&file, &s, 0});
+        else
             first_of_its_kind(checker.slo_statement, s, "slo", "the scenario already has an slo");
+    }
+
+    void operator()(ast::WorkloadStmt const& s) const {
+        boost::apply_visitor(*this, s.get());
+    }
+
+    void operator()(ast::ServeStmt const& s) const {
+        if (at_top_level(s)) checker.collect_serve(file, s);
+    }
+
+    void operator()(ast::FleetStmt const& s) const {
+        if (at_top_level(s))
+            first_of_its_kind(checker.fleet_statement, s, "fleet", "the scenario already has a fleet rate");
     }
 
     // A kernel holds ops and the values they use: a resident, a layer or

@@ -76,6 +76,8 @@ struct Compiler {
                 checker.diagnostics.error(span, "'" + id.name + "' is a dtype, not a value");
             else if (checker.is_mesh_name(scope, id.name))
                 checker.diagnostics.error(span, "'" + id.name + "' is a mesh axis, not a value");
+            else if (auto const* place = serve_name_place(id.name))
+                checker.diagnostics.error(span, "unknown name '" + id.name + "': " + place);
             else
                 checker.diagnostics.error(span, "unknown name '" + id.name + "'" +
                                                     did_you_mean(id.name, known_names()));

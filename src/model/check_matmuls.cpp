@@ -329,12 +329,7 @@ void Checker::check_residents() {
             resolve.ok = false;
         }
         if (!resolve.ok) continue;
-        if (scope.request >= 0) {
-            auto& request = scenario.requests[static_cast<std::size_t>(scope.request)];
-            (scope.phase == 0 ? request.prefill_residents : request.decode_residents).push_back(std::move(r));
-        } else {
-            scenario.residents.push_back(std::move(r));
-        }
+        residents_of_scope(pending.scope).push_back(std::move(r));
     }
     diagnostics.set_context(nullptr);
 }

@@ -45,6 +45,7 @@ int Checker::open_scope(int outer, std::string path) {
     inner.kernel = parent.kernel;
     inner.request = parent.request;
     inner.phase = parent.phase;
+    inner.serve = parent.serve;
     scopes.push_back(std::move(inner));
     return static_cast<int>(scopes.size() - 1);
 }

@@ -71,6 +71,8 @@ struct Checker {
         // and the request and phase (0 prefill, 1 decode) they are in.
         int kernel = -1;
         int request = -1, phase = -1;
+        // Inside the serve's parts: phase is the part (ServeSource::Part).
+        bool serve = false;
     };
     // The template instance(s) enclosing `scope`, for Diagnostics::set_context:
     // errors inside them are reported at the outermost `use`; nullopt outside
@@ -145,6 +147,11 @@ struct Checker {
     Pending<ast::TokensStmt> tokens{nullptr, nullptr, 0};
     Pending<ast::MeshStmt> mesh_statement{nullptr, nullptr, 0};
     Pending<ast::SloStmt> slo_statement{nullptr, nullptr, 0};
+    // The serve statement (at most one), what collect_serve found in it, and
+    // the serve's slo statements and `fleet`.
+    ServeSource serve_source;
+    std::vector<Pending<ast::SloStmt>> serve_slo_statements;
+    Pending<ast::FleetStmt> fleet_statement{nullptr, nullptr, 0};
     std::unordered_map<std::string, int> mesh_index;  // mesh axis name -> index into scenario.mesh
 
     // A layer body or a template instance and its repeat count (none: 1),
@@ -304,6 +311,15 @@ struct Checker {
     // arguments are values of its scope, `i` a value of the decode's whose
     // every dependent is evaluated again at each step.
     void collect_request(ParsedFile const& file, ast::RequestStmt const& r);
+    // `serve NAME { ... }` at the top level (check_kernels.cpp): each
+    // setting a hidden value of the top level, each part a scope where the
+    // engine's names (tokens; context; chunk, start) are values set per step.
+    void collect_serve(ParsedFile const& file, ast::ServeStmt const& s);
+    void collect_serve_setting(ParsedFile const& file, ast::ServeSetting const& setting);
+    // The list an op (a resident) checked in `scope` belongs to: the cases,
+    // a request's phase or a serve's part.
+    std::vector<Op>& ops_of_scope(int scope);
+    std::vector<Resident>& residents_of_scope(int scope);
 
     // check_mesh.cpp
     // A mesh axis named in `scope`: through the mesh-axis parameters of

@@ -37,6 +37,7 @@ HardwareField const fields[] = {
     {"onchip_capacity",  K::quantity,  &H::onchip_capacity_bytes, bytes, "onchip_capacity (B)",    S::sci,    T::binary_bytes_exact, Show::when_set},
     {"onchip_bandwidth", K::quantity,  &H::onchip_bytes_per_s,   rate,   "onchip_bandwidth (B/s)", S::sci,    T::si_times_hbm,       Show::when_set},
     {"power",            K::quantity,  in_table,                 UnitFamily{"W"}, "power (W)",     S::sci,    T::si,                 Show::when_set},
+    {"price",            K::quantity,  in_table,                 UnitFamily{"USD/h"}, "price (USD/h)", S::sci, T::si,                Show::when_set},
     {"extends",          K::text,      &H::base,                 none,   "extends",                S::indent, T::text,               Show::when_set, {}, false},
     {"source",           K::text,      &H::source,               none,   "source",                 S::indent, T::text,               Show::always,   {}, true, max_text_bytes},
 };

@@ -45,6 +45,11 @@ void for_each_tensor(Scenario const& scenario, Visit const& visit) {
         for (auto const& r : request.prefill_residents) visit(r.axes, r.tensor);
         for (auto const& r : request.decode_residents) visit(r.axes, r.tensor);
     }
+    if (auto const& serve = scenario.serve) {
+        for (auto const* part : {&serve->linear, &serve->decode, &serve->prefill}) for_each_tensor(*part, visit);
+        for (auto const* part : {&serve->linear_residents, &serve->decode_residents, &serve->prefill_residents})
+            for (auto const& r : *part) visit(r.axes, r.tensor);
+    }
 }
 
 // Why sweep `s` cannot take `value`: the first split dimension, in the

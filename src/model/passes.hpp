@@ -118,6 +118,40 @@ void check_kernel(Context const& context, Op& kernel, bool complete);
 void check_requests(Context const& context, std::vector<Pending<ast::RequestStmt>> const& statements,
                     std::vector<Request> const& requests, SlotValues const& values);
 
+// What the collection pass found in the serve statement (check_kernels.cpp,
+// collect_serve), for check_serve. The settings' values are hidden slots,
+// already in the Serve.
+struct ServeSource {
+    enum Part : int { linear = 0, decode = 1, prefill = 2 };
+    ParsedFile const* file = nullptr;
+    ast::ServeStmt const* node = nullptr;  // nullptr: no serve statement
+    Span close;                            // its closing brace
+    ast::ServePart const* parts[3] = {nullptr, nullptr, nullptr};
+    int seed_slot = -1;
+    ast::String const* trace = nullptr;  // `trace "file.csv"`, in `file`
+};
+
+// pass_serve.cpp: the serve's constant settings in range (a swept one is the
+// engine's, at each point), its decode and prefill parts there, its seed and
+// its trace file read (through `files`, relative to the serve's file).
+void check_serve(Context const& context, ServeSource const& source, SlotValues const& values,
+                 FileSystem& files, Serve& serve);
+// pass_serve.cpp: `slo ttft_p99 <= 1 s` and the like, in the order written;
+// each figure at most once, and only with a serve.
+std::vector<ServeSlo> check_serve_slos(Context const& context,
+                                       std::vector<Pending<ast::SloStmt>> const& statements,
+                                       Constants const& constant, bool has_serve);
+// pass_serve.cpp: `fleet rate = L /s`, a constant positive rate, with a serve.
+std::optional<double> check_fleet(Context const& context, Pending<ast::FleetStmt> const& statement,
+                                  Constants const& constant, bool has_serve);
+// The serve figures an slo may bound ("ttft_p99"): whether `measure` names
+// one of ttft, tpot, e2e (the slo is then the serve's, not the step's).
+bool is_serve_measure(std::string_view measure);
+// Where the engine sets `name` when it is one of a serve's step names
+// (tokens, context, chunk, start), for the error at it elsewhere; nullptr
+// for any other name.
+char const* serve_name_place(std::string_view name);
+
 // pass_mesh_sweep.cpp: from each sweep that sets a mesh axis's size, the
 // values at which a split dimension does not divide, with one warning (an
 // error when none is left).

@@ -37,6 +37,8 @@ std::vector<Family> const& families() {
                                                   {"OP/s", 1}, {"GOP/s", GB}, {"TOP/s", TB}, {"POP/s", PB}}},
         {"s", "seconds", min_seconds, max_seconds, {{"s", 1}, {"ms", 1, 1e3}, {"us", 1, 1e6}, {"ns", 1, 1e9}}},
         {"W", "watts", min_rate, max_rate, {{"W", 1}, {"kW", kB}}},
+        // A chip's price per hour (the hardware field `price`), in US dollars.
+        {"USD/h", "US dollars per hour", min_rate, max_rate, {{"USD/h", 1}}},
     };
     // clang-format on
     return table;

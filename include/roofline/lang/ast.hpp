@@ -236,16 +236,22 @@ struct UseStmt : x3::position_tagged {
     std::optional<Expression> count;
 };
 
+// `fleet rate = 500 /s`: the whole traffic, in requests/s, to size a fleet for.
+struct FleetStmt : x3::position_tagged {
+    Expression rate;
+};
+
 struct LayerStmt;
 struct TemplateStmt;
 struct KernelStmt;
 struct RequestStmt;
+struct WorkloadStmt;
 
 struct Statement
     : x3::variant<ScenarioStmt, IncludeStmt, DtypeStmt, HardwareStmt, TargetStmt, AliasStmt, LetStmt,
                   SweepStmt, MatmulStmt, ElementwiseStmt, ResidentStmt, TokensStmt, UseStmt,
                   MeshStmt, CollectiveStmt, SloStmt, x3::forward_ast<LayerStmt>, x3::forward_ast<TemplateStmt>,
-                  x3::forward_ast<KernelStmt>, x3::forward_ast<RequestStmt>> {
+                  x3::forward_ast<KernelStmt>, x3::forward_ast<WorkloadStmt>> {
     using base_type::base_type;
     using base_type::operator=;
 };
@@ -270,6 +276,49 @@ struct RequestStmt : x3::position_tagged {
     std::vector<Argument> arguments;
     std::vector<Statement> prefill;
     std::vector<Statement> decode;
+};
+
+// `trace "chat.csv"`: a serve's lengths read from a file (columns prompt, output).
+struct ServeTrace : x3::position_tagged {
+    String path;
+};
+
+struct ServeValue : x3::variant<ServeTrace, Expression> {
+    using base_type::base_type;
+    using base_type::operator=;
+};
+
+// `requests = 2000`, `prompt = uniform(128, 4096)`, `arrivals = poisson(R)`:
+// the checker knows the names and the forms each takes.
+struct ServeSetting : x3::position_tagged {
+    Identifier key;
+    ServeValue value;
+};
+
+// `decode: use ... as decoder x L`: the statements up to the next part,
+// setting or the closing brace.
+struct ServePart : x3::position_tagged {
+    Identifier name;  // linear, decode or prefill (checked by the checker)
+    std::vector<Statement> body;
+};
+
+struct ServeItem : x3::variant<ServeSetting, ServePart> {
+    using base_type::base_type;
+    using base_type::operator=;
+};
+
+// `serve chat { prompt = 2048  ...  linear: ...  decode: ...  prefill: ... }`
+// (docs/serving.md): settings and parts in any order.
+struct ServeStmt : x3::position_tagged {
+    Identifier name;
+    std::vector<ServeItem> items;
+};
+
+// The statements of requests and serving, one alternative of Statement
+// (whose variant holds at most 20 kinds).
+struct WorkloadStmt : x3::variant<RequestStmt, ServeStmt, FleetStmt> {
+    using base_type::base_type;
+    using base_type::operator=;
 };
 
 // `template decoder(D, F, W = bf16) { ... }`: a parameter's default is an

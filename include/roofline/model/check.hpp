@@ -42,6 +42,9 @@ struct CheckOptions {
     // made, so that no more than this is ever built: the engine's case limit
     // (engine::EvaluateOptions::max_cases), since every point is a case.
     std::size_t max_points = max_cases;
+    // Where data files a scenario names are read (a serve's trace); nullptr:
+    // the disk.
+    FileSystem* files = nullptr;
 };
 
 Scenario check(Program const& program, CheckOptions const& options, Diagnostics& diagnostics);

@@ -72,4 +72,16 @@ inline bool tokens_in_range(double tokens) { return tokens >= min_tokens && toke
 namespace roofline::model {
 // The most output tokens (decode steps) a request evaluates one by one.
 inline constexpr double max_request_steps = 1'000'000;
+// A serve's bounds (docs/serving.md), checked on constant settings by the
+// checker and on swept ones by the engine: a length (prompt, output, a trace
+// row's) and max_step_tokens at most 1e9 tokens (a context fits a uint32);
+// requests per point (and trace rows) at most 1e7; max_seqs and closed(C)'s
+// clients at most 1e6; a rate at most 1e9 requests/s; a seed below 2^53.
+inline constexpr double max_serve_tokens = 1e9;
+inline constexpr double max_serve_requests = 1e7;
+inline constexpr double max_serve_seqs = 1e6;
+inline constexpr double max_arrival_rate = 1e9;
+inline constexpr double max_serve_seed = 9007199254740991.0;  // 2^53 - 1
+// serving.md's default of `requests` (warmup: 10 % of them).
+inline constexpr double default_serve_requests = 1000;
 }  // namespace roofline::model

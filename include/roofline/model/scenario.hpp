@@ -257,6 +257,7 @@ struct Serve {
     // trace "file.csv" (columns prompt, output), read by the checker, for
     // both lengths: one request per row, repeated in order.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> trace;
+    std::string trace_path;        // the file read, as opened (a report's input); "" without a trace
     enum class Arrivals : std::uint8_t { poisson, closed } arrivals = Arrivals::poisson;
     int arrivals_slot = -1;        // poisson: R requests/s; closed: C clients
     Span arrivals_span;
