@@ -279,3 +279,42 @@ TEST_CASE("import --serve: every family's parts, at top level, check and evaluat
         CHECK(one->facts_at(0).cache_bytes == decode->facts(1).cache_bytes);
     }
 }
+
+// With the serve statement (i23-lang): the imported scenarios check as they
+// are written, their example SLOs too once uncommented, and each part holds
+// the ops of its templates.
+TEST_CASE("import --serve: Llama 3.1 70B at tp 4 and the other families check with the serve statement",
+          "[serve-import]") {
+    auto o = serve_on("h200");
+    auto tp4 = o;
+    tp4.layout.tp = 4;
+    auto ep = o;
+    ep.layout.tp = 8;
+    ep.layout.ep = 8;
+    std::vector<std::pair<std::string, model::ImportOptions>> cases = {
+        {read_config("meta-llama--Meta-Llama-3.1-70B_config.json"), tp4},
+        {read_config("deepseek-ai--DeepSeek-V3_config.json"), ep},
+        {test::gpt_oss_glm_configs::gpt_oss_120b, ep},
+        {mixtral_8x7b, o},
+        {gemma2_9b, o},
+    };
+    for (auto const& [config, options] : cases) {
+        auto text = import_text(config.c_str(), options);
+        std::string with_slos = text;
+        for (auto at = with_slos.find("# slo "); at != std::string::npos; at = with_slos.find("# slo ", at))
+            with_slos.erase(at, 2);
+        INFO(with_slos);
+        auto checked = test::check_with_catalog(with_slos);
+        INFO(checked->errors());
+        REQUIRE_FALSE(checked->diagnostics.has_errors());
+        auto const& scenario = checked->scenario;
+        REQUIRE(scenario.serve);
+        CHECK(scenario.serve->name == "chat");
+        CHECK_FALSE(scenario.serve->linear.empty());
+        CHECK_FALSE(scenario.serve->decode.empty());
+        CHECK_FALSE(scenario.serve->prefill.empty());
+        CHECK(scenario.serve_slos.size() == 2);
+        // No op outside the serve statement: the parts are the whole step.
+        CHECK(scenario.ops.empty());
+    }
+}
