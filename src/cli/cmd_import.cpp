@@ -1,6 +1,6 @@
 // `roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both]
 // [--target HW]... [--dtype WDT] [--tp N] [--dp N] [--ep N] [--etp N]
-// [--pp N] [--flash] [--request P,G]`: a scenario from a model's Hugging Face
+// [--pp N] [--flash] [--request P,G] [--serve]`: a scenario from a model's Hugging Face
 // config.json (model::import_config does the work; docs/import.md). The
 // scenario is checked before it is written or printed.
 #include "commands.hpp"
@@ -38,6 +38,7 @@ int cmd_import(std::vector<std::string> const& args) {
         ("pp", po::value<std::string>(), "pipeline stages: the scenario is one stage (pp_size)")
         ("flash", po::bool_switch(), "use the flash-attention templates")
         ("request", po::value<std::string>(), "P,G: a request of P prompt and G generated tokens")
+        ("serve", po::bool_switch(), "a serve statement (continuous batching) instead of the mode's uses")
         (include_option, repeated(), include_help);
     auto parsed = parse_options("import", args, options, {"config", 1});
     if (!parsed) return usage_error;
@@ -88,6 +89,10 @@ int cmd_import(std::vector<std::string> const& args) {
                                   "1048576, not '" + text + "'");
     }
     import_options.flash = vm["flash"].as<bool>();
+    import_options.serve = vm["serve"].as<bool>();
+    if (import_options.serve && !vm["mode"].defaulted())
+        return usage_error_of("import", "--serve writes one scenario (a serve statement, its decode "
+                              "and prefill parts together): --mode does not go with it");
     if (vm.count("request")) {
         auto const& text = vm["request"].as<std::string>();
         auto comma = text.find(',');
@@ -99,7 +104,7 @@ int cmd_import(std::vector<std::string> const& args) {
         if (!p || !g)
             return usage_error_of("import", "--request takes P,G: the prompt's and the generated "
                                   "tokens, each from 1 to 1048576, not '" + text + "'");
-        if (mode != "decode")
+        if (mode != "decode" && !import_options.serve)
             return usage_error_of("import", "--request writes one scenario (its prefill and its "
                                   "decode): --mode " + mode + " does not go with it");
         import_options.request = model::ImportRequest{*p, *g};

@@ -128,7 +128,7 @@ constexpr Command table[] = {
      "a scenario from a Hugging Face config.json (-o FILE.roof)",
      "roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both] "
      "[--target HW]... [--dtype WDT] [--quant HF_QUANT.json] [--tp N] [--dp N] [--ep N] [--etp N] "
-     "[--pp N] [--flash] [--request P,G] [-I DIR]...",
+     "[--pp N] [--flash] [--request P,G] [--serve] [-I DIR]...",
      "CONFIG.json",
      "Write a scenario for the model of a Hugging Face config.json over the\n"
      "shipped layer templates, checked before it is written.\n"
@@ -155,6 +155,10 @@ constexpr Command table[] = {
      "  --flash                 the flash-attention templates (Llama, Mistral,\n"
      "                          Mixtral on one chip)\n"
      "  --request P,G           a request: P prompt tokens, G generated tokens\n"
+     "  --serve                 a serve statement: continuous batching of requests\n"
+     "                          (their lengths --request P,G, default 2048,256) at\n"
+     "                          arrival rates R = 1 .. 16 /s (every family but\n"
+     "                          Qwen3.5; --tp, or --tp and --ep; GLM-5 one chip)\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
      "  -h, --help              show this help\n"},
 };

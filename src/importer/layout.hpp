@@ -75,4 +75,14 @@ struct Phase {
 // pipeline, one stage's layers, the LM head and the activations it sends on.
 std::string write_uses(Shapes const& s, Layout const& l, bool flash, Phase const& phase);
 
+// --serve (write_serve.cpp): the checks that the family has serve templates
+// and the layout is one they take (failing through `c`); the templates'
+// file; the request's lengths (--request, else 2048 and 256); the serve
+// statement and the example SLOs.
+void check_serve(Config const& c, Shapes const& s, Layout const& l);
+char const* serve_templates(Family family);
+Int serve_prompt(ImportOptions const& o);
+Int serve_output(ImportOptions const& o);
+std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o);
+
 }  // namespace roofline::model::importer

@@ -56,14 +56,17 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     // layers, always written so that the two kinds of layer show).
     bool gpt_oss = s.family == Family::gpt_oss;  // its W is a shape let
     Int context = o.request ? o.request->prompt + o.request->generated : S;
-    bool windowed = (decode || o.request) && s.window && !gpt_oss && (gemma2 || *s.window < context);
+    bool windowed = (decode || o.request || o.serve) && s.window && !gpt_oss &&
+                    (gemma2 || o.serve || *s.window < context);
     Layout l = resolve_layout(c, s, o);
+    if (o.serve) check_serve(c, s, l);
+    char const* phase_word = o.serve ? "serve" : o.request ? "request" : decode ? "decode" : "prefill";
 
     std::string out;
     // The config's path, keys and values are comments here: visible() keeps
     // each on its line, so that no text of the config becomes a statement
     // (the path is shown whole up to PATH_MAX).
-    out += "# " + c.architecture() + ", " + (decode ? "decode" : "prefill") + ", " + w +
+    out += "# " + c.architecture() + ", " + (o.serve ? "serve" : decode ? "decode" : "prefill") + ", " + w +
            " weights: imported from " + visible(c.file(), 4096) + " by `roofline import`.\n";
     out += "#\n# Config fields used:\n";
     for (auto const& [name, value] : c.used())
@@ -91,8 +94,11 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     out += layout_header(l);
     out += "# docs/import.md says what is read from the config and what is assumed.\n\n";
 
-    std::string title = c.architecture() + " " + (o.request ? "request" : decode ? "decode" : "prefill") + ", " + w;
-    if (o.request)
+    std::string title = c.architecture() + " " + phase_word + ", " + w;
+    if (o.serve)
+        title += ", " + std::to_string(serve_prompt(o)) + " prompt, " + std::to_string(serve_output(o)) +
+                 " output";
+    else if (o.request)
         title += ", " + std::to_string(o.request->prompt) + " prompt, " +
                  std::to_string(o.request->generated) + " tokens";
     else
@@ -103,7 +109,9 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
 
     auto [file, layer] = layer_templates(s.family);
     out += "include \"hardware/catalog.roof\"\n";
-    if (l.parallel) {
+    if (o.serve) {
+        out += "include \"" + std::string(serve_templates(s.family)) + "\"\n\n";
+    } else if (l.parallel) {
         out += "include \"" + std::string(l.file) + "\"\n\n";
     } else {
         out += "include \"" + std::string(file) + "\"\n";
@@ -177,7 +185,12 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
                      (gemma2 ? "the local layers read the last W positions"
                              : "attention reads the last W positions") +
                      "\n";
-    if (o.request) {
+    if (o.serve) {
+        out += let_line("Tp", serve_prompt(o), "prompt tokens per request (--request P,G)");
+        out += let_line("Tg", serve_output(o), "output tokens per request");
+        out += "sweep R = [1, 2, 4, 8, 16]    # arrivals: requests/s\n";
+        out += window_let + "\n";
+    } else if (o.request) {
         out += batch_sweep(256, "sequences served together");
         out += let_line("Tp", o.request->prompt, "--request: prompt tokens");
         out += let_line("Tg", o.request->generated, "--request: generated tokens");
@@ -213,6 +226,7 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
         out += "\n";
     }
 
+    if (o.serve) return out + write_serve(s, l, o);
     std::string rows = l.kind == LayoutKind::grid && l.parallel ? "B@dp" : "B";
     if (!o.request) {
         Phase phase{decode, decode ? "B" : "B * T", decode ? "S = S" : "T = T",

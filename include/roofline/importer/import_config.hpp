@@ -47,6 +47,10 @@ struct ImportOptions {
     ImportLayout layout;
     bool flash = false;                   // the flash-attention templates
     std::optional<ImportRequest> request; // a `request` instead of the mode's uses
+    // --serve: a `serve` statement (continuous batching, docs/serving.md)
+    // instead of the mode's uses; `request`, when given, its prompt and
+    // output lengths (default 2048 and 256).
+    bool serve = false;
 };
 
 // A config that cannot be imported. what() is the whole message:
