@@ -105,11 +105,17 @@ int cmd_run(std::vector<std::string> const& args) {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     char elapsed[32];
     std::snprintf(elapsed, sizeof elapsed, "%.2f s", seconds);
-    // A scenario of requests alone has no cases: say what it did publish.
+    // A scenario of requests (or a serve) alone has no cases: say what it did publish.
     std::string published = std::to_string(outcome.cases) + " cases";
     if (auto const n = outcome.requests.size(); n > 0) {
         std::string results = std::to_string(n) + (n == 1 ? " request result" : " request results");
         published = outcome.cases == 0 ? results : published.append(", ").append(results);
+    }
+    // And a serve alone has neither: its serve points.
+    if (auto const n = outcome.serve.size(); n > 0) {
+        std::string results = std::to_string(n) + (n == 1 ? " serve point" : " serve points");
+        published = outcome.cases == 0 && outcome.requests.empty() ? results
+                                                                   : published.append(", ").append(results);
     }
     std::cout << "published " << outcome.folder << ": " << published << " in " << elapsed << "\n";
     for (auto const& warning : outcome.warnings)

@@ -64,6 +64,16 @@ std::string progress_line(ProgressView const& view) {
                 join(part, rate(p, "rows/s"), "  ");
                 break;
             case Phase::publishing: part = "publishing"; break;
+            case Phase::serving:
+            case Phase::fleet:
+                part = static_cast<Phase>(i) == Phase::serving ? "serving" : "fleet";
+                join(part, percent(p), " ");
+                join(part,
+                     output::format_thousands(static_cast<double>(p.done)) + " / " +
+                         output::format_thousands(static_cast<double>(p.total)) +
+                         (static_cast<Phase>(i) == Phase::serving ? " serve points" : " configurations"),
+                     "  ");
+                break;
         }
         join(line, part, "  |  ");
     }

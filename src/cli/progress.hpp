@@ -24,7 +24,7 @@ struct PhaseView {
     std::size_t done = 0;
     double seconds = 0;  // since the phase began
 };
-using ProgressView = std::array<PhaseView, 5>;  // indexed by report::Phase
+using ProgressView = std::array<PhaseView, 7>;  // indexed by report::Phase
 
 // The text of the line for the phases under way, e.g.
 // "evaluating 41%  12,288 / 30,000 cases  20.5 k cases/s" or

@@ -6,12 +6,13 @@ namespace roofline::cli {
 
 std::string report_tables(report::ReportContext const& context, report::Summary const& summary) {
     std::string out;
-    // A scenario of requests alone has no cases to sum.
-    if (!context.scenario.ops.empty() || !context.has_requests()) {
+    // A scenario of requests (or a serve) alone has no cases to sum.
+    if (!context.scenario.ops.empty() || (!context.has_requests() && !context.has_serve())) {
         out += context.grid.has_tokens ? step_summary(context, summary) : op_summary(context, summary);
         out += plan_summary(context, summary);
     }
     out += request_summary(context);
+    out += serve_summary(context);
     return out;
 }
 

@@ -6,6 +6,7 @@
 //   step_chart.cpp      step-<V>-<HW>
 //   scaling_chart.cpp   scaling-<V>-<HW>
 //   request_chart.cpp   request-<NAME>-<HW>
+//   serve_chart.cpp     serve-<NAME>-latency-<HW>, serve-<NAME>-front
 // Axes, ticks, roofs, keys and the sampler are output's (output/chart_*),
 // shared with the diff's charts; output::render_charts draws them. Private
 // to src/report.
@@ -200,6 +201,11 @@ std::size_t line_sweep(ReportContext const& context, std::size_t v);
 // context length on target t, one line per sweep point (at most eight, the
 // step points), each keyed with its TTFT and e2e (request_chart.cpp).
 Chart request_chart(ReportContext const& context, std::size_t r, std::size_t t);
+// serve-<NAME>-latency-<HW>: TTFT and TPOT p50 / p99 against the load on
+// target t; serve-<NAME>-front: tokens/s per chip against tokens/s per user
+// over every target (serve_chart.cpp). Only with context.has_serve().
+Chart serve_latency_chart(ReportContext const& context, std::size_t t);
+Chart serve_front_chart(ReportContext const& context);
 // At most `most` of a sweep's values, as indices in increasing order of
 // value: all when there are no more, else the first, the last and those
 // nearest to even steps between them on the axis the sweep chart draws the

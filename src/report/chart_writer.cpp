@@ -13,6 +13,8 @@ using chart_detail::has_step_chart;
 using chart_detail::request_chart;
 using chart_detail::roofline_chart;
 using chart_detail::scaling_chart;
+using chart_detail::serve_front_chart;
+using chart_detail::serve_latency_chart;
 using chart_detail::step_chart;
 using chart_detail::sweep_chart;
 
@@ -41,7 +43,9 @@ void render_charts(std::string const& folder, ReportContext const& context, Char
         if (context.has_requests())
             for (std::size_t r = 0; r < context.scenario.requests.size(); ++r)
                 charts.push_back(request_chart(context, r, t));
+        if (context.has_serve()) charts.push_back(serve_latency_chart(context, t));
     }
+    if (context.has_serve()) charts.push_back(serve_front_chart(context));
     if (!progress) return output::render_charts(std::move(charts), folder);
     progress->begin(Phase::charts, charts.size());
     output::render_charts(std::move(charts), folder,

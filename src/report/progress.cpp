@@ -9,6 +9,8 @@ char const* phase_name(Phase phase) {
         case Phase::charts: return "charts";
         case Phase::csv: return "csv";
         case Phase::publishing: return "publishing";
+        case Phase::serving: return "serving";
+        case Phase::fleet: return "fleet";
     }
     return "?";
 }

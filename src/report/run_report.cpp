@@ -79,6 +79,37 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
         auto requests = engine::evaluate_requests(outcome.loaded.scenario, *outcome.grid, diagnostics);
         if (requests) outcome.requests = std::move(*requests);
     }
+    // Then the serve points and the fleet (serving.md): an error in a
+    // simulation publishes nothing either.
+    if (!diagnostics.has_errors() && outcome.grid && outcome.loaded.scenario.serve) {
+        // The engine's progress as a phase of its own: begun at its first call
+        // (which brings the total), ended once it returns.
+        ProgressObserver* const observer = request.progress;
+        auto run_phase = [observer](Phase p, auto const& evaluate) {
+            bool begun = false;
+            engine::ServeProgress progress;
+            if (observer)
+                progress = [&, observer](std::size_t done, std::size_t total) {
+                    if (!begun) observer->begin(p, total), begun = true;
+                    observer->advance(p, done);
+                };
+            auto result = evaluate(progress);
+            if (begun) observer->end(p);
+            return result;
+        };
+        auto const& scenario = outcome.loaded.scenario;
+        auto const& grid = *outcome.grid;
+        auto serve = run_phase(Phase::serving, [&](engine::ServeProgress const& progress) {
+            return engine::evaluate_serve(scenario, grid, diagnostics, progress);
+        });
+        if (serve) outcome.serve = std::move(*serve);
+        if (serve && scenario.fleet_rate && !diagnostics.has_errors()) {
+            auto fleet = run_phase(Phase::fleet, [&](engine::ServeProgress const& progress) {
+                return engine::plan_fleet(scenario, grid, diagnostics, progress);
+            });
+            if (fleet) outcome.fleet = std::move(*fleet);
+        }
+    }
     if (diagnostics.has_errors() || !outcome.grid) {
         outcome.status =
             outcome.loaded.program.main_unreadable ? Status::unreadable : Status::invalid_input;

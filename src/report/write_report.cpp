@@ -4,6 +4,7 @@
 #include "roofline/report/csv_writer.hpp"
 #include "kernels_csv_writer.hpp"
 #include "requests_csv.hpp"
+#include "serve_csv.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
 #include <cerrno>
@@ -72,6 +73,8 @@ void write_csv(std::string const& folder, ReportContext const& context, Progress
     }
 }
 
+bool has_fleet(ReportContext const& context) { return context.fleet && !context.fleet->empty(); }
+
 }  // namespace
 
 bool write_report(std::string const& folder, ReportContext const& context,
@@ -119,6 +122,8 @@ bool write_report(std::string const& folder, ReportContext const& context,
         write_csv(folder, context, progress);
         if (context.has_requests())
             write_requests_csv((fs::path(folder) / "requests.csv").string(), context);
+        if (context.has_serve()) write_serve_csv((fs::path(folder) / "serve.csv").string(), context);
+        if (has_fleet(context)) write_fleet_csv((fs::path(folder) / "fleet.csv").string(), context);
     });
     std::exception_ptr xlsx_error;
     try {
@@ -141,6 +146,8 @@ bool write_report(std::string const& folder, ReportContext const& context,
         written.push_back("cases.csv");
         if (has_kernels(context.scenario)) written.push_back("kernels.csv");
         if (context.has_requests()) written.push_back("requests.csv");
+        if (context.has_serve()) written.push_back("serve.csv");
+        if (has_fleet(context)) written.push_back("fleet.csv");
     }
     if (xlsx) written.push_back("report.xlsx");
     if (chart_data) {

@@ -18,7 +18,7 @@ struct WriteOptions {
     bool charts = true;
     ProgressObserver* progress = nullptr;  // told each phase but publishing, if wanted
     Summary* summary = nullptr;                    // receives the summary of the cases, if wanted
-    bool csv = true;   // cases.csv, kernels.csv, requests.csv
+    bool csv = true;   // cases.csv, kernels.csv, requests.csv, serve.csv, fleet.csv
     bool xlsx = true;  // report.xlsx
 };
 

@@ -8,6 +8,7 @@
 //   xlsx_summary_sheet.cpp   the Summary sheet (with its Step section)
 //   xlsx_steps_sheet.cpp     the Steps sheet: the step per sweep point and target
 //   xlsx_requests_sheet.cpp  the Requests sheet: each request's TTFT, TPOT, e2e
+//   xlsx_serve_sheet.cpp     the Serve and Fleet sheets: the serve points, the fleet
 //   xlsx_charts_sheet.cpp    the chart samples and the Charts sheet
 //   xlsx_kernels_sheet.cpp   the Kernels sheets: each kernel case's members
 // Private to src/report; the workbook itself is an output::Workbook.
@@ -16,6 +17,7 @@
 #include "roofline/report/case_columns.hpp"
 #include "roofline/report/kernel_columns.hpp"
 #include "roofline/report/request_columns.hpp"
+#include "roofline/report/serve_columns.hpp"
 #include "roofline/report/chart_writer.hpp"
 #include "roofline/report/xlsx_writer.hpp"
 
@@ -60,6 +62,8 @@ struct XlsxWriter::State {
     lxw_worksheet* summary = nullptr;
     lxw_worksheet* steps = nullptr;
     lxw_worksheet* requests = nullptr;  // with requests only
+    lxw_worksheet* serve = nullptr;     // with a serve statement only
+    lxw_worksheet* fleet = nullptr;     // with `fleet rate` only
     lxw_worksheet* hardware = nullptr;
     lxw_worksheet* charts = nullptr;
     std::vector<lxw_worksheet*> cases;
@@ -268,6 +272,13 @@ struct XlsxWriter::State {
     // xlsx_requests_sheet.cpp
     void write_requests();
     lxw_format* request_format(RequestCell cell) const;
+    // xlsx_serve_sheet.cpp
+    void write_serve();
+    lxw_format* serve_format(ServeCell cell) const;
+    lxw_format* serve_wrap = nullptr;  // ServeCell::wrap, made with the Fleet sheet
+    template <class Columns, class Rows, class Value>
+    void serve_table(lxw_worksheet* ws, char const* what, Columns const& columns, Rows const& rows,
+                     Value const& value);
     // xlsx_charts_sheet.cpp
     void sample(engine::Case const& c);
     void write_charts();

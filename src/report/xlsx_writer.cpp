@@ -40,11 +40,13 @@ void XlsxWriter::State::open() {
     make_formats();
     layout();
 
-    // Sheet order: Summary, Steps, Requests (if any), Hardware, Cases..., Charts. Every
+    // Sheet order: Summary, Steps, Requests, Serve, Fleet (if any), Hardware, Cases..., Charts. Every
     // Cases sheet is created now (the case count is known) so that Charts comes last.
     summary = add_sheet("Summary");
     steps = add_sheet("Steps");
     if (ctx.has_requests()) requests = add_sheet("Requests");
+    if (ctx.has_serve()) serve = add_sheet("Serve");
+    if (ctx.fleet && !ctx.fleet->empty()) fleet = add_sheet("Fleet");
     hardware = add_sheet("Hardware");
     std::size_t per_sheet = options.rows_per_cases_sheet;
     std::size_t sheets = std::max<std::size_t>(1, (total_cases + per_sheet - 1) / per_sheet);
@@ -134,6 +136,7 @@ void XlsxWriter::finish(Summary const& summary, std::function<void(double)> cons
     state_->write_summary_tables(summary);
     state_->write_steps(summary);
     state_->write_requests();
+    state_->write_serve();
     state_->write_charts();
     state_->close(progress);
 }

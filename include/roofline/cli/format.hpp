@@ -43,6 +43,13 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
 // chip's HBM (when it has an hbm_capacity); "" without requests.
 std::string request_summary(report::ReportContext const& context);
 
+// What `roofline run` prints for a serve statement (serving.md): per target
+// a Serve table, a row per serve point, a saturated point's latencies after
+// "≥" (lower bounds); then, with `fleet rate`, the Fleet table and the
+// launch settings of the fewest-chips and the cheapest configurations; ""
+// without a serve.
+std::string serve_summary(report::ReportContext const& context);
+
 // What `roofline run` prints instead when the scenario has no tokens
 // statement: its ops are then unrelated problems (the exercises), and their
 // sum is no step. Per target, one row per op: t_lower and bound at the first
@@ -51,7 +58,7 @@ std::string request_summary(report::ReportContext const& context);
 std::string op_summary(report::ReportContext const& context, report::Summary const& summary);
 
 // Everything `roofline run` prints after "published": the step summary (or
-// op_summary without tokens), the Plan and the request tables. The version
+// op_summary without tokens), the Plan, the request and the serve tables. The version
 // keeps it as summary.txt; `roofline show` prints it again.
 std::string report_tables(report::ReportContext const& context, report::Summary const& summary);
 

@@ -66,7 +66,7 @@ struct Manifest {
     // recorded, which is read as true (they were made with charts unless
     // their outputs say otherwise).
     bool charts = true;
-    // "formats": which of csv (cases.csv, kernels.csv, requests.csv), xlsx
+    // "formats": which of csv (cases.csv, kernels.csv, requests.csv, serve.csv, fleet.csv), xlsx
     // (report.xlsx) and charts (charts/) the version holds (run --formats).
     // Absent in manifests made before it: csv and xlsx, and charts as above.
     bool csv = true, xlsx = true;

@@ -6,14 +6,18 @@
 
 namespace roofline::report {
 
-// In the order they start. workbook, charts and csv overlap: the workbook is
-// closed on one core while the other draws the charts, then writes the CSV.
+// In the order they start (but serving and fleet, which come first, before
+// evaluating: listed last so that the others keep their numbers). workbook,
+// charts and csv overlap: the workbook is closed on one core while the other
+// draws the charts, then writes the CSV.
 enum class Phase {
     evaluating,  // the pass over the cases that writes the Cases rows; units: cases
     workbook,    // finishing and compressing report.xlsx; units: percent (estimated)
     charts,      // gnuplot; units: charts
     csv,         // cases.csv; units: rows
     publishing,  // inputs, hashes, manifest, the version folder; no units
+    serving,     // the serve simulations (engine::evaluate_serve); units: serve points
+    fleet,       // the fleet search (engine::plan_fleet); units: configurations
 };
 char const* phase_name(Phase phase);  // "evaluating", "workbook", ...
 

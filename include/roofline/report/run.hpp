@@ -65,10 +65,14 @@ struct RunOutcome {
     ReportInfo info;
     Summary summary;
     std::vector<engine::RequestResult> requests;  // the scenario's requests, evaluated
+    // The serve points (engine::evaluate_serve, target fastest) and the fleet
+    // (engine::plan_fleet, with `fleet rate`); empty without a serve.
+    std::vector<engine::ServeResult> serve;
+    std::vector<engine::FleetRow> fleet;
     // The version's summary.txt: the tables just made (published), or read
     // from the version (up to date; empty when it has none, with a note).
     std::string tables;
-    ReportContext context() const { return {loaded.scenario, *grid, info, &requests}; }
+    ReportContext context() const { return {loaded.scenario, *grid, info, &requests, &serve, &fleet}; }
 };
 
 // Errors and warnings of the scenario go to `diagnostics`. Throws
