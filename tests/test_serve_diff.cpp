@@ -224,6 +224,7 @@ TEST_CASE("serve diff: matched points, B / A per figure, lower bounds marked", "
     // tok/s per chip: R = 16 (2.00x), R = 8 (1.33x), R = 4 (1.00x).
     CHECK(contains(r.out, "serve: 3 points matched, 1 only in A, 1 only in B"));
     CHECK(contains(r.out, "saturated: 2 in A, 2 in B"));
+    CHECK(contains(r.out, "  only in B: chip_b at R = 32\n  only in A: chip_a at R = 2\n"));
     auto tpot = r.out.find("the largest changes of TPOT p99");
     REQUIRE(tpot != std::string::npos);
     auto at8 = r.out.find("chip_a → chip_b at R = 8: ≥ 80 ms → 20 ms: ≤ 0.25×", tpot);
@@ -369,4 +370,47 @@ TEST_CASE("serve diff: what a ratio of latencies is, by which side is saturated"
     // The serve figures' lower bounds are serve.csv's own: the latencies.
     for (auto const& figure : diff::serve_figures(diff::ServeTableKind::serve))
         CHECK(figure.lower_bound == figure.seconds);
+}
+
+TEST_CASE("serve diff: serve.csv read by column name: a sweep named like a column, a dtype "
+          "sweep, a quoted problem",
+          "[serve-diff]") {
+    test::Sandbox box;
+    // A sweep `chips` (the TP of the mesh, say) shares its name with
+    // serve.csv's own `chips`: the sweep's column comes first (after
+    // hardware), the figure's later. The second point has no figures: its
+    // problem, quoted for its comma, says why.
+    box.write("serve.csv",
+              "hardware,chips,wdt,chips,served_rate,output_tokens_per_s_per_chip,ttft_p50,ttft_p99,"
+              "tpot_p50,tpot_p99,e2e_p99,saturated,problem\r\n"
+              "h200,4,fp8,4,10,2500,0.1,0.2,0.01,0.02,3,no,\r\n"
+              "h200,8.0,bf16,8,,,,,,,,,\"weights do not fit, 141 GB\"\r\n");
+    diff::ComparedReport report;
+    report.folder = box.path.string();
+    report.sweeps = {{"chips", 2, {}, false}, {"wdt", 2, {"bf16", "fp8"}, false}};
+    report.outputs = {{"serve.csv", ""}};  // listed without a hash: not checked
+    auto table = diff::read_serve_table(report, diff::ServeTableKind::serve);
+    REQUIRE(table);
+    REQUIRE(table->rows.size() == 2);
+    auto const& first = table->rows[0];
+    CHECK(first.line == 2);
+    CHECK(first.hardware == "h200");
+    CHECK(first.sweep == std::vector<std::string>{"4", "fp8"});
+    CHECK(first.figures[0] == 10);    // served_rate
+    CHECK(first.figures[5] == 0.02);  // tpot_p99
+    CHECK_FALSE(first.saturated);
+    auto const& second = table->rows[1];
+    CHECK(second.sweep == std::vector<std::string>{"8", "bf16"});  // 8.0 read as the number 8
+    CHECK(std::isnan(second.figures[0]));
+    CHECK(second.note == "weights do not fit, 141 GB");
+    // Not listed in the manifest: not the report's.
+    report.outputs.clear();
+    CHECK_FALSE(diff::read_serve_table(report, diff::ServeTableKind::serve));
+    // A dtype the manifest does not list for the sweep.
+    box.write("serve.csv",
+              "hardware,chips,wdt,chips,served_rate,output_tokens_per_s_per_chip,ttft_p50,ttft_p99,"
+              "tpot_p50,tpot_p99,e2e_p99,saturated\r\nh200,4,fp4,4,10,2500,0.1,0.2,0.01,0.02,3,no\r\n");
+    report.outputs = {{"serve.csv", ""}};
+    CHECK_THROWS_WITH(diff::read_serve_table(report, diff::ServeTableKind::serve),
+                      Catch::Contains("serve.csv:2: column 'wdt': 'fp4' is not one of the dtypes"));
 }

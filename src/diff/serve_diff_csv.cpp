@@ -21,7 +21,8 @@ namespace {
 
 // The ratio kind of the row's latencies: the same for every latency of a row.
 std::string latency_ratio(ServeDiffRow const& row, ServeTableKind kind) {
-    if (row.status != Status::matched) return "";
+    // No ratio where a side has no figures (its point's problem says why).
+    if (row.status != Status::matched || !row.note_a.empty() || !row.note_b.empty()) return "";
     for (auto const& figure : serve_figures(kind))
         if (figure.lower_bound) return ratio_kind_name(row.ratio_kind(figure));
     return "";

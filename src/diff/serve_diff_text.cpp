@@ -18,6 +18,24 @@ namespace {
 
 constexpr std::size_t max_ranked = 5;        // rows per "largest changes" list
 constexpr std::size_t max_configurations = 10;
+constexpr std::size_t max_unmatched = 5;     // rows on one side only, listed
+
+// "  only in A: chip_a at R = 2", the first few; the CSV has every one.
+void unmatched_lines(std::ostringstream& out, Matcher const& matcher, ServeTableDiff const& diff) {
+    std::size_t listed = 0;
+    for (auto const& row : diff.rows) {
+        if (row.status == Status::matched) continue;
+        if (listed++ == max_unmatched) break;
+        auto const& pair = matcher.pairing().pairs[row.pair];
+        bool const in_a = row.status == Status::only_a;
+        std::string text = in_a ? pair.a : pair.b;
+        std::string const place = describe(matcher, diff, row);
+        if (auto at = place.find(" at "); at != std::string::npos) text += place.substr(at);
+        out << "  only in " << (in_a ? "A: " : "B: ") << output::terminal_safe(text) << "\n";
+    }
+    if (diff.only_a + diff.only_b > max_unmatched)
+        out << "  ... and " << diff.only_a + diff.only_b - max_unmatched << " more\n";
+}
 
 std::size_t figure_index(ServeTableKind kind, std::string const& column) {
     auto const& figures = serve_figures(kind);
@@ -89,6 +107,7 @@ void serve_lines(std::ostringstream& out, Matcher const& matcher, ServeTableDiff
     out << "serve: " << counts_text(diff, "point", "points") << " (serve_diff.csv has every one); saturated: "
         << saturated_a << " in A, " << saturated_b
         << " in B (a saturated point's latencies are lower bounds, ≥)\n";
+    unmatched_lines(out, matcher, diff);
     for (char const* column : {"tpot_p99", "output_tokens_per_s_per_chip"}) {
         std::size_t const f = figure_index(diff.kind, column);
         auto const& figure = serve_figures(diff.kind)[f];
@@ -111,6 +130,7 @@ void serve_lines(std::ostringstream& out, Matcher const& matcher, ServeTableDiff
 void fleet_lines(std::ostringstream& out, Matcher const& matcher, ServeTableDiff const& diff) {
     auto const& figures = serve_figures(diff.kind);
     out << "fleet: " << counts_text(diff, "configuration", "configurations") << " (fleet_diff.csv has every one)\n";
+    unmatched_lines(out, matcher, diff);
     // The configurations with the largest change of any figure first.
     std::vector<std::pair<double, ServeDiffRow const*>> rows;
     for (auto const& row : diff.rows) {

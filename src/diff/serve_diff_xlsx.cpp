@@ -110,7 +110,7 @@ void write_sheet(XlsxBook& book, Matcher const& matcher, ServeTableDiff const& d
         }
         c = c_after;
         if (serve) {
-            if (d.status == Status::matched)
+            if (d.status == Status::matched && d.note_a.empty() && d.note_b.empty())
                 for (auto const& figure : figures)
                     if (figure.lower_bound) {
                         book.str(ws, row, c, ratio_kind_text(d.ratio_kind(figure)));
