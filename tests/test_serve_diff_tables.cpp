@@ -95,14 +95,15 @@ namespace {
 
 // serve.csv and fleet.csv as the report writes them (report/serve_csv.cpp),
 // from hand-made results: two configurations TP = 2, 4 along R = 1, 4.
-constexpr char const* writer_scenario = R"(
+constexpr char const* writer_scenario_head = R"(
 hardware toy {
     hbm_bandwidth = 1e12 B/s  peak bf16 = 1e14 FLOP/s  hbm_capacity = 80e9 B
     nvlink_bandwidth = 1e10 B/s  nvlink_domain = 8
 }
 target toy
 sweep R = [1, 4]
-sweep TP = [2, 4]
+)";
+constexpr char const* writer_scenario_tail = R"(
 mesh tp = TP over nvlink
 let D = 1000
 let F = 4000
@@ -112,8 +113,13 @@ matmul up = bf16[R, D] * weight bf16[D, F@tp] -> bf16[R, F@tp]
 // Writes version `version` of the tables into `folder`; B (version 2) halves
 // every TPOT and doubles every tok/s, and its TP 4 replica serves 7 /s in
 // place of 3.5 (so ceil(10 / 7) = 2 replicas, 8 chips, in place of 3 and 12).
-diff::ComparedReport write_tables(test::Sandbox const& box, std::string const& name, int version) {
-    auto checked = test::check_text(writer_scenario);
+// `tp`: the TP sweep's values, "[2, 4]" (or one value, "[8]", for a mesh of one size).
+diff::ComparedReport write_tables(test::Sandbox const& box, std::string const& name, int version,
+                                  std::vector<double> const& tp = {2, 4}) {
+    std::string tps;
+    for (double t : tp) tps.append(tps.empty() ? "" : ", ").append(std::to_string(static_cast<int>(t)));
+    auto checked = test::check_text(std::string(writer_scenario_head) + "sweep TP = [" + tps + "]" +
+                                    writer_scenario_tail);
     REQUIRE_FALSE(checked->diagnostics.has_errors());
     auto& scenario = checked->scenario;
     model::Serve serve;
@@ -126,24 +132,26 @@ diff::ComparedReport write_tables(test::Sandbox const& box, std::string const& n
     REQUIRE(grid);
     double const speed = version == 1 ? 1 : 2;
     std::vector<engine::ServeResult> results;
-    for (std::uint32_t p = 0; p < 4; ++p) {  // (R, TP) = (1, 2), (1, 4), (4, 2), (4, 4)
+    std::uint32_t const n = static_cast<std::uint32_t>(tp.size());
+    for (std::uint32_t p = 0; p < 2 * n; ++p) {  // (R, TP) = (1, 2), (1, 4), (4, 2), (4, 4)
         engine::ServeResult r;
         r.point = p;
-        r.chips = p % 2 == 0 ? 2 : 4;
-        r.rate = p < 2 ? 1 : 4;
+        r.chips = tp[p % n];
+        r.rate = p < n ? 1 : 4;
         r.served_rate = r.rate;
         r.output_tokens_per_s = 256 * r.rate * speed;
         r.output_tokens_per_s_per_chip = r.output_tokens_per_s / r.chips;
         r.ttft = {0.125, 0.25, 0.5, 0.25};
         r.tpot = {0.015625 / speed, 0.03125 / speed, 0.0625 / speed, 0.03125 / speed};
         r.e2e = {2, 3, 4, 2.5};
-        r.saturated = p == 2 && version == 1;  // A's R = 4, TP = 2
+        r.saturated = p == n && version == 1;  // A's R = 4 at the first TP
         results.push_back(r);
     }
     double const max_rate = version == 1 ? 3.5 : 7, replicas = std::ceil(10 / max_rate);
     std::vector<engine::FleetRow> fleet = {
         {0, 0, 1.5, 7, 14, 28, 1.5, 9.8, 0.5, false, true, ""},
         {1, 0, max_rate, replicas, 4 * replicas, 9 * replicas, 2.5, 8.4, 0.5, true, false, ""}};
+    fleet.resize(n);
     report::ReportInfo info{name, version, "2026-12-02T20:00:00Z", std::string(64, 'c'), "9.9.9"};
     report::ReportContext context{scenario, *grid, info, nullptr, &results, &fleet};
     fs::create_directories(box / name);
@@ -152,7 +160,7 @@ diff::ComparedReport write_tables(test::Sandbox const& box, std::string const& n
     r.name = name;
     r.version = version;
     r.targets = {{"toy", "toy"}};
-    r.sweeps = {{"R", 2, {}, false}, {"TP", 2, {}, true}};
+    r.sweeps = {{"R", 2, {}, false}, {"TP", tp.size(), {}, true}};
     for (auto const* file : {"serve.csv", "fleet.csv"}) {
         auto path = (box / name / file).string();
         if (std::string(file) == "serve.csv") report::write_serve_csv(path, context);
@@ -208,4 +216,22 @@ TEST_CASE("serve diff: the tables as the report writes them", "[serve-diff]") {
     CHECK(tp4.ratio(2) == Approx(2.0 / 3));
     CHECK(tp4.ratio(0) == 2);  // max_rate_per_replica
     CHECK(serve.fleet->rows[0].ratio(2) == 1);
+}
+
+TEST_CASE("serve diff: a mesh of one size on each side pairs them, as the cases do", "[serve-diff]") {
+    // A at TP = 2, B at TP = 8: the points pair by (toy, R), shown at A's TP.
+    test::Sandbox box;
+    auto a = write_tables(box, "a", 1, {2});
+    auto b = write_tables(box, "b", 2, {8});
+    diff::Matcher matcher(a, b, diff::make_pairing(a, b, {}));
+    auto serve = diff::diff_serve(matcher);
+    REQUIRE(serve.serve);
+    CHECK(serve.serve->matched == 2);
+    auto const& row = serve.serve->rows[0];
+    CHECK(row.sweep == std::vector<std::string>{"1", "2"});
+    // tok/s per chip: A 256 / 2 = 128, B 512 / 8 = 64: B / A = 0.5.
+    CHECK(row.a[1] == 128);
+    CHECK(row.b[1] == 64);
+    CHECK(row.ratio(1) == 0.5);
+    CHECK(serve.fleet->matched == 1);
 }
