@@ -1,5 +1,6 @@
 #include "diff_xlsx.hpp"
 
+#include "diff/serve_diff_xlsx.hpp"
 #include "diff/xlsx_book.hpp"
 #include "output/fast_rows.hpp"
 
@@ -22,6 +23,7 @@ struct DiffXlsxWriter::State {
     std::vector<lxw_worksheet*> cases;
     std::size_t rows = 0;  // data rows written
     std::string formula;
+    ServeDiff const* serve = nullptr;
 
     State(std::string const& path, Matcher const& m, std::size_t per_sheet)
         : book(path, "roofline diff " + m.a().label() + " -> " + m.b().label()),
@@ -114,6 +116,7 @@ struct DiffXlsxWriter::State {
             book.flip_colors(ws, 1, n, c_bound_a, c_flip, c_flip);
         }
         write_summary_sheet(book, summary, matcher, s);
+        if (serve) write_serve_sheets(book, matcher, *serve);
         book.close();
     }
 };
@@ -125,6 +128,8 @@ DiffXlsxWriter::DiffXlsxWriter(std::string const& path, Matcher const& matcher,
 DiffXlsxWriter::~DiffXlsxWriter() = default;  // the book closes an unfinished workbook
 
 void DiffXlsxWriter::add(DiffCase const& c) { state_->add(c); }
+
+void DiffXlsxWriter::add_serve(ServeDiff const& serve) { state_->serve = &serve; }
 
 void DiffXlsxWriter::finish(DiffSummary const& summary) { state_->finish(summary); }
 

@@ -5,6 +5,8 @@
 //            hardware pair: geometric-mean t_lower on each side, the speedup
 //            as a formula of those two cells, its range, bounds, flips and
 //            critical sweep values.
+//   Serve, Fleet  with a serve part: every serve point (fleet configuration)
+//            of either report, the ratios B / A as formulas (serve_diff_xlsx.cpp).
 //   Cases    one row per case (continued on "Cases (2)", ... past Excel's row
 //            limit): both t_lower values and the speedup as a formula of them
 //            (with the value as cached result), the bounds and the flip.
@@ -12,6 +14,8 @@
 // flipped bounds amber. Every lxw_error is checked (report::WriteError).
 
 #include "roofline/diff/diff_summary.hpp"
+
+#include "diff/serve_diff.hpp"
 
 #include <xlsxwriter.h>
 
@@ -32,6 +36,9 @@ public:
     DiffXlsxWriter& operator=(DiffXlsxWriter const&) = delete;
 
     void add(DiffCase const& c);
+    // The serve part, written as the Serve and Fleet sheets by finish();
+    // `serve` must outlive finish().
+    void add_serve(ServeDiff const& serve);
     // Writes the Summary sheet and the conditional formats, and closes the file.
     void finish(DiffSummary const& summary);
 

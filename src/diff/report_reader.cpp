@@ -88,6 +88,7 @@ ComparedReport read_report(std::string const& spec, std::string const& out_root)
     info.targets = m.targets;
     info.sweeps = m.sweeps;
     info.cases_sha256 = m.output_sha256("cases.csv");
+    info.outputs = m.outputs;
     // What diff reads is cases.csv alone (and the manifest): a version of
     // --formats xlsx,charts has none to read.
     if (!m.csv)

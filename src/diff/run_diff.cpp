@@ -5,6 +5,7 @@
 #include "roofline/diff/diff_folder.hpp"
 #include "diff_text.hpp"
 #include "diff_xlsx.hpp"
+#include "serve_diff.hpp"
 #include "roofline/output/errors.hpp"
 #include "roofline/lang/file_system.hpp"
 #include "roofline/output/gnuplot.hpp"
@@ -36,7 +37,7 @@ nlohmann::json side_json(ComparedReport const& r) {
 
 // diff.json: what made this diff, and the SHA-256 of every file in it.
 void write_diff_manifest(fs::path const& folder, Matcher const& m, DiffSummary const& s,
-                         std::vector<std::string> const& command_line,
+                         ServeDiff const& serve, std::vector<std::string> const& command_line,
                          std::vector<std::string> const& files) {
     nlohmann::json j;
     j["tool"] = "roofline";
@@ -53,6 +54,10 @@ void write_diff_manifest(fs::path const& folder, Matcher const& m, DiffSummary c
     j["only_b"] = s.only_b;
     j["flips"] = s.flips;
     j["speedup_geomean"] = std::isnan(s.speedup()) ? nlohmann::json() : nlohmann::json(s.speedup());
+    for (auto [key, part] : {std::pair{"serve", &serve.serve}, std::pair{"fleet", &serve.fleet}})
+        if (*part)
+            j[key] = {{"matched", (*part)->matched}, {"only_a", (*part)->only_a},
+                      {"only_b", (*part)->only_b}};
     auto& outputs = j["outputs"] = nlohmann::json::array();
     for (auto const& f : files)
         outputs.push_back({{"path", f}, {"sha256", output::sha256_file((folder / f).string())}});
@@ -111,6 +116,9 @@ DiffOutcome run(DiffRequest const& request) {
             "the reports sweep different variables, so no case matches (a case matches only at "
             "the same value of every sweep variable)");
 
+    // Read before anything is written: a serve.csv that does not parse publishes nothing.
+    ServeDiff const serve = diff_serve(matcher);
+
     DiffFolder folder(request.out_root, diff_name(a, b, pairing));
     outcome.folder = folder.path();
     bool const write = !folder.exists();
@@ -128,6 +136,7 @@ DiffOutcome run(DiffRequest const& request) {
         csv.emplace((temp / "diff.csv").string(), matcher);
         xlsx.emplace((temp / "diff.xlsx").string(), matcher);
         if (request.charts) chart_data.emplace(matcher);
+        xlsx->add_serve(serve);
     }
     DiffSummaryBuilder builder(matcher, request.fail_if_slower);
     matcher.run([&](DiffCase const& c) {
@@ -141,6 +150,12 @@ DiffOutcome run(DiffRequest const& request) {
     if (write) {
         csv->close();
         std::vector<std::string> files = {"diff.csv", "diff.xlsx"};
+        for (auto [name, part] : {std::pair{"serve_diff.csv", &serve.serve},
+                                  std::pair{"fleet_diff.csv", &serve.fleet}})
+            if (*part) {
+                write_serve_diff_csv((temp / name).string(), matcher, **part);
+                files.push_back(name);
+            }
         std::future<std::vector<std::string>> chart_files;
         if (chart_data)  // on another core while the workbook is compressed
             chart_files = std::async(std::launch::async, [&] {
@@ -155,11 +170,13 @@ DiffOutcome run(DiffRequest const& request) {
         if (chart_files.valid())
             for (auto const& f : chart_files.get()) files.push_back("charts/" + f);
         if (xlsx_error) std::rethrow_exception(xlsx_error);
-        write_diff_manifest(temp, matcher, outcome.summary, request.command_line, files);
+        write_diff_manifest(temp, matcher, outcome.summary, serve, request.command_line, files);
         outcome.published = folder.commit();
         outcome.warnings = folder.warnings();
     }
     outcome.summary_text = summary_text(matcher, outcome.summary, request.color);
+    if (auto text = serve_summary_text(matcher, serve); !text.empty())
+        outcome.summary_text.append("\n").append(text);
     return outcome;
 }
 

@@ -32,6 +32,9 @@ struct ComparedReport {
     std::size_t cases = 0;
     std::string manifest_sha256;
     std::string cases_sha256;  // from "outputs"; empty when not listed
+    // Every file the manifest lists: serve.csv and fleet.csv are read only
+    // where listed (an older version, or a report without `serve`, has none).
+    std::vector<report::Manifest::Output> outputs;
 
     std::string label() const { return name + " v" + std::to_string(version); }
     std::string cases_path() const { return folder + "/cases.csv"; }
