@@ -72,7 +72,7 @@ TEST_CASE("import --serve: Llama 3.1 70B at tp 4, the serve statement and its pa
     CHECK_FALSE(contains(text, "dense_tp_decode"));
 }
 
-TEST_CASE("import --serve: --request P,G sets the lengths; --flash the flash parts", "[serve-import]") {
+TEST_CASE("import --serve: --request P,G sets the lengths, --flash the flash parts", "[serve-import]") {
     auto o = serve_on("h100_sxm");
     o.request = model::ImportRequest{512, 64};
     o.flash = true;

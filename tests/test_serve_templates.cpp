@@ -112,7 +112,7 @@ TEST_CASE("serve_dense: dense_decode(B, S) = dense_linear(N = B) + B x dense_dec
     }
 }
 
-TEST_CASE("serve_dense: prefill of one prompt = linear(N = T) + prefill attention(T, P = 0); "
+TEST_CASE("serve_dense: prefill of one prompt = linear(N = T) + prefill attention(T, P = 0), "
           "a chunk at P > 0 by hand", "[serve-templates]") {
     std::string const f = std::string(gqa) + ", F = 128";
     for (std::string flash : {"", "_flash"}) {
@@ -209,7 +209,7 @@ namespace {
 constexpr char const* mla = "D = 64, H = 4, Qr = 32, C = 24, Dn = 16, Dr = 8, Dv = 16";
 }  // namespace
 
-TEST_CASE("serve_mla: DeepSeek decode = linear(N = B) + B x mla_decode_attention(S); prefill "
+TEST_CASE("serve_mla: DeepSeek decode = linear(N = B) + B x mla_decode_attention(S), prefill "
           "plus the absorbed projections by hand", "[serve-templates]") {
     std::string const moe = std::string(mla) + ", F = 32, E = 8, k = 2, Fs = 64";
     auto decode = split("layers/serve_mla.roof", "", use("deepseek_moe_decode", "B = B, S = 100, " + moe, "whole"),
@@ -343,7 +343,7 @@ TEST_CASE("serve_minimax_m2: MiniMax-M2 = its linear part + B x decode attention
 }
 
 TEST_CASE("serve_gpt_oss: gpt-oss = its linear part + its attention parts (sinks, sliding window, "
-          "causal exactly); a chunk by hand", "[serve-templates]") {
+          "causal exactly), a chunk by hand", "[serve-templates]") {
     std::string const moe = std::string(gqa) + ", F = 96, E = 8, k = 2";
     for (std::string window : {", W = 32", ""}) {
         INFO("window '" << window << "'");
