@@ -182,6 +182,31 @@ TEST_CASE("A request longer than the KV cache is an error at the prompt's line",
                                  "the cache holds 3300 on hardware 'toy' (serve 'chat')"));
 }
 
+TEST_CASE("A configuration whose cache cannot hold one request is its row's problem, with a warning",
+          "[serve-engine]") {
+    // toy holds floor((0.9 x 1e7 - 2e6 - 4e5) / 2000) = 3300 tokens, big
+    // (1e8 B) floor((0.9 x 1e8 - 2e6 - 4e5) / 2000) = 43,800: the 4010
+    // tokens of a request fit on big only. Not an error: big serves.
+    test::TinyServe s;
+    s.prompt = "4000";
+    s.extra = "hardware big { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  hbm_capacity = 1e8 B }";
+    s.targets = "target toy\ntarget big";
+    auto checked = test::tiny_serve(s);
+    auto const results = serve_of(*checked);
+    REQUIRE(results.size() == 2);
+    CHECK(results[0].problem == "a prompt of 4000 and an output of 10 tokens need 4010 KV tokens, "
+                                "the cache holds 3300 on hardware 'toy'");
+    CHECK(results[0].steps == 0);
+    CHECK(results[1].problem.empty());
+    CHECK(results[1].kv_capacity_tokens == 43800);
+    CHECK(results[1].steps > 0);
+    auto const text = checked->errors();  // every diagnostic, warnings too
+    INFO(text);
+    // `let prompt_len = 4000`: line 13, below the extra hardware line.
+    CHECK(test::contains(text, "test.roof:13:18: warning: a prompt of 4000"));
+    CHECK(test::contains(text, "; 1 of 2 serve points cannot hold one request, and their rows say so"));
+}
+
 TEST_CASE("A target without a peak for the serve's dtype is a problem, not an error", "[serve-engine]") {
     test::TinyServe s;
     s.extra = "hardware fp8only { hbm_bandwidth = 1e12 B/s  peak fp8 = 1e15 FLOP/s  hbm_capacity = 1e7 B }";

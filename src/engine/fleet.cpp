@@ -132,7 +132,14 @@ std::optional<std::vector<FleetRow>> plan_fleet(model::Scenario const& scenario,
                 if (progress) progress(rows.size(), total);
                 continue;
             }
-            if (auto e = check_fits(scenario, lengths, memory.capacity_tokens, hw.id)) return fail(*e);
+            // evaluate_serve has said it (a row's problem, or the error when
+            // no configuration holds one request): here it is why none.
+            if (auto e = check_fits(scenario, lengths, memory.capacity_tokens, hw.id)) {
+                row.why_none = e->message;
+                rows.push_back(std::move(row));
+                if (progress) progress(rows.size(), total);
+                continue;
+            }
             std::optional<model::EvalError> probe_error;
             ServeResult last;
             // One probe: a full simulation at `rate`; true when it meets every SLO unsaturated.

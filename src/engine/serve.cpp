@@ -21,6 +21,12 @@ std::optional<std::vector<ServeResult>> evaluate_serve(model::Scenario const& sc
     std::vector<double> mesh_sizes;
     std::vector<std::uint8_t> unsupported(targets, 0);
     results.reserve(total);
+    struct Unfit {
+        model::EvalError error;
+        std::string where;
+    };
+    std::optional<Unfit> unfit;  // the first point whose cache holds less than a request
+    std::size_t unfit_points = 0, simulated = 0;
     for (std::size_t p = 0; p < grid.point_count; ++p) {
         std::span<double const> const point(grid.point_values.data() + p * grid.sweep_count,
                                             grid.sweep_count);
@@ -55,9 +61,19 @@ std::optional<std::vector<ServeResult>> evaluate_serve(model::Scenario const& sc
             r.problem = memory.problem;
             if (r.problem.empty()) {
                 auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
-                if (auto e = check_fits(scenario, requests, memory.capacity_tokens, hw.id)) return fail(*e);
-                if (!simulate_point(scenario, settings, requests, model, r))
+                if (auto e = check_fits(scenario, requests, memory.capacity_tokens, hw.id)) {
+                    // One configuration of a sweep too small for a request is
+                    // a row that says so; the error is for a serve that no
+                    // configuration can hold (below).
+                    r.problem = e->message;
+                    r.slo_met.assign(scenario.serve_slos.size(), 0);
+                    if (!unfit) unfit = Unfit{*e, serve_where(scenario, point, {})};
+                    ++unfit_points;
+                } else if (!simulate_point(scenario, settings, requests, model, r)) {
                     return fail(*model.error(), model.error_where());
+                } else {
+                    ++simulated;
+                }
             } else {
                 r.slo_met.assign(scenario.serve_slos.size(), 0);
             }
@@ -65,6 +81,15 @@ std::optional<std::vector<ServeResult>> evaluate_serve(model::Scenario const& sc
             if (progress) progress(results.size(), total);
         }
     }
+    if (unfit && simulated == 0) {
+        diagnostics.error(unfit->error.span, unfit->error.message + unfit->where);
+        return std::nullopt;
+    }
+    if (unfit)
+        diagnostics.warning(unfit->error.span,
+                            unfit->error.message + unfit->where + "; " +
+                                std::to_string(unfit_points) + " of " + std::to_string(total) +
+                                " serve points cannot hold one request, and their rows say so");
     return results;
 }
 

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,41 @@ std::vector<Config> configs(ReportContext const& context, bool one_target, std::
             return serve_load(*a) < serve_load(*b);
         });
     return out;
+}
+
+// The point a configuration's row draws on the front chart, or nullopt.
+std::optional<std::pair<double, double>> front_point(engine::ServeResult const& r) {
+    double const x = 1 / r.tpot.p50, y = r.output_tokens_per_s_per_chip;
+    if (!r.problem.empty() || !std::isfinite(x) || !std::isfinite(y) || !(x > 0) || !(y > 0))
+        return std::nullopt;
+    return std::make_pair(x, y);
+}
+
+// At most `most` configurations for the front chart: those without a point
+// left out, then first those with a point on the front of all of them (no
+// other point has as many tokens/s per user and per chip, one more), in
+// order, then the rest in order: past the palette, the setups to compare
+// are the ones on the front, not the first in the sweep.
+std::vector<Config> front_first(std::vector<Config> const& all, std::size_t most) {
+    std::vector<std::pair<double, double>> points;
+    for (auto const& c : all)
+        for (auto const* r : c.points)
+            if (auto p = front_point(*r)) points.push_back(*p);
+    auto on_front = [&](std::pair<double, double> const& p) {
+        for (auto const& q : points)
+            if (q.first >= p.first && q.second >= p.second && q != p) return false;
+        return true;
+    };
+    std::vector<Config> front, rest;
+    for (auto const& c : all) {
+        bool any = false, best = false;
+        for (auto const* r : c.points)
+            if (auto p = front_point(*r)) any = true, best = best || on_front(*p);
+        if (any) (best ? front : rest).push_back(c);
+    }
+    front.insert(front.end(), rest.begin(), rest.end());
+    if (front.size() > most) front.resize(most);
+    return front;
 }
 
 // A log axis over positive values when they span more than 20 times, else
@@ -149,7 +186,7 @@ Chart serve_front_chart(ReportContext const& context) {
     chart.subtitle = "Serve " + serve_name(context) +
                      ": output tokens/s per chip against tokens/s per user, along the load, per configuration";
     auto const all = configs(context, false, 0);
-    std::vector<Config> shown(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), most_lines)));
+    std::vector<Config> const shown = front_first(all, most_lines);
     bool const targets = context.grid.target_count > 1;
 
     double x_lo = INFINITY, x_hi = 0, y_lo = INFINITY, y_hi = 0;
@@ -158,8 +195,9 @@ Chart serve_front_chart(ReportContext const& context) {
     for (auto const& c : shown) {
         Points line;
         for (auto const* r : c.points) {
-            double const x = 1 / r->tpot.p50, y = r->output_tokens_per_s_per_chip;
-            if (!r->problem.empty() || !std::isfinite(x) || !std::isfinite(y) || !(x > 0) || !(y > 0)) continue;
+            auto const p = front_point(*r);
+            if (!p) continue;
+            auto const [x, y] = *p;
             line.push_back({x, y});
             x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x), y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
             if (r->saturated) saturated.push_back({x, y});
@@ -185,7 +223,7 @@ Chart serve_front_chart(ReportContext const& context) {
                                          " grows: more tokens/s per chip, fewer per user"));
     if (shown.size() < all.size())
         chart.key_entries.push_back(key_note(std::to_string(shown.size()) + " of " + std::to_string(all.size()) +
-                                             " configurations; serve.csv has every one"));
+                                             " configurations, those on the front first; serve.csv has every one"));
     return chart;
 }
 

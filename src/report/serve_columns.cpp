@@ -5,6 +5,7 @@
 #include "output/gnuplot_text.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace roofline::report {
 
@@ -19,14 +20,26 @@ using Result = engine::ServeResult;
 using Fleet = engine::FleetRow;
 using engine::serving::Latency;
 
+constexpr double none = std::numeric_limits<double>::quiet_NaN();  // an empty cell
+
+// What a point is (its chips, rate, memory): shown even where it could not
+// be simulated, since that says why.
 template <double Result::*field>
 double value(R const& r, std::size_t) { return r.result.*field; }
+// What the simulation found: empty on a point that has a problem, never 0.
+template <double Result::*field>
+double figure(R const& r, std::size_t) { return r.result.problem.empty() ? r.result.*field : none; }
 template <std::uint64_t Result::*field>
-double count(R const& r, std::size_t) { return static_cast<double>(r.result.*field); }
+double count(R const& r, std::size_t) {
+    return r.result.problem.empty() ? static_cast<double>(r.result.*field) : none;
+}
 template <Latency Result::*figure, double Latency::*statistic>
-double latency(R const& r, std::size_t) { return (r.result.*figure).*statistic; }
+double latency(R const& r, std::size_t) {
+    return r.result.problem.empty() ? (r.result.*figure).*statistic : none;
+}
+// A fleet row's figures: empty where no rate meets the SLOs (why_none says why).
 template <double Fleet::*field>
-double fleet_value(F const& f, std::size_t) { return f.row.*field; }
+double fleet_value(F const& f, std::size_t) { return f.row.why_none.empty() ? f.row.*field : none; }
 
 std::string yes_no(bool yes) { return yes ? "yes" : "no"; }
 
@@ -61,9 +74,9 @@ constexpr ServeColumnSpec specs[] = {
     {"chips",                        "chips",                  "",           Each::once, Cell::whole,  Term::count,   false, value<&Result::chips>},
     {"rate",                         "rate (req/s)",           "rate",       Each::once, Cell::rate,   Term::si_count, false, value<&Result::rate>},
     {"clients",                      "clients",                "clients",    Each::once, Cell::whole,  Term::count,   false, value<&Result::clients>},
-    {"served_rate",                  "served (req/s)",         "served",     Each::once, Cell::rate,   Term::si_count, false, value<&Result::served_rate>},
-    {"output_tokens_per_s",          "output tok/s",           "",           Each::once, Cell::rate,   Term::si_count, false, value<&Result::output_tokens_per_s>},
-    {"output_tokens_per_s_per_chip", "output tok/s per chip",  "tok/s/chip", Each::once, Cell::rate,   Term::si_count, false, value<&Result::output_tokens_per_s_per_chip>},
+    {"served_rate",                  "served (req/s)",         "served",     Each::once, Cell::rate,   Term::si_count, false, figure<&Result::served_rate>},
+    {"output_tokens_per_s",          "output tok/s",           "",           Each::once, Cell::rate,   Term::si_count, false, figure<&Result::output_tokens_per_s>},
+    {"output_tokens_per_s_per_chip", "output tok/s per chip",  "tok/s/chip", Each::once, Cell::rate,   Term::si_count, false, figure<&Result::output_tokens_per_s_per_chip>},
     LAT("ttft_p50",  "TTFT p50",  "TTFT p50", ttft, p50),
     LAT("ttft_p90",  "TTFT p90",  "",         ttft, p90),
     LAT("ttft_p99",  "TTFT p99",  "TTFT p99", ttft, p99),
@@ -76,9 +89,9 @@ constexpr ServeColumnSpec specs[] = {
     LAT("e2e_p90",   "e2e p90",   "",         e2e,  p90),
     LAT("e2e_p99",   "e2e p99",   "e2e p99",  e2e,  p99),
     LAT("e2e_mean",  "e2e mean",  "",         e2e,  mean),
-    {"mean_running",                 "running (mean)",         "running",    Each::once, Cell::rate,   Term::general, false, value<&Result::mean_running>},
-    {"mean_step",                    "step (mean)",            "",           Each::once, Cell::time,   Term::seconds, false, value<&Result::mean_step>},
-    {"peak_kv_tokens",               "KV peak (tokens)",       "KV peak",    Each::once, Cell::whole,  Term::si_count, false, value<&Result::peak_kv_tokens>},
+    {"mean_running",                 "running (mean)",         "running",    Each::once, Cell::rate,   Term::general, false, figure<&Result::mean_running>},
+    {"mean_step",                    "step (mean)",            "",           Each::once, Cell::time,   Term::seconds, false, figure<&Result::mean_step>},
+    {"peak_kv_tokens",               "KV peak (tokens)",       "KV peak",    Each::once, Cell::whole,  Term::si_count, false, figure<&Result::peak_kv_tokens>},
     {"kv_capacity_tokens",           "KV capacity (tokens)",   "KV capacity", Each::once, Cell::whole, Term::si_count, false, value<&Result::kv_capacity_tokens>},
     {"weight_bytes",                 "weights per chip",       "",           Each::once, Cell::bytes,  Term::si_bytes, false, value<&Result::weight_bytes>},
     {"reserve_bytes",                "reserve per chip",       "",           Each::once, Cell::bytes,  Term::si_bytes, false, value<&Result::reserve_bytes>},
