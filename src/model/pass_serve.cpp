@@ -109,6 +109,7 @@ void read_trace(Context const& context, ServeSource const& source, FileSystem& f
         diagnostics.error(at, "cannot read the trace '" + name + "': " + error);
         return;
     }
+    serve.trace_text = *text;
     std::string_view rest(*text);
     std::size_t line_number = 0;
     std::optional<std::size_t> prompt_column, output_column;

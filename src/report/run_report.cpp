@@ -58,6 +58,13 @@ std::string up_to_date_tables(std::string const& folder, Manifest const& manifes
     }
 }
 
+// Where a serve's trace goes among the version's inputs ("" without one):
+// traces/ and its file name made safe, apart from the scenario's files.
+std::string trace_input_name(model::Scenario const& scenario) {
+    if (!scenario.serve || scenario.serve->trace_path.empty()) return "";
+    return "traces/" + output::file_name(fs::path(scenario.serve->trace_path).filename().string());
+}
+
 }  // namespace
 
 RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
@@ -122,6 +129,12 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     for (auto const& file : outcome.loaded.program.files)
         inputs.files.push_back(
             {file->input_name, file->source->path, output::sha256_hex(file->source->text)});
+    // A serve's trace is an input like the scenario's files: an edited trace
+    // makes a new version, and the version keeps the bytes it was made from.
+    std::string const trace_input = trace_input_name(outcome.loaded.scenario);
+    if (!trace_input.empty())
+        inputs.files.push_back({trace_input, outcome.loaded.scenario.serve->trace_path,
+                                output::sha256_hex(outcome.loaded.scenario.serve->trace_text)});
     ReportInfo& info = outcome.info;
     info.name = fs::path(request.scenario).stem().string();
     info.tool_version = ROOFLINE_VERSION;
@@ -166,6 +179,10 @@ RunOutcome run(RunRequest const& request, Diagnostics& diagnostics) {
     for (auto const& file : outcome.loaded.program.files) {
         write_file(folder / "inputs" / file->input_name, file->source->text);
         written.push_back("inputs/" + file->input_name);
+    }
+    if (!trace_input.empty()) {
+        write_file(folder / "inputs" / trace_input, outcome.loaded.scenario.serve->trace_text);
+        written.push_back("inputs/" + trace_input);
     }
     std::vector<Manifest::Output> outputs;
     for (auto const& name : written)

@@ -258,6 +258,7 @@ struct Serve {
     // both lengths: one request per row, repeated in order.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> trace;
     std::string trace_path;        // the file read, as opened (a report's input); "" without a trace
+    std::string trace_text;        // its bytes as read: a report copies and hashes them as an input
     enum class Arrivals : std::uint8_t { poisson, closed } arrivals = Arrivals::poisson;
     int arrivals_slot = -1;        // poisson: R requests/s; closed: C clients
     Span arrivals_span;
