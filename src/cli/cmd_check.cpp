@@ -3,6 +3,8 @@
 
 #include "roofline/engine/evaluate.hpp"
 
+#include "roofline/model/expr.hpp"
+
 #include <iostream>
 
 namespace roofline::cli {
@@ -38,7 +40,7 @@ int cmd_check(std::vector<std::string> const& args) {
         }
         auto const& s = checked.scenario;
         std::size_t cases = s.point_count() * s.ops.size() * s.targets.size();
-        if (s.ops.empty() && s.requests.empty() && s.template_count > 0) {
+        if (s.ops.empty() && s.requests.empty() && !s.serve && s.template_count > 0) {
             // A file of templates: their bodies are checked where a scenario uses them.
             std::cout << path << ": ok: " << s.template_count << " template"
                       << (s.template_count == 1 ? "" : "s")
@@ -66,6 +68,18 @@ int cmd_check(std::vector<std::string> const& args) {
             std::cout << "; request " << r.name << ": prefill " << r.prefill.size() << " case"
                       << (r.prefill.size() == 1 ? "" : "s") << ", decode " << r.decode.size()
                       << " case" << (r.decode.size() == 1 ? "" : "s") << " per step";
+        if (s.serve) {
+            // Checked, not simulated: `run` simulates every serve point.
+            auto const& v = *s.serve;
+            std::size_t const points = s.point_count() * s.targets.size();
+            std::cout << "; serve " << v.name << ": linear " << v.linear.size() << ", decode "
+                      << v.decode.size() << ", prefill " << v.prefill.size() << " op"
+                      << (v.prefill.size() == 1 ? "" : "s") << " per step, " << points
+                      << " serve point" << (points == 1 ? "" : "s");
+            if (!s.serve_slos.empty())
+                std::cout << ", " << s.serve_slos.size() << " slo" << (s.serve_slos.size() == 1 ? "" : "s");
+            if (s.fleet_rate) std::cout << ", a fleet for " << model::format_number(*s.fleet_rate) << " /s";
+        }
         std::cout << "\n";
     }
     return status;
