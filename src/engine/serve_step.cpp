@@ -1,0 +1,239 @@
+// The seconds of one engine step: counts per op summed over the step's
+// sequences and chunks, then timed once (serve_step.hpp).
+#include "serve_step.hpp"
+
+#include "roofline/model/expr.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace roofline::engine::serving {
+
+namespace {
+
+constexpr std::size_t fields = 5;  // flops, read, written, onchip, net bytes
+
+void set_if(PointEvaluator& evaluator, int slot, double value) {
+    if (slot >= 0) evaluator.set_slot(slot, value);
+}
+
+}  // namespace
+
+std::optional<model::EvalError> set_step(model::Scenario const& scenario, PointEvaluator& evaluator,
+                                         std::span<double const> point, double tokens, double context,
+                                         double chunk, double start) {
+    auto const& serve = *scenario.serve;
+    set_if(evaluator, serve.tokens_slot, tokens);
+    set_if(evaluator, serve.context_slot, context);
+    set_if(evaluator, serve.chunk_slot, chunk);
+    set_if(evaluator, serve.start_slot, start);
+    return evaluator.set_point(point);
+}
+
+StepModel::StepModel(model::Scenario const& scenario, std::span<double const> point,
+                     std::span<double const> mesh_sizes, std::span<std::uint8_t const> unsupported)
+    : scenario_(scenario), point_(point.begin(), point.end()),
+      mesh_sizes_(mesh_sizes.begin(), mesh_sizes.end()),
+      unsupported_(unsupported.begin(), unsupported.end()), evaluator_(scenario) {
+    auto const& serve = *scenario.serve;
+    linear_.ops = &serve.linear;
+    decode_.ops = &serve.decode;
+    prefill_.ops = &serve.prefill;
+    unsupported_.resize(scenario.targets.size(), 0);
+}
+
+bool StepModel::count_part(Part& part, double tokens, double context, double chunk, double start,
+                           std::size_t& entry) {
+    if (error_) return false;
+    auto fail = [&](model::EvalError const& error) {
+        error_ = error;
+        auto const& serve = *scenario_.serve;
+        auto name = [&](int slot) { return scenario_.slots[static_cast<std::size_t>(slot)].name; };
+        if (&part == &linear_ && serve.tokens_slot >= 0)
+            error_where_ = name(serve.tokens_slot) + " = " + model::format_number(tokens);
+        else if (&part == &decode_ && serve.context_slot >= 0)
+            error_where_ = name(serve.context_slot) + " = " + model::format_number(context);
+        else if (&part == &prefill_ && serve.chunk_slot >= 0)
+            error_where_ = name(serve.chunk_slot) + " = " + model::format_number(chunk) +
+                           (serve.start_slot >= 0
+                                ? ", " + name(serve.start_slot) + " = " + model::format_number(start)
+                                : std::string());
+        return false;
+    };
+    if (auto e = set_step(scenario_, evaluator_, point_, tokens, context, chunk, start)) return fail(*e);
+    // The compute dtypes depend on the point only (a dtype sweep), never on a step slot.
+    if (part.compute.size() != part.ops->size()) {
+        part.compute.clear();
+        for (auto const& op : *part.ops)
+            part.compute.push_back(op.compute_dtype_at(evaluator_.slots(), scenario_.dtypes));
+    }
+    std::vector<double> values;
+    std::vector<std::size_t> offsets;
+    for (auto const& op : *part.ops) {
+        if (auto e = count_case(scenario_, op, evaluator_, mesh_sizes_, scratch_, counts_)) return fail(*e);
+        offsets.push_back(values.size());
+        values.insert(values.end(), {counts_.counts.flops, counts_.counts.bytes_read,
+                                     counts_.counts.bytes_written, counts_.counts.bytes_onchip,
+                                     counts_.net_bytes});
+        values.insert(values.end(), scratch_.volumes.begin(), scratch_.volumes.end());
+    }
+    if (part.stride == 0) {
+        part.stride = values.size();
+        part.offsets = std::move(offsets);
+        offsets.clear();
+        part.sum.assign(part.stride, 0);
+    } else if (values.size() != part.stride || offsets != part.offsets) {
+        // The volumes of an op are one per collective, at every step: a
+        // different layout would be an engine bug, not the user's.
+        return fail({scenario_.serve->span, "internal error: a serve part's counts changed shape"});
+    }
+    entry = part.entries.size() / std::max<std::size_t>(1, part.stride);
+    part.entries.insert(part.entries.end(), values.begin(), values.end());
+    return true;
+}
+
+void StepModel::clear_sum(Part& part) const { std::fill(part.sum.begin(), part.sum.end(), 0.0L); }
+
+void StepModel::add_entry(Part& part, std::size_t entry) const {
+    double const* e = part.entries.data() + entry * part.stride;
+    for (std::size_t i = 0; i < part.stride; ++i) part.sum[i] += e[i];
+}
+
+long double StepModel::time_part(Part& part, std::size_t target) {
+    auto const& hw = scenario_.hardware[static_cast<std::size_t>(scenario_.targets[target])];
+    long double total = 0;
+    for (std::size_t k = 0; k < part.ops->size(); ++k) {
+        auto const& op = (*part.ops)[k];
+        std::size_t const at = part.offsets[k];
+        std::size_t const end = k + 1 < part.offsets.size() ? part.offsets[k + 1] : part.stride;
+        long double const* s = part.sum.data() + at;
+        counts_.counts = Counts{static_cast<double>(s[0]), static_cast<double>(s[1]),
+                                static_cast<double>(s[2]), static_cast<double>(s[3])};
+        counts_.net_bytes = static_cast<double>(s[4]);
+        scratch_.volumes.clear();
+        for (std::size_t i = at + fields; i < end; ++i)
+            scratch_.volumes.push_back(static_cast<double>(part.sum[i]));
+        Metrics m = case_metrics(scenario_, op, hw, part.compute[k], counts_, mesh_sizes_, scratch_,
+                                 unsupported_[target] != 0);
+        total += static_cast<long double>(op.count) * m.t_step;
+    }
+    return total;
+}
+
+double StepModel::linear_seconds(std::uint64_t tokens, std::size_t target) {
+    std::size_t const targets = scenario_.targets.size();
+    std::size_t const at = static_cast<std::size_t>(tokens) * targets;
+    if (at + targets > linear_memo_.size())
+        linear_memo_.resize(at + targets, std::numeric_limits<double>::quiet_NaN());
+    if (std::isnan(linear_memo_[at + target])) {
+        std::size_t entry = 0;
+        linear_.entries.clear();
+        if (!count_part(linear_, static_cast<double>(tokens), 1, 1, 0, entry)) return 0;
+        clear_sum(linear_);
+        add_entry(linear_, entry);
+        // Counted once, timed on every target; NaN stays for an unsupported one.
+        for (std::size_t t = 0; t < targets; ++t)
+            linear_memo_[at + t] = static_cast<double>(time_part(linear_, t));
+    }
+    return linear_memo_[at + target];
+}
+
+void StepModel::note_context(Part& part, std::uint32_t context, std::size_t entry) {
+    std::size_t const ops = part.ops->size();
+    if (part.affine.size() != ops) {
+        part.affine.assign(ops, 1);
+        part.c0.assign(ops, 0), part.c1.assign(ops, 0), part.e0.assign(ops, 0), part.e1.assign(ops, 0);
+    }
+    double const* e = part.entries.data() + entry * part.stride;
+    for (std::size_t k = 0; k < ops; ++k) {
+        if (!part.affine[k]) continue;
+        if (part.c0[k] == 0) {
+            part.c0[k] = context, part.e0[k] = static_cast<std::uint32_t>(entry);
+            continue;
+        }
+        if (part.c1[k] == 0) {
+            part.c1[k] = context, part.e1[k] = static_cast<std::uint32_t>(entry);
+            continue;
+        }
+        // On the line through the first two: (v - v0)(c1 - c0) = (v1 - v0)(c - c0).
+        double const* v0 = part.entries.data() + std::size_t{part.e0[k]} * part.stride;
+        double const* v1 = part.entries.data() + std::size_t{part.e1[k]} * part.stride;
+        long double const run = static_cast<long double>(part.c1[k]) - part.c0[k];
+        long double const at = static_cast<long double>(context) - part.c0[k];
+        std::size_t const end = k + 1 < ops ? part.offsets[k + 1] : part.stride;
+        for (std::size_t i = part.offsets[k]; i < end; ++i)
+            if ((static_cast<long double>(e[i]) - v0[i]) * run !=
+                (static_cast<long double>(v1[i]) - v0[i]) * at) {
+                part.affine[k] = 0;
+                break;
+            }
+    }
+}
+
+void StepModel::sum_decode(std::span<std::uint32_t const> contexts) {
+    Part& part = decode_;
+    std::size_t const ops = part.ops->size();
+    long double const n = static_cast<long double>(contexts.size());
+    long double contexts_sum = 0;
+    for (std::uint32_t c : contexts) contexts_sum += c;
+    bool any_other = false;
+    for (std::size_t k = 0; k < ops; ++k) {
+        std::size_t const end = k + 1 < ops ? part.offsets[k + 1] : part.stride;
+        if (!part.affine[k]) {
+            any_other = true;
+            for (std::size_t i = part.offsets[k]; i < end; ++i) part.sum[i] = 0;
+            continue;
+        }
+        // n v0 + (v1 - v0) (sum of c - n c0) / (c1 - c0); one context seen: n v0.
+        double const* v0 = part.entries.data() + std::size_t{part.e0[k]} * part.stride;
+        double const* v1 = part.entries.data() + std::size_t{part.e1[k]} * part.stride;
+        long double const shift = contexts_sum - n * part.c0[k];
+        long double const run = static_cast<long double>(part.c1[k]) - part.c0[k];
+        for (std::size_t i = part.offsets[k]; i < end; ++i)
+            part.sum[i] = n * v0[i] + (part.c1[k] == 0 ? 0.0L : (static_cast<long double>(v1[i]) - v0[i]) * shift / run);
+    }
+    if (!any_other) return;
+    for (std::uint32_t c : contexts) {
+        double const* e = part.entries.data() + std::size_t{decode_index_[c] - 1} * part.stride;
+        for (std::size_t k = 0; k < ops; ++k) {
+            if (part.affine[k]) continue;
+            std::size_t const end = k + 1 < ops ? part.offsets[k + 1] : part.stride;
+            for (std::size_t i = part.offsets[k]; i < end; ++i) part.sum[i] += e[i];
+        }
+    }
+}
+
+double StepModel::seconds(StepWork const& work, std::size_t target) {
+    if (error_) return 0;
+    long double total = linear_.ops->empty() ? 0 : linear_seconds(work.tokens, target);
+    if (!work.contexts.empty() && !decode_.ops->empty()) {
+        for (std::uint32_t c : work.contexts) {
+            if (c >= decode_index_.size()) decode_index_.resize(std::size_t{c} + 1, 0);
+            if (decode_index_[c] != 0) continue;
+            std::size_t entry = 0;
+            if (!count_part(decode_, 1, c, 1, 0, entry)) return 0;
+            decode_index_[c] = static_cast<std::uint32_t>(entry + 1);
+            note_context(decode_, c, entry);
+        }
+        sum_decode(work.contexts);
+        total += time_part(decode_, target);
+    }
+    if (!work.chunks.empty() && !prefill_.ops->empty()) {
+        bool first = true;
+        for (Chunk const& chunk : work.chunks) {
+            std::uint64_t const key = std::uint64_t{chunk.tokens} << 32 | chunk.start;
+            auto found = prefill_index_.find(key);
+            if (found == prefill_index_.end()) {
+                std::size_t entry = 0;
+                if (!count_part(prefill_, 1, 1, chunk.tokens, chunk.start, entry)) return 0;
+                found = prefill_index_.emplace(key, static_cast<std::uint32_t>(entry)).first;
+            }
+            if (first) clear_sum(prefill_), first = false;
+            add_entry(prefill_, found->second);
+        }
+        total += time_part(prefill_, target);
+    }
+    return static_cast<double>(total);
+}
+
+}  // namespace roofline::engine::serving

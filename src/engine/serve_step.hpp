@@ -1,0 +1,94 @@
+#pragma once
+// The seconds of one engine step (docs/serving.md, section 2) on the targets
+// of one sweep point: the serve statement's `linear` ops once at the step's
+// tokens, its `decode` ops once per decoding sequence at its context, its
+// `prefill` ops once per chunk at its chunk and start; each op's counts
+// (FLOPs, bytes, on-chip bytes, collective volumes) summed over the sequences
+// and chunks first, then timed as one op with case_metrics, and the step the
+// sum of count x t_step as a request's phase (requests.cpp).
+//
+// Memoized, so that a simulation never evaluates lets per sequence per step:
+// the linear part's seconds per token count and target, the decode part's
+// per-op counts per context, the prefill part's per (chunk, start). Summing
+// the cached counts of each context is exact whether or not an op's counts
+// are affine in the context (gpt-oss's min(S, W)). And fast: a decode op
+// whose counts at every context seen so far lie on one line (checked at
+// each new context) sums as n x its counts at one context plus the slope x
+// the contexts' sum, in O(1) per step; any other op adds each context's.
+
+#include "case_counts.hpp"
+
+#include "roofline/engine/serve.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+namespace roofline::engine::serving {
+
+// Sets the four step slots of the serve (those it has) and evaluates the
+// point's lets: the slots no part is counted at hold neutral values
+// (tokens, context and chunk 1, start 0), so that an evaluation never
+// depends on the one before it.
+std::optional<model::EvalError> set_step(model::Scenario const& scenario, PointEvaluator& evaluator,
+                                         std::span<double const> point, double tokens, double context,
+                                         double chunk, double start);
+
+class StepModel {
+public:
+    // At the sweep point `point` (its values, one per sweep) with the mesh's
+    // sizes there (empty without a mesh); `unsupported[t]`: target t cannot
+    // build the mesh (its times are NaN).
+    StepModel(model::Scenario const& scenario, std::span<double const> point,
+              std::span<double const> mesh_sizes, std::span<std::uint8_t const> unsupported);
+
+    // The seconds of a step on target t. The first error (an axis that is no
+    // positive integer at some context) is kept, and the step then costs 0,
+    // so that the simulation ends; the caller reports it after.
+    double seconds(StepWork const& work, std::size_t target);
+    std::optional<model::EvalError> const& error() const { return error_; }
+    // The step slot values of the error: "context = 12" etc.
+    std::string const& error_where() const { return error_where_; }
+
+private:
+    // One part's ops and the memo of their counts: each entry is, per op,
+    // flops, bytes read, written, on chip, network bytes, then its volumes.
+    struct Part {
+        std::vector<model::Op> const* ops = nullptr;
+        std::vector<int> compute;           // per op: the dtype whose peak applies
+        std::vector<std::size_t> offsets;   // per op: where its fields start in an entry
+        std::size_t stride = 0;             // doubles per entry; 0: not laid out yet
+        std::vector<double> entries;        // entry after entry
+        std::vector<long double> sum;       // a step's sums, per field
+        // The decode part: per op, whether its counts are affine in the
+        // context so far, and the two contexts (and entries) that give the line.
+        std::vector<std::uint8_t> affine;
+        std::vector<std::uint32_t> c0, c1, e0, e1;  // c: 0 none yet
+    };
+    void note_context(Part& part, std::uint32_t context, std::size_t entry);
+    void sum_decode(std::span<std::uint32_t const> contexts);
+    bool count_part(Part& part, double tokens, double context, double chunk, double start,
+                    std::size_t& entry);
+    void clear_sum(Part& part) const;
+    void add_entry(Part& part, std::size_t entry) const;
+    // Sum of count x t_step of the part's summed counts on target t.
+    long double time_part(Part& part, std::size_t target);
+    double linear_seconds(std::uint64_t tokens, std::size_t target);
+
+    model::Scenario const& scenario_;
+    std::vector<double> point_, mesh_sizes_;
+    std::vector<std::uint8_t> unsupported_;
+    PointEvaluator evaluator_;
+    CaseScratch scratch_;
+    CaseCounts counts_;
+    Part linear_, decode_, prefill_;
+    std::vector<double> linear_memo_;              // [tokens * targets + t]; NaN: not yet
+    std::vector<std::uint32_t> decode_index_;      // per context: entry + 1; 0: not yet
+    std::unordered_map<std::uint64_t, std::uint32_t> prefill_index_;  // chunk << 32 | start
+    std::optional<model::EvalError> error_;
+    std::string error_where_;
+};
+
+}  // namespace roofline::engine::serving
