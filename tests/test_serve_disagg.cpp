@@ -269,3 +269,30 @@ TEST_CASE("disaggregated end to end: a TP sweep and both pools", "[serve-disagg]
     CHECK_THAT(over_dcn[0].transfer_seconds, WithinRel(3e-5, 1e-9));
     CHECK_THAT(over_dcn[0].tpot.mean, WithinRel((3e-5 + 1.207202e-6 + 1.209204e-6) / 2, 1e-9));
 }
+
+TEST_CASE("disaggregated fleet: the ratio of the fewest chips", "[serve-disagg]") {
+    // One request per probe never queues and meets a 1 s TTFT at any rate, so
+    // every ratio serves the whole fleet rate with one group (the bisection
+    // doubles past 10 /s): the fewest chips are the smallest group, 1 x TP 1
+    // prefill + 1 x TP 2 decode = 1 + 2 = 3 chips, however many replicas the
+    // statement wrote (1 and 2).
+    auto checked = test::check_text(disagg_scenario("8") + "slo ttft_p99 <= 1 s\nfleet rate = 10 /s\n");
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto grid = engine::prepare(checked->scenario, checked->diagnostics);
+    REQUIRE(grid);
+    auto rows = engine::plan_fleet(checked->scenario, *grid, checked->diagnostics);
+    INFO(checked->errors());
+    REQUIRE(rows);
+    // The pools fix TP: one configuration (TP at its first value), one target.
+    REQUIRE(rows->size() == 1);
+    auto const& row = rows->front();
+    INFO(row.why_none);
+    CHECK(row.max_rate >= 10);
+    CHECK(row.replicas == 1);
+    CHECK(row.prefill_replicas == 1);
+    CHECK(row.decode_replicas == 1);
+    CHECK(row.chips == 3);
+    CHECK(row.pools == "1 x TP 1 prefill + 1 x TP 2 decode");
+    CHECK(row.fewest_chips);
+}
