@@ -121,3 +121,42 @@ TEST_CASE("One fleet row per configuration: the rate sweep at its first value, e
     CHECK(rows[0].fewest_chips == (rows[0].chips <= rows[1].chips));
     CHECK(rows[1].fewest_chips == (rows[1].chips < rows[0].chips));
 }
+
+TEST_CASE("The fleet end to end: $/h, $ per million tokens, kW and J per token from price and power",
+          "[serve-fleet]") {
+    auto checked = test::check_text(R"(hardware toy { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  hbm_capacity = 1e7 B
+               price = 2 USD/h  power = 500 W }
+target toy
+let D = 1000
+let F = 1000
+let B = 1
+serve chat {
+    prompt = 100  output = 10  arrivals = poisson(1000)
+    requests = 300  warmup = 30  max_step_tokens = 100
+    linear: let N = tokens
+        matmul proj = bf16[N, D] * weight bf16[D, F] -> bf16[N, F]
+    decode: matmul scores = bf16[B, D] * cache bf16[context, D] -> bf16[B, context]
+    prefill: let PT = start + chunk
+        matmul att = bf16[chunk, D] * cache bf16[PT, D] -> bf16[chunk, PT]
+}
+slo e2e_mean <= 50 us
+fleet rate = 1000000 /s
+)");
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto const rows = fleet_of(*checked);
+    REQUIRE(rows.size() == 1);
+    auto const& row = rows[0];
+    REQUIRE(row.max_rate > 0);
+    // L = 1e6 requests/s of 10 output tokens: 1e7 tokens/s.
+    double const replicas = std::ceil(1e6 / row.max_rate);
+    CHECK(row.replicas == replicas);
+    CHECK(row.chips == replicas);
+    CHECK(row.dollars_per_hour == replicas * 2);
+    CHECK(std::fabs(row.dollars_per_million_tokens - replicas * 2 / (1e7 * 3600) * 1e6) <=
+          1e-12 * row.dollars_per_million_tokens);
+    CHECK(row.kilowatts == replicas * 500 / 1000);
+    CHECK(std::fabs(row.joules_per_token - replicas * 500 / 1e7) <= 1e-12 * row.joules_per_token);
+    CHECK(row.fewest_chips);
+    CHECK(row.cheapest);
+}

@@ -219,3 +219,62 @@ TEST_CASE("Poisson arrivals: the same seed gives the same figures, another seed 
     // Requests overlap: more than one runs at a time on average.
     CHECK(ra[0].mean_running > 1);
 }
+
+namespace {
+
+// The tiny scenario as the serve statement writes it (line numbers matter:
+// `prompt = ...` is line 7).
+std::string tiny_text(std::string const& prompt) {
+    return R"(hardware toy { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  hbm_capacity = 1e7 B }
+target toy
+let D = 1000
+let F = 1000
+let B = 1
+serve chat {
+    prompt = )" + prompt + R"(
+    output = 10
+    arrivals = closed(1)
+    requests = 5  warmup = 0  max_step_tokens = 100
+    linear: let N = tokens
+        matmul proj = bf16[N, D] * weight bf16[D, F] -> bf16[N, F]
+    decode: matmul scores = bf16[B, D] * cache bf16[context, D] -> bf16[B, context]
+    prefill: let PT = start + chunk
+        matmul att = bf16[chunk, D] * cache bf16[PT, D] -> bf16[chunk, PT]
+}
+slo ttft_p99 <= 3 us
+slo tpot_p50 <= 2 us
+)";
+}
+
+}  // namespace
+
+TEST_CASE("The serve statement end to end: closed(1) by hand, its SLOs, the prompt too long at its line",
+          "[serve-engine]") {
+    auto checked = test::check_text(tiny_text("100"));
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto const results = serve_of(*checked);
+    REQUIRE(results.size() == 1);
+    auto const& r = results[0];
+    // The same figures as the tiny scenario above: capacity 3300 tokens,
+    // TTFT 2.82e-6 s, TPOT 2.21621e-6 s.
+    CHECK(r.kv_capacity_tokens == 3300);
+    CHECK(r.weight_bytes == 2e6);
+    CHECK(close(r.ttft.p99, 2.82e-6));
+    CHECK(close(r.tpot.p50, 2.21621e-6, 1e-10));
+    CHECK(r.requests == 5);
+    // ttft_p99 2.82 us <= 3 us: met; tpot_p50 2.22 us > 2 us: not.
+    REQUIRE(r.slo_met.size() == 2);
+    CHECK(r.slo_met[0]);
+    CHECK_FALSE(r.slo_met[1]);
+
+    auto const too_long = test::check_text(tiny_text("4000"));
+    INFO(too_long->errors());
+    REQUIRE_FALSE(too_long->diagnostics.has_errors());
+    auto grid = engine::prepare(too_long->scenario, too_long->diagnostics);
+    REQUIRE(grid);
+    CHECK_FALSE(engine::evaluate_serve(too_long->scenario, *grid, too_long->diagnostics));
+    auto const errors = too_long->errors();
+    CHECK(test::contains(errors, "test.roof:7:"));
+    CHECK(test::contains(errors, "a prompt of 4000 and an output of 10 tokens need 4010 KV tokens"));
+}

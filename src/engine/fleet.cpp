@@ -150,7 +150,7 @@ std::optional<std::vector<FleetRow>> plan_fleet(model::Scenario const& scenario,
                 last = base;
                 last.rate = rate;
                 if (!simulate_point(scenario, at, requests, model, last)) return false;
-                if (last.saturated) return false;
+                if (last.saturated || !last.problem.empty()) return false;
                 for (auto met : last.slo_met)
                     if (!met) return false;
                 return true;

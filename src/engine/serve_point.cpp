@@ -297,10 +297,12 @@ bool simulate_point(model::Scenario const& scenario, PointSettings const& settin
     result.ttft = latency_or_nan(std::move(ttft));
     result.tpot = latency_or_nan(std::move(tpot));
     result.e2e = latency_or_nan(std::move(e2e));
-    // A saturated point's figures are lower bounds: it meets no SLO.
+    // A saturated point's figures are lower bounds: it meets no SLO; nor
+    // does one the scheduler could not run.
     result.slo_met.clear();
     for (auto const& slo : scenario.serve_slos)
-        result.slo_met.push_back(!result.saturated && !(slo_value(result, slo) > slo.limit_s));
+        result.slo_met.push_back(!result.saturated && result.problem.empty() &&
+                                 !(slo_value(result, slo) > slo.limit_s));
     return true;
 }
 
