@@ -4,6 +4,7 @@
 // bisection with a full simulation at each probe; then the replicas, chips,
 // cost and power of the fleet that serves `fleet rate = L`.
 #include "serve_point.hpp"
+#include "serve_pools.hpp"
 
 #include "roofline/engine/serve.hpp"
 #include "roofline/model/hardware_fields.hpp"
@@ -90,6 +91,11 @@ std::optional<std::vector<FleetRow>> plan_fleet(model::Scenario const& scenario,
     std::vector<double> mesh_sizes;
     std::vector<std::uint8_t> unsupported(targets, 0);
     for (std::size_t p : configurations) {
+        if (scenario.serve->prefill_pool) {  // disaggregated: fleet_pools.cpp
+            if (!plan_pools_configuration(scenario, grid, p, fleet_rate, diagnostics, rows)) return std::nullopt;
+            if (progress) progress(rows.size(), total);
+            continue;
+        }
         std::span<double const> const point(grid.point_values.data() + p * grid.sweep_count,
                                             grid.sweep_count);
         auto fail = [&](model::EvalError const& error, std::string const& step = {}) {

@@ -2,6 +2,7 @@
 // and target, the requests of the serve statement simulated on one replica
 // (the mesh), and their figures after the warm-up.
 #include "serve_point.hpp"
+#include "serve_pools.hpp"
 
 #include "roofline/engine/serve.hpp"
 
@@ -34,6 +35,11 @@ std::optional<std::vector<ServeResult>> evaluate_serve(model::Scenario const& sc
             diagnostics.error(error.span, error.message + serve_where(scenario, point, step));
             return std::nullopt;
         };
+        if (scenario.serve->prefill_pool) {  // disaggregated: serve_pools.cpp
+            if (!evaluate_pools_point(scenario, grid, p, diagnostics, results)) return std::nullopt;
+            if (progress) progress(results.size(), total);
+            continue;
+        }
         PointSettings settings;
         ReplicaMemory bytes;
         auto error = set_step(scenario, evaluator, point, 1, 1, 1, 0);

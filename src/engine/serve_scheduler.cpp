@@ -19,6 +19,9 @@
 //   its k-th decode step (k = 1 .. output - 1) has context prompt + k; it
 //   finishes at the end of its (output - 1)-th decode step, a request of
 //   output 1 with its first token.
+// - A prefilled request (RequestSpec::prefilled: disaggregated decode) has no
+//   chunks; its first token counts as out at its arrival, its k-th decode has
+//   context prompt + k as above. Its output must be at least 2.
 // - closed(C): C requests sent at time 0, each client's next one sent the
 //   moment its last finishes (several finishing in one step send in arrival
 //   order); the scheduler sets their arrivals.
@@ -65,6 +68,7 @@ std::string settings_problem(std::vector<RequestSpec> const& requests,
         std::string which = "request " + std::to_string(k + 1);
         if (r.prompt == 0) return which + " has a prompt of 0 tokens";
         if (r.output == 0) return which + " has an output of 0 tokens";
+        if (r.prefilled && r.output == 1) return which + " is prefilled with an output of 1 token: nothing to decode";
         double need = static_cast<double>(r.prompt) + static_cast<double>(r.output);
         if (!(need <= settings.kv_capacity_tokens))
             return which.append(" needs ")
@@ -94,6 +98,13 @@ public:
             t.output = r.output;
         }
         prefilled_.assign(n_, 0);
+        // A prefilled request (disaggregated decode) arrives with its KV cache
+        // and its first token out: it only decodes.
+        for (std::size_t k = 0; k < n_; ++k)
+            if (requests[order[k]].prefilled) {
+                prefilled_[k] = out_.requests[k].prompt;
+                out_.requests[k].first_token = out_.requests[k].arrival;
+            }
         decoded_.assign(n_, 0);
         admitted_at_.assign(n_, 0);
         // closed(C): the first C requests are sent at 0, the rest as clients free up.

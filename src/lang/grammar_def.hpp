@@ -198,6 +198,7 @@ struct serve_trace_class : annotate_position {};
 struct serve_value_class : annotate_position {};
 struct serve_setting_class : annotate_position {};
 struct serve_part_class : annotate_position {};
+struct serve_pool_class : annotate_position {};
 struct serve_item_class : annotate_position {};
 struct workload_class : annotate_position {};
 // Lists after `>`, named so that "expected ..." says what the list holds.
@@ -269,6 +270,7 @@ x3::rule<serve_trace_class, ast::ServeTrace> const serve_trace = "trace \"file.c
 x3::rule<serve_value_class, ast::ServeValue> const serve_value = "an expression or trace \"file.csv\"";
 x3::rule<serve_setting_class, ast::ServeSetting> const serve_setting = "a serve setting";
 x3::rule<serve_part_class, ast::ServePart> const serve_part = "a serve part";
+x3::rule<serve_pool_class, ast::ServePool> const serve_pool = "a pool like prefill_pool(replicas = 1, TP = 4)";
 x3::rule<serve_item_class, ast::ServeItem> const serve_item = "a serve setting or part";
 x3::rule<workload_class, ast::WorkloadStmt> const workload_stmt = "a request, serve or fleet statement";
 statement_type const statement = "a statement";
@@ -409,7 +411,9 @@ auto const serve_trace_def = keyword("trace") >> string;
 auto const serve_value_def = serve_trace | expression;
 auto const serve_setting_def = (identifier >> equals) > serve_value;
 auto const serve_part_def = (identifier >> lit(':')) >> *statement;
-auto const serve_item_def = serve_part | serve_setting;
+// `prefill_pool(replicas = 1, TP = 4)`: no statement starts with a name and '('.
+auto const serve_pool_def = (identifier >> lit('(')) > -(argument % ',') > close_paren;
+auto const serve_item_def = serve_part | serve_setting | serve_pool;
 auto const serve_stmt_def = keyword("serve") > identifier > open_brace > *serve_item > serve_end;
 auto const workload_stmt_def = request_stmt | serve_stmt | fleet_stmt;
 auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_stmt |
@@ -429,6 +433,6 @@ BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     reads, expression_list, target_names, target_name, tensor_list)
 // Apart: one BOOST_SPIRIT_DEFINE takes at most 64 rules.
 BOOST_SPIRIT_DEFINE(tokens_name, fleet_stmt, fleet_rate, serve_stmt, serve_trace, serve_value, serve_setting,
-                    serve_part, serve_item, workload_stmt)
+                    serve_part, serve_pool, serve_item, workload_stmt)
 
 }  // namespace roofline::grammar

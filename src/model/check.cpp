@@ -47,6 +47,7 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
         DiskFileSystem disk;
         check_serve(context, checker.serve_source, values, options.files ? *options.files : disk,
                     *scenario.serve);
+        check_serve_pools(context, checker.serve_source, constant, scenario, *scenario.serve);
     }
     scenario.serve_slos = check_serve_slos(context, checker.serve_slo_statements, constant,
                                            scenario.serve.has_value());

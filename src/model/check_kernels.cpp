@@ -230,6 +230,25 @@ void Checker::collect_serve_setting(ParsedFile const& file, ast::ServeSetting co
     else serve.memory_utilization_slot = slot;
 }
 
+void Checker::collect_serve_pool(ParsedFile const& file, ast::ServePool const& pool,
+                                 std::map<std::string, Span, std::less<>>& seen) {
+    static constexpr std::string_view pool_names[] = {"prefill_pool", "decode_pool"};
+    auto const& name = pool.name.name;
+    Span name_span = file.span_of(pool.name);
+    auto known = std::find(std::begin(pool_names), std::end(pool_names), name);
+    if (known == std::end(pool_names)) {
+        diagnostics.error(name_span, "a serve's pools are prefill_pool(...) and decode_pool(...), not '" + name +
+                                         "(...)'" + did_you_mean(name, names_of(pool_names)));
+        return;
+    }
+    if (auto [it, fresh] = seen.emplace(name + "()", name_span); !fresh) {
+        diagnostics.error(name_span, "the serve has a " + name + " already")
+            .notes.push_back(Diagnostics::note(it->second, "first written here"));
+        return;
+    }
+    serve_source.pools[static_cast<std::size_t>(known - std::begin(pool_names))] = &pool;
+}
+
 void Checker::collect_serve(ParsedFile const& file, ast::ServeStmt const& s) {
     Span name_span = file.span_of(s.name);
     if (serve_source.node) {
@@ -280,6 +299,10 @@ void Checker::collect_serve(ParsedFile const& file, ast::ServeStmt const& s) {
                 continue;
             }
             collect_serve_setting(file, *setting);
+            continue;
+        }
+        if (auto const* pool = boost::get<ast::ServePool>(&item.get())) {
+            collect_serve_pool(file, *pool, seen);
             continue;
         }
         auto const& part = boost::get<ast::ServePart>(item.get());

@@ -316,6 +316,10 @@ struct Checker {
     // engine's names (tokens; context; chunk, start) are values set per step.
     void collect_serve(ParsedFile const& file, ast::ServeStmt const& s);
     void collect_serve_setting(ParsedFile const& file, ast::ServeSetting const& setting);
+    // `prefill_pool(...)` / `decode_pool(...)`: known and once each (`seen` has
+    // the serve's settings, parts and pools written); checked by check_serve_pools.
+    void collect_serve_pool(ParsedFile const& file, ast::ServePool const& pool,
+                            std::map<std::string, Span, std::less<>>& seen);
     // The list an op (a resident) checked in `scope` belongs to: the cases,
     // a request's phase or a serve's part.
     std::vector<Op>& ops_of_scope(int scope);

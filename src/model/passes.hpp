@@ -129,6 +129,8 @@ struct ServeSource {
     ast::ServePart const* parts[3] = {nullptr, nullptr, nullptr};
     int seed_slot = -1;
     ast::String const* trace = nullptr;  // `trace "file.csv"`, in `file`
+    // prefill_pool(...), decode_pool(...): disaggregated serving, or nullptr.
+    ast::ServePool const* pools[2] = {nullptr, nullptr};
 };
 
 // pass_serve.cpp: the serve's constant settings in range (a swept one is the
@@ -136,6 +138,11 @@ struct ServeSource {
 // its trace file read (through `files`, relative to the serve's file).
 void check_serve(Context const& context, ServeSource const& source, SlotValues const& values,
                  FileSystem& files, Serve& serve);
+// pass_serve_pools.cpp: the serve's prefill_pool and decode_pool, both or
+// neither, into serve.prefill_pool / decode_pool: replicas a positive whole
+// constant, every other argument a sweep and one of its values.
+void check_serve_pools(Context const& context, ServeSource const& source, Constants const& constant,
+                       Scenario const& scenario, Serve& serve);
 // pass_serve.cpp: `slo ttft_p99 <= 1 s` and the like, in the order written;
 // each figure at most once, and only with a serve.
 std::vector<ServeSlo> check_serve_slos(Context const& context,

@@ -28,6 +28,10 @@ namespace roofline::engine::serving {
 struct RequestSpec {
     double arrival = 0;  // seconds
     std::uint32_t prompt = 0, output = 0;
+    // Disaggregated decode: the prompt's KV cache arrives with the request and
+    // its first token is out (RequestTimes::first_token = arrival): no chunks,
+    // only its output - 1 decodes.
+    bool prefilled = false;
 };
 
 // A prompt chunk of one step: its tokens and the position it starts at.
@@ -95,6 +99,37 @@ std::vector<RequestSpec> make_requests(std::size_t count, double rate, std::uint
 Simulation simulate(std::vector<RequestSpec> const& requests, SchedulerSettings const& settings,
                     StepCost const& cost);
 
+// Disaggregated serving (serve_disaggregated.cpp, docs/serving.md): one pool
+// of replicas, each its own mesh.
+struct PoolSpec {
+    std::uint32_t replicas = 1;
+    SchedulerSettings settings;  // of one replica (its clients must be 0: open loops only)
+    StepCost cost;               // of one replica's step
+};
+// The seconds to move a prompt's KV cache from a prefill to a decode replica.
+using TransferCost = std::function<double(std::uint32_t prompt)>;
+
+struct DisaggregatedSimulation {
+    // In arrival order: the arrival, the first token (the prefill replica's
+    // step end) and the finish (the decode replica's; the first token for an
+    // output of 1, which never moves).
+    std::vector<RequestTimes> requests;
+    std::vector<double> transfer_seconds;  // per request, as `requests`; 0 for an output of 1
+    std::vector<Simulation> prefill, decode;  // per replica
+    double end = 0;                       // the last finish
+    bool saturated = false;               // some replica's queue kept growing
+    std::string problem;                  // nonempty: not simulated (names the replica)
+};
+
+// Requests dispatched round-robin (in arrival order) over the prefill
+// replicas, which run their prompts only (each finishes with its first
+// token); then each request with output > 1 moves, transfer(prompt) seconds,
+// to the decode replicas, round-robin in the order of the first tokens (ties
+// in arrival order), arriving there prefilled. Each replica is simulated on
+// its own (simulate); transfers do not queue on the link.
+DisaggregatedSimulation simulate_disaggregated(std::vector<RequestSpec> const& requests, PoolSpec const& prefill,
+                                               PoolSpec const& decode, TransferCost const& transfer);
+
 // Percentiles of a sample (p in [0, 1], nearest rank on the sorted sample) and the mean.
 struct Latency {
     double p50 = 0, p90 = 0, p99 = 0, mean = 0;
@@ -125,6 +160,12 @@ struct ServeResult {
     bool saturated = false;
     std::vector<std::uint8_t> slo_met;     // per Scenario::serve_slos
     std::string problem;                   // nonempty: not simulated (unsupported chip, no KV room, ...)
+    // Disaggregated (prefill_pool / decode_pool): the figures are of one group
+    // of n_p prefill + n_d decode replicas (chips = n_p x chips_p + n_d x
+    // chips_d; memory and KV capacity those of a decode replica).
+    std::string pools;                     // "1 x TP 4 prefill + 3 x TP 8 decode"; "" aggregated
+    std::string link;                      // the pools' link: "nvlink" or "dcn"
+    double transfer_seconds = 0;           // mean KV transfer of the counted requests that decode
 };
 
 // A configuration of the fleet: a sweep point without its rate (or clients),
@@ -139,6 +180,10 @@ struct FleetRow {
     double joules_per_token = 0;
     bool fewest_chips = false, cheapest = false;
     std::string why_none;                  // nonempty when no rate meets the SLOs
+    // Disaggregated: the prefill:decode ratio of the fewest chips (replicas
+    // are then groups of that ratio, max_rate per group).
+    std::string pools;
+    double prefill_replicas = 0, decode_replicas = 0;  // per group
 };
 
 // Progress of a long simulation (as `run` has): called with the serve points

@@ -302,7 +302,14 @@ struct ServePart : x3::position_tagged {
     std::vector<Statement> body;
 };
 
-struct ServeItem : x3::variant<ServeSetting, ServePart> {
+// `prefill_pool(replicas = 1, TP = 4)`: a pool of disaggregated serving, its
+// replica count and the sweeps' values of its mesh (checked by the checker).
+struct ServePool : x3::position_tagged {
+    Identifier name;  // prefill_pool or decode_pool
+    std::vector<Argument> arguments;
+};
+
+struct ServeItem : x3::variant<ServeSetting, ServePart, ServePool> {
     using base_type::base_type;
     using base_type::operator=;
 };

@@ -250,6 +250,14 @@ struct ServeLengths {
     int high_slot = -1;            // uniform: the high end (inclusive)
     Span span;
 };
+// `prefill_pool(replicas = 1, TP = 4)` (disaggregated serving): a pool's
+// replicas and the sweeps' values at which its step costs are taken (the
+// other sweeps keep the point's values).
+struct ServePool {
+    double replicas = 1;
+    std::vector<std::pair<int /*sweep*/, double>> values;
+    Span span;
+};
 struct Serve {
     std::string name;
     Span span;
@@ -268,6 +276,8 @@ struct Serve {
     int tokens_slot = -1, context_slot = -1, chunk_slot = -1, start_slot = -1;
     std::vector<Op> linear, decode, prefill;
     std::vector<Resident> linear_residents, decode_residents, prefill_residents;
+    // Disaggregated serving: both pools or neither.
+    std::optional<ServePool> prefill_pool, decode_pool;
 };
 // `slo ttft_p99 <= 1 s`: a bound on a serve figure.
 struct ServeSlo {
