@@ -149,8 +149,8 @@ diff::ComparedReport write_tables(test::Sandbox const& box, std::string const& n
     }
     double const max_rate = version == 1 ? 3.5 : 7, replicas = std::ceil(10 / max_rate);
     std::vector<engine::FleetRow> fleet = {
-        {0, 0, 1.5, 7, 14, 28, 1.5, 9.8, 0.5, false, true, ""},
-        {1, 0, max_rate, replicas, 4 * replicas, 9 * replicas, 2.5, 8.4, 0.5, true, false, ""}};
+        {0, 0, 1.5, 7, 14, 28, 1.5, 9.8, 0.5, false, true, "", "", 0, 0},
+        {1, 0, max_rate, replicas, 4 * replicas, 9 * replicas, 2.5, 8.4, 0.5, true, false, "", "", 0, 0}};
     fleet.resize(n);
     report::ReportInfo info{name, version, "2026-12-02T20:00:00Z", std::string(64, 'c'), "9.9.9"};
     report::ReportContext context{scenario, *grid, info, nullptr, &results, &fleet};

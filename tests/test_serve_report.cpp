@@ -115,8 +115,8 @@ struct Fixture {
         // Fleet rate 10 /s: TP 2 serves 1.5 /s per replica -> ceil(10 / 1.5) = 7
         // replicas of 2 chips = 14; TP 4 3.5 /s -> ceil(10 / 3.5) = 3 replicas
         // of 4 chips = 12: the fewest chips; TP 2 the cheapest (made up).
-        engine::FleetRow tp2{0, 0, 1.5, 7, 14, 28, 1.5, 9.8, 0.5, false, true, ""};
-        engine::FleetRow tp4{1, 0, 3.5, 3, 12, 36, 2.5, 8.4, 0.5, true, false, ""};
+        engine::FleetRow tp2{0, 0, 1.5, 7, 14, 28, 1.5, 9.8, 0.5, false, true, "", "", 0, 0};
+        engine::FleetRow tp4{1, 0, 3.5, 3, 12, 36, 2.5, 8.4, 0.5, true, false, "", "", 0, 0};
         fleet = {tp2, tp4};
         checked->scenario.fleet_rate = 10;
         context = std::make_unique<report::ReportContext>(

@@ -95,14 +95,27 @@ std::string fleet_summary(report::ReportContext const& context) {
     indent_table(out, render_table(rows, right), "  ");
     for (auto const& note : notes) out += "  (" + note + ")\n";
     // What to type to run the chosen replicas.
-    auto launch = [&](engine::FleetRow const& f, char const* mark) {
-        auto const s = report::launch_settings(context, f.point, f.target,
-                                               report::serve_result(context, f.point, f.target));
-        out += std::string("launch settings of the ") + mark + " configuration (" +
-               config_name(context, f) + "), one replica; MODEL: your model:\n";
+    auto lines = [&](std::size_t point, std::size_t target, engine::ServeResult const* result) {
+        auto const s = report::launch_settings(context, point, target, result);
         out += "  vLLM:          " + s.vllm + "\n";
         out += "  TensorRT-LLM:  " + s.trtllm + "\n";
         out += "  SGLang:        " + s.sglang + "\n";
+    };
+    auto launch = [&](engine::FleetRow const& f, char const* mark) {
+        std::string const head = std::string("launch settings of the ") + mark + " configuration (" +
+                                 config_name(context, f);
+        if (f.pools.empty()) {
+            out += head + "), one replica; MODEL: your model:\n";
+            lines(f.point, f.target, report::serve_result(context, f.point, f.target));
+            return;
+        }
+        // Disaggregated: each pool's replicas with its own mesh. The memory
+        // shares are the engines' defaults' rule without the simulated
+        // replica's bytes (the group's figures are the decode replica's).
+        out += head + ", " + f.pools + "), MODEL: your model; each prefill replica:\n";
+        lines(f.prefill_point, f.target, nullptr);
+        out += "  each decode replica:\n";
+        lines(f.decode_point, f.target, nullptr);
     };
     for (auto const& f : *context.fleet)
         if (f.fewest_chips) launch(f, f.cheapest ? "fewest-chips and cheapest" : "fewest-chips");

@@ -138,6 +138,8 @@ bool plan_pools_configuration(model::Scenario const& scenario, CaseGrid const& g
             row.prefill_replicas = n_p;
             row.decode_replicas = n_d;
             row.pools = pools_text(scenario, n_p, n_d);
+            row.prefill_point = static_cast<std::uint32_t>(prefill.grid_point);
+            row.decode_point = static_cast<std::uint32_t>(decode.grid_point);
         }
         if (row.max_rate > 0) {
             double const price = hardware_number(hw, "price"), power = hardware_number(hw, "power");

@@ -72,6 +72,12 @@ constexpr ServeColumnSpec specs[] = {
      [](R const& r, std::size_t v) { return sweep_number(r.context, r.result.point, v); },
      [](R const& r, std::size_t v) { return dtype_text(r.context, r.result.point, v); }},
     {"chips",                        "chips",                  "",           Each::once, Cell::whole,  Term::count,   false, value<&Result::chips>},
+    // Disaggregated: the group, the link between its pools, the mean KV hand-over.
+    {"pools",                        "pools",                  "pools",      Each::pools, Cell::plain, Term::text,    false, nullptr,
+     [](R const& r, std::size_t) { return r.result.pools; }},
+    {"link",                         "KV link",                "",           Each::pools, Cell::plain, Term::text,    false, nullptr,
+     [](R const& r, std::size_t) { return r.result.link; }},
+    {"transfer_mean",                "KV transfer (mean)",     "",           Each::pools, Cell::time,  Term::seconds, false, figure<&Result::transfer_seconds>},
     {"rate",                         "rate (req/s)",           "rate",       Each::once, Cell::rate,   Term::si_count, false, value<&Result::rate>},
     {"clients",                      "clients",                "clients",    Each::once, Cell::whole,  Term::count,   false, value<&Result::clients>},
     {"served_rate",                  "served (req/s)",         "served",     Each::once, Cell::rate,   Term::si_count, false, figure<&Result::served_rate>},
@@ -122,7 +128,12 @@ constexpr FleetColumnSpec fleet_specs[] = {
      [](F const& f, std::size_t v) { return sweep_number(f.context, f.row.point, v); },
      [](F const& f, std::size_t v) { return dtype_text(f.context, f.row.point, v); }},
     {"chips_per_replica",          "chips per replica",    "chips/replica", false, Cell::whole,  Term::count,
-     [](F const& f, std::size_t) { return f.context.grid.chips_at(f.row.point); }},
+     [](F const& f, std::size_t) {
+         // Disaggregated: the chips of one group of prefill and decode replicas.
+         if (f.row.pools.empty()) return f.context.grid.chips_at(f.row.point);
+         return f.row.replicas > 0 ? f.row.chips / f.row.replicas : std::numeric_limits<double>::quiet_NaN(); }},
+    {"pools",                      "group (prefill + decode)", "group",      false, Cell::plain,  Term::text, nullptr,
+     [](F const& f, std::size_t) { return f.row.pools; }, true},
     {"max_rate_per_replica",       "max rate per replica (req/s)", "rate/replica", false, Cell::rate, Term::si_count, fleet_value<&Fleet::max_rate>},
     {"replicas",                   "replicas",             "replicas",      false, Cell::whole,  Term::count,   fleet_value<&Fleet::replicas>},
     {"chips",                      "chips",                "chips",         false, Cell::whole,  Term::count,   fleet_value<&Fleet::chips>},
@@ -175,6 +186,9 @@ std::vector<ServeColumn> serve_columns(model::Scenario const& scenario) {
                 auto const& name = scenario.sweeps[v].name;
                 columns.push_back({&spec, v, name, name, ""});
             }
+        } else if (spec.each == Each::pools) {
+            if (scenario.serve && scenario.serve->prefill_pool)
+                columns.push_back({&spec, 0, std::string(spec.csv), std::string(spec.sheet), std::string(spec.term)});
         } else {
             for (std::size_t i = 0; i < scenario.serve_slos.size(); ++i) {
                 auto const& slo = scenario.serve_slos[i];
@@ -201,6 +215,7 @@ std::vector<FleetColumn> fleet_columns(model::Scenario const& scenario) {
     std::uint64_t const load = serve_load_sweeps(scenario);
     std::vector<FleetColumn> columns;
     for (auto const& spec : fleet_specs) {
+        if (spec.pools_only && !(scenario.serve && scenario.serve->prefill_pool)) continue;
         if (!spec.per_sweep) {
             columns.push_back({&spec, 0, std::string(spec.csv), std::string(spec.sheet), std::string(spec.term)});
             continue;
@@ -240,8 +255,19 @@ std::size_t serve_config_point(ReportContext const& context, std::size_t point) 
     return first;
 }
 
+// The sweeps a serve's pools fix (their values name the pools' meshes).
+std::uint64_t serve_pool_sweeps(model::Scenario const& scenario) {
+    std::uint64_t bits = 0;
+    if (!scenario.serve || !scenario.serve->prefill_pool) return bits;
+    for (auto const* pool : {&*scenario.serve->prefill_pool, &*scenario.serve->decode_pool})
+        for (auto const& [sweep, value] : pool->values)
+            if (sweep >= 0 && sweep < 64) bits |= std::uint64_t{1} << sweep;
+    return bits;
+}
+
 std::string serve_config_text(ReportContext const& context, std::size_t point) {
-    std::uint64_t const load = serve_load_sweeps(context.scenario);
+    // Neither the load nor what the pools fix tells configurations apart.
+    std::uint64_t const load = serve_load_sweeps(context.scenario) | serve_pool_sweeps(context.scenario);
     std::string text;
     for (std::size_t v = 0; v < context.grid.sweep_count; ++v) {
         if (v < 64 && (load >> v & 1)) continue;

@@ -184,6 +184,7 @@ struct FleetRow {
     // are then groups of that ratio, max_rate per group).
     std::string pools;
     double prefill_replicas = 0, decode_replicas = 0;  // per group
+    std::uint32_t prefill_point = 0, decode_point = 0;  // the grid points of the pools' meshes
 };
 
 // Progress of a long simulation (as `run` has): called with the serve points

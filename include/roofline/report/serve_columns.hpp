@@ -37,7 +37,8 @@ struct ServeColumnSpec {
     std::string_view sheet;  // the Serve sheet's header
     std::string_view term;   // the terminal's header; "" when the terminal leaves it out
     // Repeated once per sweep (its value at the point) or per `slo` (met or not).
-    enum class Each : std::uint8_t { once, sweep, slo } each;
+    // pools: once, only in a report whose serve has prefill and decode pools.
+    enum class Each : std::uint8_t { once, sweep, slo, pools } each;
     ServeCell cell;
     ServeTerm term_style;
     // A latency: a lower bound at a saturated point ("≥" in the terminal).
@@ -75,6 +76,7 @@ struct FleetColumnSpec {
     ServeTerm term_style;
     double (*number)(FleetRowView const& row, std::size_t sweep);
     std::string (*text)(FleetRowView const& row, std::size_t sweep) = nullptr;
+    bool pools_only = false;  // only in a report whose serve has prefill and decode pools
 };
 std::span<FleetColumnSpec const> fleet_column_specs();
 
