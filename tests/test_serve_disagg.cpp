@@ -6,9 +6,12 @@
 
 #include "roofline/engine/evaluate.hpp"
 #include "roofline/engine/serve.hpp"
+#include "roofline/report/serve_columns.hpp"
+#include "roofline/cli/format.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -295,4 +298,26 @@ TEST_CASE("disaggregated fleet: the ratio of the fewest chips", "[serve-disagg]"
     CHECK(row.chips == 3);
     CHECK(row.pools == "1 x TP 1 prefill + 1 x TP 2 decode");
     CHECK(row.fewest_chips);
+    // The pools' grid points: TP 1 is the sweep's first value, TP 2 its second.
+    CHECK(row.prefill_point == 0);
+    CHECK(row.decode_point == 1);
+
+    // The outputs: the pools' columns, the group's 3 chips, a launch line per pool.
+    auto serve = engine::evaluate_serve(checked->scenario, *grid, checked->diagnostics);
+    REQUIRE(serve);
+    report::ReportInfo info{"pools", 1, "2026-12-02T20:00:00Z", std::string(64, 'c'), "9.9.9"};
+    report::ReportContext context{checked->scenario, *grid, info, nullptr, &*serve, &*rows};
+    std::vector<std::string> names;
+    for (auto const& c : report::serve_columns(checked->scenario)) names.push_back(c.csv);
+    CHECK(std::find(names.begin(), names.end(), "pools") != names.end());
+    CHECK(std::find(names.begin(), names.end(), "transfer_mean") != names.end());
+    auto const text = cli::serve_summary(context);
+    INFO(text);
+    CHECK(text.find("each prefill replica:\n  vLLM:          vllm serve MODEL --tensor-parallel-size 1 ") !=
+          std::string::npos);
+    CHECK(text.find("each decode replica:\n  vLLM:          vllm serve MODEL --tensor-parallel-size 2 ") !=
+          std::string::npos);
+    // Without pools, no pools columns.
+    auto plain = test::check_text(pools_text(""));
+    for (auto const& c : report::serve_columns(plain->scenario)) CHECK(c.csv != "pools");
 }
