@@ -130,6 +130,7 @@ TEST_CASE("cli: hardware lists the catalog and shows one chip", "[cli]") {
                             "dcn_latency       10 µs\n"
                             "onchip_capacity   128 MiB (134,217,728 B)\n"
                             "onchip_bandwidth  17.8 TB/s, 21.73 x HBM\n"
+                            "price             1.2 USD/h\n"  // tpu.roof: on-demand, per chip-hour
                             "peak bf16         197 TFLOP/s, ridge 240.2 FLOP/byte\n"));
     CHECK_FALSE(contains(one.out, "nvlink"));
     // A GPU: NVLink (450 GB/s one-way, 8 GPUs) and a 400 Gb/s NIC, no ICI.

@@ -179,7 +179,7 @@ TEST_CASE("disaggregated: round-robin over two prefill and two decode replicas",
     CHECK_THAT(sim.end, WithinRel(3.25, 1e-12));
 }
 
-TEST_CASE("disaggregated: an output of 1 never moves; a prompt too big for the decode cache", "[serve-disagg]") {
+TEST_CASE("disaggregated: an output of 1 never moves, a prompt too big for the decode cache", "[serve-disagg]") {
     // Output 1: finished at the prefill's step end (0.1 s), no transfer.
     PoolSpec prefill{1, {}, [](StepWork const&) { return 0.1; }};
     prefill.settings.kv_capacity_tokens = 1e6;
