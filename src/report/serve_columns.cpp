@@ -193,13 +193,13 @@ std::vector<ServeColumn> serve_columns(model::Scenario const& scenario) {
             for (std::size_t i = 0; i < scenario.serve_slos.size(); ++i) {
                 auto const& slo = scenario.serve_slos[i];
                 // Two bounds on one figure stay apart: slo_ttft_p99_2.
-                std::string csv = "slo_" + slo_name(slo);
+                std::string csv = std::string("slo_").append(slo_name(slo));
                 for (std::size_t j = 0; j < i; ++j)
                     if (slo_name(scenario.serve_slos[j]) == slo_name(slo)) {
-                        csv += "_" + std::to_string(i + 1);
+                        csv.append("_").append(std::to_string(i + 1));
                         break;
                     }
-                columns.push_back({&spec, i, csv, "SLO " + slo.text, ""});
+                columns.push_back({&spec, i, csv, std::string("SLO ").append(slo.text), ""});
             }
         }
     }
