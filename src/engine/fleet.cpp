@@ -104,11 +104,8 @@ std::optional<std::vector<FleetRow>> plan_fleet(model::Scenario const& scenario,
         };
         PointSettings settings;
         ReplicaMemory bytes;
-        auto error = set_step(scenario, evaluator, point, 1, 1, 1, 0);
-        if (!error) error = evaluator.mesh_sizes(mesh_sizes);
-        if (!error) error = read_settings(scenario, evaluator.slots(), settings);
-        if (!error) error = replica_bytes(scenario, point, mesh_sizes, settings, bytes);
-        if (error) return fail(*error);
+        if (auto error = prepare_point(scenario, evaluator, point, mesh_sizes, settings, bytes))
+            return fail(*error);
         // The fleet is sized for open-loop traffic, whatever the serve's arrivals.
         settings.closed = false;
         settings.clients = 0;

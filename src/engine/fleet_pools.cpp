@@ -48,14 +48,9 @@ bool plan_pools_configuration(model::Scenario const& scenario, CaseGrid const& g
         diagnostics.error(error.span, error.message + serve_where(scenario, point, step));
         return false;
     };
-    PointEvaluator evaluator(scenario);
     PointSettings traffic;
-    auto error = set_step(scenario, evaluator, point, 1, 1, 1, 0);
-    if (!error) error = read_settings(scenario, evaluator.slots(), traffic);
-    if (error) return fail(*error);
     PoolSide prefill, decode;
-    if (auto e = make_pool(scenario, grid, point, *serve.prefill_pool, prefill)) return fail(*e);
-    if (auto e = make_pool(scenario, grid, point, *serve.decode_pool, decode)) return fail(*e);
+    if (auto e = make_pools(scenario, grid, point, traffic, prefill, decode)) return fail(*e);
     auto const lengths = make_requests(traffic.requests, 0, serve.seed, traffic.prompt(), traffic.output());
     double outputs = 0;
     for (auto const& r : lengths) outputs += r.output;

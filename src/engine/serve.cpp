@@ -42,11 +42,8 @@ std::optional<std::vector<ServeResult>> evaluate_serve(model::Scenario const& sc
         }
         PointSettings settings;
         ReplicaMemory bytes;
-        auto error = set_step(scenario, evaluator, point, 1, 1, 1, 0);
-        if (!error) error = evaluator.mesh_sizes(mesh_sizes);
-        if (!error) error = read_settings(scenario, evaluator.slots(), settings);
-        if (!error) error = replica_bytes(scenario, point, mesh_sizes, settings, bytes);
-        if (error) return fail(*error);
+        if (auto error = prepare_point(scenario, evaluator, point, mesh_sizes, settings, bytes))
+            return fail(*error);
         for (std::size_t t = 0; t < targets; ++t)
             unsupported[t] = grid.mesh_unsupported.empty() ? 0 : grid.mesh_unsupported[p * targets + t];
         StepModel model(scenario, point, mesh_sizes, unsupported);

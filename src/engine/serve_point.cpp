@@ -260,6 +260,16 @@ double slo_value(ServeResult const& r, model::ServeSlo const& slo) {
     return l.mean;
 }
 
+std::optional<model::EvalError> prepare_point(model::Scenario const& scenario, PointEvaluator& evaluator,
+                                              std::span<double const> point, std::vector<double>& mesh_sizes,
+                                              PointSettings& settings, ReplicaMemory& bytes) {
+    auto error = set_step(scenario, evaluator, point, 1, 1, 1, 0);
+    if (!error) error = evaluator.mesh_sizes(mesh_sizes);
+    if (!error) error = read_settings(scenario, evaluator.slots(), settings);
+    if (!error) error = replica_bytes(scenario, point, mesh_sizes, settings, bytes);
+    return error;
+}
+
 bool simulate_point(model::Scenario const& scenario, PointSettings const& settings,
                     std::vector<RequestSpec> const& requests, StepModel& model, ServeResult& result) {
     SchedulerSettings scheduler;

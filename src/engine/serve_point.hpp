@@ -44,6 +44,12 @@ std::optional<model::EvalError> replica_bytes(model::Scenario const& scenario,
                                               std::span<double const> point,
                                               std::span<double const> mesh_sizes,
                                               PointSettings const& settings, ReplicaMemory& out);
+// What evaluate_serve and the fleet both start a point from: the evaluator
+// set to it (the step's names at 1), its mesh sizes, its settings and the
+// replica's bytes per chip.
+std::optional<model::EvalError> prepare_point(model::Scenario const& scenario, PointEvaluator& evaluator,
+                                              std::span<double const> point, std::vector<double>& mesh_sizes,
+                                              PointSettings& settings, ReplicaMemory& bytes);
 // On target t: the capacity from its HBM, or the problem (no HBM capacity,
 // no room, no peak for some op's dtype, a mesh it cannot build).
 ReplicaMemory replica_on(model::Scenario const& scenario, ReplicaMemory bytes, std::size_t target,

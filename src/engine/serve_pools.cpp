@@ -195,6 +195,17 @@ bool simulate_pools(model::Scenario const& scenario, PoolSide& prefill, PoolSide
 
 namespace roofline::engine::serving {
 
+std::optional<model::EvalError> make_pools(model::Scenario const& scenario, CaseGrid const& grid,
+                                           std::span<double const> point, PointSettings& traffic,
+                                           PoolSide& prefill, PoolSide& decode) {
+    PointEvaluator evaluator(scenario);
+    auto error = set_step(scenario, evaluator, point, 1, 1, 1, 0);
+    if (!error) error = read_settings(scenario, evaluator.slots(), traffic);
+    if (!error) error = make_pool(scenario, grid, point, *scenario.serve->prefill_pool, prefill);
+    if (!error) error = make_pool(scenario, grid, point, *scenario.serve->decode_pool, decode);
+    return error;
+}
+
 bool evaluate_pools_point(model::Scenario const& scenario, CaseGrid const& grid, std::size_t p,
                           Diagnostics& diagnostics, std::vector<ServeResult>& results) {
     auto const& serve = *scenario.serve;
@@ -203,15 +214,9 @@ bool evaluate_pools_point(model::Scenario const& scenario, CaseGrid const& grid,
         diagnostics.error(error.span, error.message + serve_where(scenario, point, step));
         return false;
     };
-    // The traffic (arrivals, requests, lengths, warm-up) is the point's own.
-    PointEvaluator evaluator(scenario);
     PointSettings traffic;
-    auto error = set_step(scenario, evaluator, point, 1, 1, 1, 0);
-    if (!error) error = read_settings(scenario, evaluator.slots(), traffic);
-    if (error) return fail(*error);
     PoolSide prefill, decode;
-    if (auto e = make_pool(scenario, grid, point, *serve.prefill_pool, prefill)) return fail(*e);
-    if (auto e = make_pool(scenario, grid, point, *serve.decode_pool, decode)) return fail(*e);
+    if (auto e = make_pools(scenario, grid, point, traffic, prefill, decode)) return fail(*e);
     auto const requests =
         make_requests(traffic.requests, traffic.rate, serve.seed, traffic.prompt(), traffic.output());
     for (std::size_t t = 0; t < scenario.targets.size(); ++t) {

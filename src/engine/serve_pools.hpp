@@ -26,6 +26,12 @@ std::optional<model::EvalError> make_pool(model::Scenario const& scenario, CaseG
                                           std::span<double const> point, model::ServePool const& pool,
                                           PoolSide& out);
 
+// The point's own traffic (arrivals, requests, lengths, warm-up) and both
+// pools at it: what evaluate_pools_point and the fleet start from.
+std::optional<model::EvalError> make_pools(model::Scenario const& scenario, CaseGrid const& grid,
+                                           std::span<double const> point, PointSettings& traffic,
+                                           PoolSide& prefill, PoolSide& decode);
+
 // "1 x TP 4 prefill + 3 x TP 8 decode": the replicas and the pools' sweep values.
 std::string pools_text(model::Scenario const& scenario, double prefill_replicas, double decode_replicas);
 
