@@ -6,7 +6,7 @@ packages=(
   libboost-dev libboost-program-options-dev libboost-iostreams-dev libboost-filesystem-dev
   pkg-config
   libxlsxwriter-dev libgnuplot-iostream-dev gnuplot-nox
-  nlohmann-json3-dev libssl-dev zlib1g-dev
+  nlohmann-json3-dev libssl-dev zlib1g-dev libeigen3-dev
   catch2 libbenchmark-dev
   libreoffice-calc-nogui python3-openpyxl libxml2-utils
 )

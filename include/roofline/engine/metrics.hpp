@@ -78,6 +78,11 @@ struct Metrics {
     // t_net - t_net_serial) + t_net_serial; t_lower when nothing is serial.
     double t_net_serial;
     double t_step;
+    // The expected time (docs/calibration.md): with the target's calibration,
+    // efficiencies on each roof, collectives serial with their measured small-
+    // collective latency, and the op's launch; without one, t_step (the
+    // serial roofline). Set by case_metrics; roofline_metrics leaves t_step.
+    double t_expected;
     double attained;       // flops / t_lower
     double peak_fraction;  // attained / peak
     Bound bound;
@@ -116,7 +121,7 @@ inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
     m.t_net = t_net;
     if (!peak) {
         m.peak = m.ridge = m.t_math = m.t_lower = m.t_upper = m.attained = m.peak_fraction =
-            m.t_net_serial = m.t_step = not_available;
+            m.t_net_serial = m.t_step = m.t_expected = not_available;
         m.bound = Bound::unsupported;
         return m;
     }
@@ -138,6 +143,7 @@ inline Metrics roofline_metrics(Counts const& c, std::optional<double> peak,
         double const roof = std::max({m.t_math, m.t_comms, m.t_onchip, hidden});
         m.t_step = roof + t_net_serial;
     }
+    m.t_expected = m.t_step;
     m.attained = c.flops / m.t_lower;
     m.peak_fraction = m.attained / *peak;
     m.bound = bound_of(m.t_math, m.t_comms, m.t_onchip, t_net);

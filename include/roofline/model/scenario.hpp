@@ -4,6 +4,7 @@
 // nothing else; spans remain so that later errors can point at the text.
 
 #include "roofline/lang/source.hpp"
+#include "roofline/model/calibration.hpp"
 #include "roofline/model/collectives.hpp"
 #include "roofline/model/expr.hpp"
 
@@ -300,6 +301,16 @@ struct Scenario {
     // evaluates each entry once, under its own id.
     HardwareAliases hardware_aliases;
     std::vector<int> targets;   // indices into hardware, in order
+    // `calibration NAME for HW { ... }` (docs/calibration.md), in the order
+    // written, and per target (parallel to `targets`) the index of the one
+    // `target HW with NAME` gives it, or -1: uncalibrated.
+    std::vector<Calibration> calibrations;
+    std::vector<int> target_calibrations;
+    // The calibration of target t, or nullptr.
+    Calibration const* calibration_of_target(std::size_t t) const {
+        if (t >= target_calibrations.size() || target_calibrations[t] < 0) return nullptr;
+        return &calibrations[static_cast<std::size_t>(target_calibrations[t])];
+    }
     std::vector<Slot> slots;
     std::vector<int> let_order;  // lets in dependency order (sweep-dependent ones only)
     std::vector<Sweep> sweeps;   // cartesian product in this order, the last varying fastest

@@ -1,0 +1,93 @@
+#pragma once
+// A calibration (docs/calibration.md): the factors that turn a roofline's
+// bounds into an expected time on one chip and engine. `calibration NAME
+// for HW { ... }` in the language, `target HW with NAME` to use it; fitted by
+// `roofline calibrate` (src/calibrate/). Every factor is optional: an
+// efficiency not given is 1, an overhead not given 0, so that a calibration
+// with nothing in it gives the serial roofline (the "uncalibrated" time).
+
+#include "roofline/lang/source.hpp"
+#include "roofline/model/collectives.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofline::model {
+
+enum class Link : std::uint8_t;  // scenario.hpp: ici, nvlink, dcn
+
+// What an op is, for its efficiencies (inferred, no syntax on ops):
+// - gemm: a matmul with a `weight` operand (a kernel: its first matmul's);
+// - attention: an op or kernel with a `cache` operand;
+// - collective: a `collective` op;
+// - elementwise: everything else (an elementwise op, a matmul of two
+//   activations that is not attention).
+enum class OpClass : std::uint8_t { gemm, attention, elementwise, collective };
+inline constexpr std::string_view op_class_names[] = {"gemm", "attention", "elementwise", "collective"};
+inline std::string_view op_class_name(OpClass c) { return op_class_names[static_cast<std::size_t>(c)]; }
+
+// `efficiency CLASS DTYPE = E`: the fraction of the compute dtype's peak
+// an op of the class reaches (e_math).
+struct MathEfficiency {
+    OpClass op_class = OpClass::gemm;
+    std::string dtype;  // a dtype's name, as the compute dtype is named ("bf16", "fp8", ...)
+    double value = 1;
+    Span span;
+};
+// `efficiency CLASS hbm = E`: the fraction of the HBM bandwidth it reaches.
+struct HbmEfficiency {
+    OpClass op_class = OpClass::gemm;
+    double value = 1;
+    Span span;
+};
+// `latency KIND LINK = Q`: the measured time of one small collective of that
+// kind over that kind of link; replaces the ring steps x link latency in
+// t_expected.
+struct CollectiveLatency {
+    CollectiveKind kind = CollectiveKind::allreduce;
+    Link link{};
+    double seconds = 0;
+    Span span;
+};
+
+struct Calibration {
+    std::string name;
+    std::string hardware;  // the id of the hardware entry after `for`
+    Span span;             // the name
+    std::string source;    // `source = "..."`: its data and fit, free text
+    std::vector<MathEfficiency> math;
+    std::vector<HbmEfficiency> hbm_by_class;
+    std::optional<double> hbm;      // `efficiency hbm = E`: every class not listed
+    std::optional<double> onchip;   // `efficiency onchip = E`
+    std::optional<double> network;  // `efficiency network = E`: the collectives' bandwidth
+    std::vector<CollectiveLatency> latencies;
+    double launch_s = 0;             // per op (a kernel: once) of every step
+    double step_overhead_s = 0;      // per engine step (or per request phase)
+    double layer_overhead_s = 0;     // per layer the step runs (the `x L` counts)
+    double sequence_overhead_s = 0;  // per sequence in the step (decodes and prompt chunks)
+
+    // The factors with their defaults.
+    double e_math(OpClass op_class, std::string_view dtype) const {
+        for (auto const& m : math)
+            if (m.op_class == op_class && m.dtype == dtype) return m.value;
+        return 1;
+    }
+    double e_hbm(OpClass op_class) const {
+        for (auto const& h : hbm_by_class)
+            if (h.op_class == op_class) return h.value;
+        return hbm.value_or(1);
+    }
+    double e_onchip() const { return onchip.value_or(1); }
+    double e_network() const { return network.value_or(1); }
+    // nullopt: none given for that kind and link (the roofline's latency floor stays).
+    std::optional<double> latency(CollectiveKind kind, Link link) const {
+        for (auto const& l : latencies)
+            if (l.kind == kind && l.link == link) return l.seconds;
+        return std::nullopt;
+    }
+};
+
+}  // namespace roofline::model
