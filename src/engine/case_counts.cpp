@@ -5,6 +5,7 @@
 #include "case_counts.hpp"
 #include "divisible.hpp"
 
+#include "roofline/engine/expected.hpp"
 #include "roofline/engine/network.hpp"
 #include "roofline/model/limits.hpp"
 
@@ -120,9 +121,12 @@ NetSeconds case_net_seconds(model::Scenario const& scenario, model::Op const& op
     return seconds;
 }
 
-Metrics case_metrics(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
-                     int compute, CaseCounts const& counts, std::span<double const> mesh_sizes,
-                     CaseScratch const& scratch, bool unsupported) {
+namespace {
+
+Metrics roofline_case_metrics(model::Scenario const& scenario, model::Op const& op,
+                              model::Hardware const& hw, int compute, CaseCounts const& counts,
+                              std::span<double const> mesh_sizes, CaseScratch const& scratch,
+                              bool unsupported) {
     if (scenario.mesh.empty())
         return roofline_metrics(counts.counts, hw.peak_for(compute), hw.hbm_bytes_per_s, 0, 0,
                                 hw.onchip_bytes_per_s);
@@ -132,6 +136,28 @@ Metrics case_metrics(model::Scenario const& scenario, model::Op const& op, model
     NetSeconds const net = case_net_seconds(scenario, op, hw, mesh_sizes, scratch);
     return roofline_metrics(counts.counts, hw.peak_for(compute), hw.hbm_bytes_per_s, counts.net_bytes,
                             net.total, hw.onchip_bytes_per_s, net.serial);
+}
+
+}  // namespace
+
+Metrics case_metrics(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
+                     int compute, CaseCounts const& counts, std::span<double const> mesh_sizes,
+                     CaseScratch const& scratch, bool unsupported, model::Calibration const* calibration) {
+    Metrics m = roofline_case_metrics(scenario, op, hw, compute, counts, mesh_sizes, scratch, unsupported);
+    if (!calibration || m.bound == Bound::unsupported) return m;
+    // The latency-free copy of the chip, once per thread and chip (the
+    // collectives' bandwidth terms, under a calibrated latency).
+    thread_local std::string no_latency_id;
+    thread_local model::Hardware no_latency;
+    if (no_latency_id != hw.id || no_latency.span.file != hw.span.file ||
+        no_latency.span.offset != hw.span.offset || no_latency.nvlink_bytes_per_s != hw.nvlink_bytes_per_s) {
+        no_latency = hardware_without_latency(hw);
+        no_latency_id = hw.id;
+    }
+    thread_local ExpectedParts parts;
+    expected_parts(scenario, op, hw, no_latency, compute, m, mesh_sizes, scratch.volumes, parts);
+    m.t_expected = expected_seconds(parts, calibration);
+    return m;
 }
 
 }  // namespace roofline::engine

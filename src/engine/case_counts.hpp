@@ -70,9 +70,12 @@ NetSeconds case_net_seconds(model::Scenario const& scenario, model::Op const& op
                         model::Hardware const& hw, std::span<double const> mesh_sizes,
                         CaseScratch const& scratch);
 // The case's metrics on `hw` at compute dtype `compute` (unsupported: no
-// times). Without a mesh, `mesh_sizes` is empty.
+// times). Without a mesh, `mesh_sizes` is empty. With a calibration (the
+// target's), t_expected applies it (engine/expected.hpp); else t_expected is
+// t_step.
 Metrics case_metrics(model::Scenario const& scenario, model::Op const& op, model::Hardware const& hw,
                      int compute, CaseCounts const& counts, std::span<double const> mesh_sizes,
-                     CaseScratch const& scratch, bool unsupported);
+                     CaseScratch const& scratch, bool unsupported,
+                     model::Calibration const* calibration = nullptr);
 
 }  // namespace roofline::engine

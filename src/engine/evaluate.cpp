@@ -136,7 +136,7 @@ bool stream_cases(model::Scenario const& scenario, CaseGrid const& grid, Diagnos
                 sink(Case{static_cast<std::uint32_t>(point.index), static_cast<std::uint32_t>(m),
                           static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(compute),
                           case_metrics(scenario, op, hw, compute, counts, point.mesh_sizes, scratch,
-                                       unsupported)});
+                                       unsupported, scenario.calibration_of_target(t))});
             }
         }
         return std::nullopt;

@@ -40,6 +40,9 @@ StepModel::StepModel(model::Scenario const& scenario, std::span<double const> po
     decode_.ops = &serve.decode;
     prefill_.ops = &serve.prefill;
     unsupported_.resize(scenario.targets.size(), 0);
+    layers_ = layer_count(serve.linear.empty() ? serve.decode : serve.linear);
+    for (int t : scenario.targets)
+        no_latency_.push_back(hardware_without_latency(scenario.hardware[static_cast<std::size_t>(t)]));
 }
 
 bool StepModel::count_part(Part& part, double tokens, double context, double chunk, double start,
@@ -99,25 +102,42 @@ void StepModel::add_entry(Part& part, std::size_t entry) const {
     for (std::size_t i = 0; i < part.stride; ++i) part.sum[i] += e[i];
 }
 
-long double StepModel::time_part(Part& part, std::size_t target) {
+Metrics StepModel::part_op_metrics(Part& part, std::size_t k, std::size_t target, bool with_calibration) {
     auto const& hw = scenario_.hardware[static_cast<std::size_t>(scenario_.targets[target])];
+    auto const& op = (*part.ops)[k];
+    std::size_t const at = part.offsets[k];
+    std::size_t const end = k + 1 < part.offsets.size() ? part.offsets[k + 1] : part.stride;
+    long double const* s = part.sum.data() + at;
+    counts_.counts = Counts{static_cast<double>(s[0]), static_cast<double>(s[1]),
+                            static_cast<double>(s[2]), static_cast<double>(s[3])};
+    counts_.net_bytes = static_cast<double>(s[4]);
+    scratch_.volumes.clear();
+    for (std::size_t i = at + fields; i < end; ++i)
+        scratch_.volumes.push_back(static_cast<double>(part.sum[i]));
+    return case_metrics(scenario_, op, hw, part.compute[k], counts_, mesh_sizes_, scratch_,
+                        unsupported_[target] != 0,
+                        with_calibration ? scenario_.calibration_of_target(target) : nullptr);
+}
+
+long double StepModel::time_part(Part& part, std::size_t target) {
     long double total = 0;
     for (std::size_t k = 0; k < part.ops->size(); ++k) {
-        auto const& op = (*part.ops)[k];
-        std::size_t const at = part.offsets[k];
-        std::size_t const end = k + 1 < part.offsets.size() ? part.offsets[k + 1] : part.stride;
-        long double const* s = part.sum.data() + at;
-        counts_.counts = Counts{static_cast<double>(s[0]), static_cast<double>(s[1]),
-                                static_cast<double>(s[2]), static_cast<double>(s[3])};
-        counts_.net_bytes = static_cast<double>(s[4]);
-        scratch_.volumes.clear();
-        for (std::size_t i = at + fields; i < end; ++i)
-            scratch_.volumes.push_back(static_cast<double>(part.sum[i]));
-        Metrics m = case_metrics(scenario_, op, hw, part.compute[k], counts_, mesh_sizes_, scratch_,
-                                 unsupported_[target] != 0);
-        total += static_cast<long double>(op.count) * m.t_step;
+        Metrics m = part_op_metrics(part, k, target, true);
+        total += static_cast<long double>((*part.ops)[k].count) * m.t_expected;
     }
     return total;
+}
+
+void StepModel::collect_parts(Part& part, std::size_t target, std::vector<OpParts>& out) {
+    auto const& hw = scenario_.hardware[static_cast<std::size_t>(scenario_.targets[target])];
+    for (std::size_t k = 0; k < part.ops->size(); ++k) {
+        Metrics m = part_op_metrics(part, k, target, false);
+        OpParts p;
+        p.count = (*part.ops)[k].count;
+        expected_parts(scenario_, (*part.ops)[k], hw, no_latency_[target], part.compute[k], m, mesh_sizes_,
+                       scratch_.volumes, p.parts);
+        out.push_back(std::move(p));
+    }
 }
 
 double StepModel::linear_seconds(std::uint64_t tokens, std::size_t target) {
@@ -203,37 +223,65 @@ void StepModel::sum_decode(std::span<std::uint32_t const> contexts) {
     }
 }
 
-double StepModel::seconds(StepWork const& work, std::size_t target) {
-    if (error_) return 0;
-    long double total = linear_.ops->empty() ? 0 : linear_seconds(work.tokens, target);
-    if (!work.contexts.empty() && !decode_.ops->empty()) {
+bool StepModel::sum_step(StepWork const& work, bool& has_decode, bool& has_prefill) {
+    has_decode = !work.contexts.empty() && !decode_.ops->empty();
+    has_prefill = !work.chunks.empty() && !prefill_.ops->empty();
+    if (has_decode) {
         for (std::uint32_t c : work.contexts) {
             if (c >= decode_index_.size()) decode_index_.resize(std::size_t{c} + 1, 0);
             if (decode_index_[c] != 0) continue;
             std::size_t entry = 0;
-            if (!count_part(decode_, 1, c, 1, 0, entry)) return 0;
+            if (!count_part(decode_, 1, c, 1, 0, entry)) return false;
             decode_index_[c] = static_cast<std::uint32_t>(entry + 1);
             note_context(decode_, c, entry);
         }
         sum_decode(work.contexts);
-        total += time_part(decode_, target);
     }
-    if (!work.chunks.empty() && !prefill_.ops->empty()) {
+    if (has_prefill) {
         bool first = true;
         for (Chunk const& chunk : work.chunks) {
             std::uint64_t const key = std::uint64_t{chunk.tokens} << 32 | chunk.start;
             auto found = prefill_index_.find(key);
             if (found == prefill_index_.end()) {
                 std::size_t entry = 0;
-                if (!count_part(prefill_, 1, 1, chunk.tokens, chunk.start, entry)) return 0;
+                if (!count_part(prefill_, 1, 1, chunk.tokens, chunk.start, entry)) return false;
                 found = prefill_index_.emplace(key, static_cast<std::uint32_t>(entry)).first;
             }
             if (first) clear_sum(prefill_), first = false;
             add_entry(prefill_, found->second);
         }
-        total += time_part(prefill_, target);
     }
+    return true;
+}
+
+double StepModel::seconds(StepWork const& work, std::size_t target) {
+    if (error_) return 0;
+    long double total = linear_.ops->empty() ? 0 : linear_seconds(work.tokens, target);
+    bool has_decode = false, has_prefill = false;
+    if (!sum_step(work, has_decode, has_prefill)) return 0;
+    if (has_decode) total += time_part(decode_, target);
+    if (has_prefill) total += time_part(prefill_, target);
+    total += step_overhead_seconds(scenario_.calibration_of_target(target), layers_,
+                                   static_cast<double>(work.contexts.size() + work.chunks.size()));
     return static_cast<double>(total);
+}
+
+bool StepModel::step_parts(StepWork const& work, std::size_t target, std::vector<OpParts>& out) {
+    out.clear();
+    if (error_) return false;
+    if (!linear_.ops->empty()) {
+        std::size_t entry = 0;
+        linear_.entries.clear();
+        if (!count_part(linear_, static_cast<double>(work.tokens), 1, 1, 0, entry)) return false;
+        clear_sum(linear_);
+        add_entry(linear_, entry);
+        collect_parts(linear_, target, out);
+    }
+    bool has_decode = false, has_prefill = false;
+    if (!sum_step(work, has_decode, has_prefill)) return false;
+    if (has_decode) collect_parts(decode_, target, out);
+    if (has_prefill) collect_parts(prefill_, target, out);
+    return true;
 }
 
 }  // namespace roofline::engine::serving

@@ -18,6 +18,7 @@
 
 #include "case_counts.hpp"
 
+#include "roofline/engine/expected.hpp"
 #include "roofline/engine/serve.hpp"
 
 #include <cstdint>
@@ -44,10 +45,23 @@ public:
     StepModel(model::Scenario const& scenario, std::span<double const> point,
               std::span<double const> mesh_sizes, std::span<std::uint8_t const> unsupported);
 
-    // The seconds of a step on target t. The first error (an axis that is no
+    // The seconds of a step on target t: with the target's calibration its
+    // expected time (each op's t_expected and the step's overheads), else
+    // the serial roofline (t_step). The first error (an axis that is no
     // positive integer at some context) is kept, and the step then costs 0,
     // so that the simulation ends; the caller reports it after.
     double seconds(StepWork const& work, std::size_t target);
+    // The parts of a step's expected time on target t (for `roofline
+    // calibrate`, which fits the factors on them): each op of the step with
+    // its count, counts summed over the step's sequences and chunks as
+    // `seconds` sums them; `layers` the layers the step runs. False after
+    // an error.
+    struct OpParts {
+        double count = 1;
+        ExpectedParts parts;
+    };
+    bool step_parts(StepWork const& work, std::size_t target, std::vector<OpParts>& out);
+    double layers() const { return layers_; }
     std::optional<model::EvalError> const& error() const { return error_; }
     // The step slot values of the error: "context = 12" etc.
     std::string const& error_where() const { return error_where_; }
@@ -75,6 +89,11 @@ private:
     void add_entry(Part& part, std::size_t entry) const;
     // Sum of count x t_step of the part's summed counts on target t.
     long double time_part(Part& part, std::size_t target);
+    // The summed counts of each op of the part as case_metrics sees them.
+    Metrics part_op_metrics(Part& part, std::size_t k, std::size_t target, bool with_calibration);
+    void collect_parts(Part& part, std::size_t target, std::vector<OpParts>& out);
+    // Sums the step's counts into the parts' sums: false after an error.
+    bool sum_step(StepWork const& work, bool& has_decode, bool& has_prefill);
     double linear_seconds(std::uint64_t tokens, std::size_t target);
 
     model::Scenario const& scenario_;
@@ -84,6 +103,8 @@ private:
     CaseScratch scratch_;
     CaseCounts counts_;
     Part linear_, decode_, prefill_;
+    double layers_ = 0;                            // layer_count of the linear part (else the decode part)
+    std::vector<model::Hardware> no_latency_;      // per target: hardware_without_latency
     std::vector<double> linear_memo_;              // [tokens * targets + t]; NaN: not yet
     std::vector<std::uint32_t> decode_index_;      // per context: entry + 1; 0: not yet
     std::unordered_map<std::uint64_t, std::uint32_t> prefill_index_;  // chunk << 32 | start
