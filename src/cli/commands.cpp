@@ -10,6 +10,7 @@ int cmd_hardware(std::vector<std::string> const& args);
 int cmd_diff(std::vector<std::string> const& args);
 int cmd_import(std::vector<std::string> const& args);
 int cmd_show(std::vector<std::string> const& args);
+int cmd_calibrate(std::vector<std::string> const& args);
 
 namespace {
 
@@ -121,6 +122,35 @@ constexpr Command table[] = {
      "  --fail-if-slower PCT    exit 1 when a matched case is slower in B by more\n"
      "                          than PCT percent\n"
      "  --no-charts             skip the gnuplot charts\n"
+     "  -h, --help              show this help\n"},
+    {"calibrate",
+     cmd_calibrate,
+     "MEASURED.csv",
+     "fit calibrations (expected times) to measured serving rows",
+     "roofline calibrate MEASURED.csv [--configs DIR] [--hardware HW]... [--backend NAME]... "
+     "[--folds K] [-o FILE.roof|DIR] [-I DIR]... [--quiet]",
+     "MEASURED.csv",
+     "Model every row of MEASURED.csv (the silicon-sample format: a measured serving\n"
+     "benchmark per row, its model's config.json named in the `config` column) as\n"
+     "'serve' would run it: the model imported on the row's layout and precision,\n"
+     "closed(batch_size) clients, prompt isl, output osl. Then fit one calibration\n"
+     "per chip and engine (efficiencies per op class and dtype, collective latency,\n"
+     "launch, step, layer and sequence overheads) by non-negative least squares on\n"
+     "the relative error of the mean TTFT and TPOT, each measured series weighted\n"
+     "equally, and cross-validate it by whole series. Prints the figures and the\n"
+     "rows not modelled, with the reason; writes the calibrations with -o.\n"
+     "\n"
+     "options:\n"
+     "  --configs DIR           the folder of the config.json files (default: beside\n"
+     "                          MEASURED.csv, then its configs/ folder)\n"
+     "  --hardware HW           fit only this chip (repeatable; a catalog name or the\n"
+     "                          file's, e.g. h200 or h200_sxm)\n"
+     "  --backend NAME          fit only this engine (repeatable: trtllm, vllm, sglang)\n"
+     "  --folds K               cross-validation folds, by whole series (default: 5)\n"
+     "  -o, --output FILE.roof  write the calibrations: one FILE.roof, or a folder with\n"
+     "                          one file per chip and engine\n"
+     "  -I, --include DIR       also search DIR for included files (repeatable)\n"
+     "  -q, --quiet             no progress\n"
      "  -h, --help              show this help\n"},
     {"import",
      cmd_import,

@@ -270,12 +270,19 @@ bool StepModel::step_parts(StepWork const& work, std::size_t target, std::vector
     out.clear();
     if (error_) return false;
     if (!linear_.ops->empty()) {
-        std::size_t entry = 0;
-        linear_.entries.clear();
-        if (!count_part(linear_, static_cast<double>(work.tokens), 1, 1, 0, entry)) return false;
-        clear_sum(linear_);
-        add_entry(linear_, entry);
-        collect_parts(linear_, target, out);
+        std::uint64_t const key = work.tokens * scenario_.targets.size() + target;
+        auto found = linear_parts_memo_.find(key);
+        if (found == linear_parts_memo_.end()) {
+            std::size_t entry = 0;
+            linear_.entries.clear();
+            if (!count_part(linear_, static_cast<double>(work.tokens), 1, 1, 0, entry)) return false;
+            clear_sum(linear_);
+            add_entry(linear_, entry);
+            std::vector<OpParts> parts;
+            collect_parts(linear_, target, parts);
+            found = linear_parts_memo_.emplace(key, std::move(parts)).first;
+        }
+        out = found->second;
     }
     bool has_decode = false, has_prefill = false;
     if (!sum_step(work, has_decode, has_prefill)) return false;

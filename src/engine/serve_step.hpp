@@ -105,7 +105,8 @@ private:
     Part linear_, decode_, prefill_;
     double layers_ = 0;                            // layer_count of the linear part (else the decode part)
     std::vector<model::Hardware> no_latency_;      // per target: hardware_without_latency
-    std::vector<double> linear_memo_;              // [tokens * targets + t]; NaN: not yet
+    std::vector<double> linear_memo_;
+    std::unordered_map<std::uint64_t, std::vector<OpParts>> linear_parts_memo_;  // tokens * targets + t              // [tokens * targets + t]; NaN: not yet
     std::vector<std::uint32_t> decode_index_;      // per context: entry + 1; 0: not yet
     std::unordered_map<std::uint64_t, std::uint32_t> prefill_index_;  // chunk << 32 | start
     std::optional<model::EvalError> error_;

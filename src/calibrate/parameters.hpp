@@ -1,0 +1,76 @@
+#pragma once
+// The factors of a calibration as the unknowns of a linear fit
+// (docs/calibration.md, section 2). Efficiencies enter as their inverses
+// (x = 1 / e >= 1: no op beats its roof), overheads and latencies as seconds
+// (>= 0). A row's mean TTFT and TPOT are then, for a given choice of the
+// roof each op sits on, linear in x: features . x + a constant (the parts
+// with no factor: elementwise math, on-chip traffic). The fit alternates
+// between choosing the roofs at the current x and solving for x.
+
+#include "row_features.hpp"
+
+#include "roofline/model/calibration.hpp"
+
+#include <Eigen/Dense>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::calibrate {
+
+class ParamSpace {
+public:
+    enum class Kind : std::uint8_t { inverse_efficiency, seconds };
+    struct Param {
+        std::string name;  // "gemm fp8", "attention hbm", "latency allreduce nvlink", "launch", ...
+        Kind kind = Kind::seconds;
+        double lower() const { return kind == Kind::inverse_efficiency ? 1.0 : 0.0; }
+    };
+
+    // Indices, each parameter added the first time it is asked for.
+    std::size_t math(model::OpClass op_class, std::string const& dtype);  // gemm and attention
+    std::size_t hbm(model::OpClass op_class);                              // gemm, attention, elementwise
+    std::size_t network();
+    std::size_t latency(model::CollectiveKind kind, model::Link link);
+    std::optional<std::size_t> find_latency(model::CollectiveKind kind, model::Link link) const;
+    std::size_t launch();
+    std::size_t step();
+    std::size_t layer();
+    std::size_t sequence();
+    std::size_t request();  // per request, before its first token
+
+    // Registers every parameter the segments can use (the fit's unknowns).
+    void add_all(RowModel const& row);
+
+    std::vector<Param> const& params() const { return params_; }
+    std::size_t size() const { return params_.size(); }
+    Eigen::VectorXd lower() const;
+
+    // The calibration's factors as x (each parameter it gives; the rest at
+    // their defaults, efficiency 1 and overhead 0), and x as a calibration.
+    static std::pair<ParamSpace, Eigen::VectorXd> of(model::Calibration const& calibration);
+    model::Calibration calibration(Eigen::VectorXd const& x) const;
+
+private:
+    std::size_t add(std::string const& name, Kind kind);
+    std::vector<Param> params_;
+    std::map<std::string, std::size_t, std::less<>> index_;
+};
+
+// A row's mean TTFT and TPOT at x: features . x + constant, with each op on
+// the roof that is largest at x. `space` gets any parameter it lacks (at
+// its default in x, which grows to match).
+struct RowFeatures {
+    Eigen::VectorXd ttft, tpot;
+    double ttft_constant = 0, tpot_constant = 0;
+};
+void row_features(RowModel const& row, ParamSpace& space, Eigen::VectorXd& x, RowFeatures& out);
+
+// The predicted mean TTFT and TPOT (seconds) with a calibration (nullptr:
+// the serial roofline: every efficiency 1, no overhead, the roofline's
+// collective latencies).
+std::pair<double, double> predict_row(RowModel const& row, model::Calibration const* calibration);
+
+}  // namespace roofline::calibrate

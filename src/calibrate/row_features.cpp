@@ -1,0 +1,187 @@
+// A measured row simulated as `serve` simulates it, and its step parts kept
+// by segment (row_features.hpp).
+#include "row_features.hpp"
+
+#include "engine/serve_point.hpp"
+#include "engine/serve_step.hpp"
+#include "roofline/engine/network.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roofline::calibrate {
+
+namespace {
+
+using engine::serving::StepModel;
+using engine::serving::StepWork;
+
+// The step index whose start is at `time` (step k starts at starts[k]; the
+// last entry is the end of the last step): the nearest.
+std::size_t step_at(std::vector<double> const& starts, double time) {
+    auto it = std::lower_bound(starts.begin(), starts.end(), time);
+    std::size_t k = static_cast<std::size_t>(it - starts.begin());
+    if (k > 0 && (k == starts.size() || std::abs(starts[k - 1] - time) < std::abs(starts[k] - time))) --k;
+    return std::min(k, starts.size() - 1);
+}
+
+void add_step(Segment& seg, std::vector<StepModel::OpParts> const& parts, double layers, double sequences,
+              bool fresh) {
+    seg.steps += 1;
+    seg.layer_steps += layers;
+    seg.sequences += sequences;
+    if (fresh) {
+        for (auto const& p : parts) {
+            SegmentOp op;
+            op.count = p.count;
+            op.op_class = p.parts.op_class;
+            op.dtype = std::string(p.parts.compute_dtype);
+            op.first = static_cast<std::uint32_t>(seg.collectives.size());
+            op.collectives = static_cast<std::uint32_t>(p.parts.collectives.size());
+            for (auto const& c : p.parts.collectives)
+                seg.collectives.push_back(SegmentCollective{c.kind, c.link, c.serial, 0, 0, 0});
+            seg.ops.push_back(std::move(op));
+        }
+    }
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        auto const& p = parts[k].parts;
+        SegmentOp& op = seg.ops[k];
+        op.t_math += p.t_math;
+        op.t_comms += p.t_comms;
+        op.t_onchip += p.t_onchip;
+        op.launches += p.launches;
+        for (std::size_t c = 0; c < p.collectives.size(); ++c) {
+            auto& sc = seg.collectives[op.first + c];
+            sc.bandwidth_s += p.collectives[c].weight * p.collectives[c].bandwidth_s;
+            sc.roofline_s += p.collectives[c].weight * p.collectives[c].roofline_s;
+            sc.instances += p.collectives[c].weight;
+        }
+    }
+}
+
+}  // namespace
+
+RowModel model_row(model::Scenario const& scenario, std::span<double const> point) {
+    using namespace engine::serving;
+    RowModel row;
+    engine::PointEvaluator evaluator(scenario);
+    PointSettings settings;
+    ReplicaMemory bytes;
+    std::vector<double> mesh_sizes;
+    if (auto e = prepare_point(scenario, evaluator, point, mesh_sizes, settings, bytes)) {
+        row.problem = e->message;
+        return row;
+    }
+    auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[0])];
+    bool unsupported = false;
+    if (!scenario.mesh.empty()) {
+        auto problem = engine::mesh_problem(scenario, hw, mesh_sizes);
+        if (!problem.message.empty()) {
+            row.problem = "the layout cannot be built on " + hw.id + ": " + problem.message;
+            return row;
+        }
+    }
+    auto const memory = replica_on(scenario, bytes, 0, point, unsupported, settings);
+    if (!memory.problem.empty()) {
+        row.problem = memory.problem;
+        return row;
+    }
+    row.kv_capacity_tokens = memory.capacity_tokens;
+    double const request_tokens = static_cast<double>(settings.prompt_high) + settings.output_high;
+    row.fits_memory = memory.capacity_tokens >= settings.clients * request_tokens;
+    if (memory.capacity_tokens < request_tokens) {
+        row.problem = "the model's KV cache holds " + model::format_number(std::floor(memory.capacity_tokens)) +
+                      " tokens on " + hw.id + ", less than one request's " + model::format_number(request_tokens);
+        row.fits_memory = false;
+        return row;
+    }
+    auto const requests = make_requests(settings.requests, 0, scenario.serve->seed, settings.prompt(), settings.output());
+    SchedulerSettings scheduler;
+    scheduler.max_seqs = settings.max_seqs;
+    scheduler.max_step_tokens = settings.max_step_tokens;
+    scheduler.kv_capacity_tokens = memory.capacity_tokens;
+    scheduler.clients = settings.clients;
+    std::vector<std::uint8_t> no_problem(scenario.targets.size(), 0);
+    StepModel model(scenario, point, mesh_sizes, no_problem);
+
+    // Pass 1: the schedule and each step's time (the serial roofline's).
+    std::vector<double> times;
+    Simulation sim = simulate(requests, scheduler, [&](StepWork const& work) {
+        double t = model.seconds(work, 0);
+        times.push_back(t);
+        return t;
+    });
+    if (model.error()) {
+        row.problem = model.error()->message;
+        return row;
+    }
+    if (!sim.problem.empty()) {
+        row.problem = sim.problem;
+        return row;
+    }
+    std::vector<double> starts(times.size() + 1, 0);
+    for (std::size_t k = 0; k < times.size(); ++k) starts[k + 1] = starts[k] + times[k];
+    // Each counted request's windows, as step indices; their ends cut segments.
+    std::size_t const steps = times.size();
+    std::vector<std::uint8_t> cut(steps + 1, 0);
+    std::vector<double> ttft_delta(steps + 1, 0), tpot_delta(steps + 1, 0);
+    std::size_t counted = 0, counted_tpot = 0;
+    for (std::size_t i = settings.warmup; i < sim.requests.size(); ++i) {
+        ++counted;
+        if (sim.requests[i].output > 1) ++counted_tpot;
+    }
+    if (counted == 0) {
+        row.problem = "no request counted after the warm-up";
+        return row;
+    }
+    for (std::size_t i = settings.warmup; i < sim.requests.size(); ++i) {
+        auto const& r = sim.requests[i];
+        std::size_t const k0 = step_at(starts, r.arrival), k1 = step_at(starts, r.first_token),
+                          k2 = step_at(starts, r.finish);
+        cut[k0] = cut[k1] = cut[k2] = 1;
+        ttft_delta[k0] += 1.0 / static_cast<double>(counted);
+        ttft_delta[k1] -= 1.0 / static_cast<double>(counted);
+        if (r.output > 1) {
+            double const w = 1.0 / (static_cast<double>(counted_tpot) * (r.output - 1));
+            tpot_delta[k1] += w;
+            tpot_delta[k2] -= w;
+        }
+    }
+    // Pass 2: the same schedule (the same times), each step's parts merged.
+    std::vector<StepModel::OpParts> parts;
+    std::size_t s = 0;
+    std::uint64_t last_shape = ~std::uint64_t{0};
+    double w_ttft = 0, w_tpot = 0;
+    std::vector<Segment> segments;
+    simulate(requests, scheduler, [&](StepWork const& work) {
+        double const t = s < times.size() ? times[s] : 0;
+        w_ttft += ttft_delta[std::min(s, steps)];
+        w_tpot += tpot_delta[std::min(s, steps)];
+        std::uint64_t const shape = work.chunks.empty() ? work.contexts.size() : ~std::uint64_t{0};
+        bool const fresh = segments.empty() || cut[s] || shape != last_shape || shape == ~std::uint64_t{0};
+        last_shape = shape;
+        if (model.step_parts(work, 0, parts)) {
+            if (fresh) {
+                segments.emplace_back();
+                segments.back().w_ttft = w_ttft;
+                segments.back().w_tpot = w_tpot;
+            }
+            add_step(segments.back(), parts, model.layers(),
+                     static_cast<double>(work.contexts.size() + work.chunks.size()), fresh);
+        }
+        ++s;
+        return t;
+    });
+    if (model.error()) {
+        row.problem = model.error()->message;
+        return row;
+    }
+    for (auto& seg : segments) {
+        if (std::abs(seg.w_ttft) < 1e-12) seg.w_ttft = 0;
+        if (std::abs(seg.w_tpot) < 1e-15) seg.w_tpot = 0;
+        if (seg.w_ttft != 0 || seg.w_tpot != 0) row.segments.push_back(std::move(seg));
+    }
+    return row;
+}
+
+}  // namespace roofline::calibrate
