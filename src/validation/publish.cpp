@@ -129,11 +129,20 @@ std::string report_name(calibrate::Validation const& validation) {
     return "validate-" + fs::path(validation.measured_path).stem().string();
 }
 
-PublishOutcome publish(calibrate::Validation const& v, PublishRequest const& request) {
+PublishOutcome publish(calibrate::Validation const& given, PublishRequest const& request) {
     if (request.charts && !output::gnuplot_available())
         throw output::ChartError(
             "gnuplot is not installed (Debian: apt-get install gnuplot-nox); run with "
             "--no-charts to skip the charts");
+    // The inputs first: the measured file's SHA-256, if the validation has
+    // none, is the one of the bytes kept.
+    auto const inputs = read_inputs(given);
+    calibrate::Validation filled;
+    if (given.measured_sha256.empty()) {
+        filled = given;
+        filled.measured_sha256 = inputs.front().entry.sha256;
+    }
+    calibrate::Validation const& v = given.measured_sha256.empty() ? filled : given;
     PublishOutcome outcome;
     outcome.rows = v.rows.size();
     outcome.skipped = v.skipped.size();
@@ -141,7 +150,6 @@ PublishOutcome publish(calibrate::Validation const& v, PublishRequest const& req
     Table const rows = rows_table(v), group_rows = groups_table(groups), skipped = skipped_table(v),
                 memory = memory_table(v);
     std::vector<Table const*> const tables = {&rows, &group_rows, &skipped, &memory};
-    auto const inputs = read_inputs(v);
     auto const inputs_sha256 = digest(inputs, request.charts, {&rows, &skipped});
     outcome.tables = summary_tables(v);
 

@@ -63,7 +63,7 @@ Table rows_table(calibrate::Validation const& validation) {
         t.columns.insert(t.columns.end(), {{"measured_" + f + "_ms", F + " measured (ms)", Cell::ms},
                                            {"predicted_" + f + "_ms", F + " predicted (ms)", Cell::ms},
                                            {"roofline_" + f + "_ms", F + " roofline (ms)", Cell::ms},
-                                           {f + "_error", F + " error", Cell::fraction}});
+                                           {f + "_error", F + " error", Cell::signed_fraction}});
     }
     t.columns.insert(t.columns.end(), {{"calibration", "calibration", Cell::text},
                                        {"fits_memory", "fits memory", Cell::text},
@@ -94,7 +94,7 @@ Table groups_table(std::vector<Group> const& groups) {
         t.columns.insert(t.columns.end(), {{f + "_rows", F + " rows", Cell::whole},
                                            {f + "_median_ape", F + " median APE", Cell::fraction},
                                            {f + "_mean_ape", F + " mean APE", Cell::fraction},
-                                           {f + "_signed_median", F + " signed median", Cell::fraction}});
+                                           {f + "_signed_median", F + " signed median", Cell::signed_fraction}});
     }
     for (auto const& g : groups) {
         std::vector<Value> v = {Value::of(level_name(g.level)), Value::of(g.system),

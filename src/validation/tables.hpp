@@ -15,7 +15,7 @@ namespace roofline::validation {
 
 // How a column's values are shown in the workbook (the CSV writes numbers as
 // they are: milliseconds, fractions).
-enum class Cell { text, whole, ms, fraction };
+enum class Cell { text, whole, ms, fraction, signed_fraction };
 
 struct Column {
     std::string name;    // the CSV's header

@@ -15,15 +15,19 @@ namespace roofline::validation {
 namespace {
 
 constexpr double max_width = 50;
+// The characters a landscape page prints legibly: a wider table is printed
+// over pages side by side (as report.xlsx's Serve sheet).
+constexpr double page_chars = 170;
 
 struct Formats {
-    lxw_format *ms, *fraction, *whole;
+    lxw_format *ms, *fraction, *signed_fraction, *whole;
 };
 
 lxw_format* format_of(Cell cell, Formats const& f) {
     switch (cell) {
         case Cell::ms: return f.ms;
         case Cell::fraction: return f.fraction;
+        case Cell::signed_fraction: return f.signed_fraction;
         case Cell::whole: return f.whole;
         case Cell::text: break;
     }
@@ -53,14 +57,20 @@ void write_table(output::Workbook& book, lxw_worksheet* ws, std::size_t first_ro
             }
         }
     }
-    for (std::size_t c = 0; c < widths.size(); ++c) book.width(ws, c, c, std::min(widths[c], max_width));
+    double total = 0;
+    for (std::size_t c = 0; c < widths.size(); ++c) {
+        book.width(ws, c, c, std::min(widths[c], max_width));
+        total += std::min(widths[c], max_width);
+    }
     worksheet_freeze_panes(ws, static_cast<lxw_row_t>(first_row + 1), 1);
     book.check(worksheet_autofilter(ws, static_cast<lxw_row_t>(first_row), 0,
                                     static_cast<lxw_row_t>(row),
                                     static_cast<lxw_col_t>(table.columns.size() - 1)),
                "setting the autofilter of " + table.sheet);
+    book.check(worksheet_repeat_rows(ws, static_cast<lxw_row_t>(first_row), static_cast<lxw_row_t>(first_row)),
+               "repeating the header row of " + table.sheet);
     worksheet_set_landscape(ws);
-    worksheet_fit_to_pages(ws, 1, 0);
+    worksheet_fit_to_pages(ws, static_cast<std::uint16_t>(std::max(1.0, std::ceil(total / page_chars))), 0);
 }
 
 void write_summary(output::Workbook& book, lxw_worksheet* ws, WorkbookInput const& in, Formats const& f) {
@@ -89,7 +99,9 @@ void write_summary(output::Workbook& book, lxw_worksheet* ws, WorkbookInput cons
     fact("rows modelled", v.rows.size());
     fact("rows skipped", v.skipped.size());
     fact("predicted not to fit in memory", memory_disagreements(v).size());
-    if (v.calibration_files.empty()) fact("calibration files", std::string("the shipped ones"));
+    bool const calibrated = std::any_of(v.rows.begin(), v.rows.end(), [](auto const& r) { return !r.calibration.empty(); });
+    if (v.calibration_files.empty())
+        fact("calibration files", std::string(calibrated ? "the shipped ones" : "none"));
     for (std::size_t i = 0; i < v.calibration_files.size(); ++i)
         fact(i == 0 ? "calibration files" : "", v.calibration_files[i]);
     std::map<std::string, std::size_t> used;
@@ -120,7 +132,7 @@ void write_summary(output::Workbook& book, lxw_worksheet* ws, WorkbookInput cons
             bool const any = s->count > 0;
             book.number(ws, row, c++, any ? s->median_ape : NAN, f.fraction);
             book.number(ws, row, c++, any ? s->mean_ape : NAN, f.fraction);
-            book.number(ws, row, c++, any ? s->signed_median : NAN, f.fraction);
+            book.number(ws, row, c++, any ? s->signed_median : NAN, f.signed_fraction);
         }
     }
     row += 2;
@@ -136,7 +148,8 @@ void write_summary(output::Workbook& book, lxw_worksheet* ws, WorkbookInput cons
     if (reasons.empty()) book.text(ws, ++row, 0, "none", F.note);
     book.width(ws, 0, 0, 30);
     book.width(ws, 1, 1, 24);
-    book.width(ws, 2, 8, 14);
+    book.width(ws, 2, 2, 8);
+    book.width(ws, 3, 8, 19);
     worksheet_set_landscape(ws);
     worksheet_fit_to_pages(ws, 1, 0);
 }
@@ -152,6 +165,7 @@ void write_workbook(std::string const& path, WorkbookInput const& input) {
     Formats f{};
     f.ms = book.number_format("#,##0.000");
     f.fraction = book.number_format("0.0%");
+    f.signed_fraction = book.number_format("+0.0%;-0.0%;0.0%");
     f.whole = book.number_format("0");
     // Sheets are written in the order they are added (constant memory).
     lxw_worksheet* summary = book.add_sheet("Summary");
