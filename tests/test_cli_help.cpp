@@ -16,7 +16,7 @@ roofline::test::CommandResult cli(std::string const& args) {
     return roofline::test::run_roofline(ROOFLINE_SOURCE_DIR, args);
 }
 
-constexpr char const* commands[] = {"run", "check", "eval", "hardware", "diff", "import", "show"};
+constexpr char const* commands[] = {"run", "check", "eval", "hardware", "diff", "validate", "import", "show"};
 
 }  // namespace
 
@@ -30,9 +30,10 @@ TEST_CASE("help: 'help COMMAND' and 'COMMAND --help' print the command's own hel
         CHECK(cli(std::string(command) + " --help").out == help.out);
         CHECK(cli(std::string(command) + " -h").out == help.out);
         // None of the option library's own notation, none of the hidden
-        // options that carry the arguments.
+        // options that carry the arguments ("--config " with its space:
+        // validate's --configs is an option of its own).
         for (auto const* internal : {" arg", "[ --", "--scenario", "--files", "--matmul",
-                                     "--name", "--reports", "--config"})
+                                     "--name", "--reports", "--config ", "--measured"})
             CHECK_FALSE(contains(help.out, internal));
         CHECK(contains(help.out, "  -h, --help "));
     }
@@ -79,7 +80,8 @@ TEST_CASE("help: a missing argument is named as the usage line names it", "[cli]
                                         "(see 'roofline help check')\n"},
                           Case{"eval --set B=1", "roofline eval: error: missing the matmul \"A * B -> C\"\n"},
                           Case{"import", "roofline import: error: missing CONFIG.json\n"},
-                          Case{"diff", "roofline diff: error: missing REPORT_A REPORT_B\n"}}) {
+                          Case{"diff", "roofline diff: error: missing REPORT_A REPORT_B\n"},
+                          Case{"validate", "roofline validate: error: missing MEASURED.csv\n"}}) {
         INFO(c.args);
         auto r = cli(c.args);
         CHECK(r.exit_code == 2);

@@ -81,7 +81,8 @@ int cmd_diff(std::vector<std::string> const& args) {
             char elapsed[32];
             std::snprintf(elapsed, sizeof elapsed, "%.2f s", seconds);
             std::cout << "published " << outcome.folder << ": "
-                      << summary.matched + summary.only_a + summary.only_b << " cases in "
+                      << summary.matched + summary.only_a + summary.only_b
+                      << (outcome.validation ? " rows in " : " cases in ")
                       << elapsed << "\n";
             for (auto const& warning : outcome.warnings)
                 std::cerr << "roofline: warning: " << warning << "\n";

@@ -11,6 +11,7 @@ int cmd_diff(std::vector<std::string> const& args);
 int cmd_import(std::vector<std::string> const& args);
 int cmd_show(std::vector<std::string> const& args);
 int cmd_calibrate(std::vector<std::string> const& args);
+int cmd_validate(std::vector<std::string> const& args);
 
 namespace {
 
@@ -151,6 +152,39 @@ constexpr Command table[] = {
      "                          one file per chip and engine\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
      "  -q, --quiet             no progress\n"
+     "  -h, --help              show this help\n"},
+    {"validate",
+     cmd_validate,
+     "MEASURED.csv",
+     "predict measured serving rows; publish the errors under out/",
+     "roofline validate MEASURED.csv [--configs DIR] [--calibration FILE]... [--uncalibrated] "
+     "[-I DIR]... [-o OUT] [--force] [--no-charts] [--quiet]",
+     "MEASURED.csv",
+     "Predict every row of MEASURED.csv (the silicon-sample format: mean TTFT and\n"
+     "TPOT of a model served by an engine on a chip) as 'serve' would run it, with\n"
+     "the calibration of the row's chip and engine, and publish the errors as a\n"
+     "new version OUT/validate-NAME/vN (NAME: the file's stem): rows.csv,\n"
+     "groups.csv (median and mean APE, signed median per chip x backend x model,\n"
+     "per chip x backend, overall), skipped.csv (rows it cannot model, and why),\n"
+     "memory.csv, report.xlsx, predicted-against-measured charts per chip, the\n"
+     "tables it prints (summary.txt) and manifest.json; OUT/validate-NAME/latest\n"
+     "points at it. When the inputs and the figures are those of the latest\n"
+     "version, nothing is written: \"up to date\". 'roofline diff' of two such\n"
+     "reports shows what changed in the errors.\n"
+     "\n"
+     "options:\n"
+     "  --configs DIR           where the rows' config.json files are (default: beside\n"
+     "                          MEASURED.csv, then its configs/ folder)\n"
+     "  --calibration FILE      a .roof file of calibrations (repeatable); a row uses\n"
+     "                          the one for its chip whose name ends in its backend\n"
+     "                          (default: the shipped ones, templates/calibration/)\n"
+     "  --uncalibrated          predict with no calibration (the serial roofline)\n"
+     "  -I, --include DIR       also search DIR for included files (repeatable)\n"
+     "  -o, --output OUT        reports folder (default: out)\n"
+     "  --force                 publish a new version even when nothing changed\n"
+     "  --no-charts             skip the gnuplot charts (and the need for gnuplot)\n"
+     "  -q, --quiet             print only the \"published\" (or \"up to date\") line,\n"
+     "                          errors and warnings: no summary table\n"
      "  -h, --help              show this help\n"},
     {"import",
      cmd_import,

@@ -6,6 +6,7 @@
 #include "diff_text.hpp"
 #include "diff_xlsx.hpp"
 #include "serve_diff.hpp"
+#include "validation_diff.hpp"
 #include "roofline/output/errors.hpp"
 #include "roofline/lang/file_system.hpp"
 #include "roofline/output/gnuplot.hpp"
@@ -95,6 +96,8 @@ std::string join(std::vector<std::string> const& items) {
 }  // namespace
 
 DiffOutcome run(DiffRequest const& request) {
+    // Two validation reports compare their errors instead (validation_diff.hpp).
+    if (auto validation = validation_diff(request)) return std::move(*validation);
     DiffOutcome outcome;
     ComparedReport a = read_report(request.a, request.out_root);
     ComparedReport b = read_report(request.b, request.out_root);

@@ -34,6 +34,7 @@ std::string manifest_text(Manifest const& m) {
     json j;
     j["tool"] = m.tool;
     j["report_format"] = m.format;
+    if (!m.kind.empty()) j["kind"] = m.kind;
     j["tool_version"] = m.tool_version;
     j["report"] = m.report;
     j["version"] = m.version;
@@ -131,6 +132,10 @@ Manifest read_manifest(std::string const& path, std::string* text_out) {
     Fields f{path};
     Manifest m;
     m.tool = j.value("tool", std::string());
+    if (auto it = j.find("kind"); it != j.end()) {
+        if (!it->is_string()) f.bad("field 'kind' is not a string");
+        m.kind = it->get<std::string>();
+    }
     m.report = f.string(j, "report");
     auto version = f.integer(j, "version");
     if (version < 1 || version > Publisher::max_version)

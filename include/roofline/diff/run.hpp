@@ -26,6 +26,9 @@ struct DiffRequest {
 
 struct DiffOutcome {
     bool published = false;  // false: the folder existed, up to date
+    // Two validation reports (docs/diff.md, "Validation reports"): the
+    // summary's matched / only_a / only_b count rows, not cases.
+    bool validation = false;
     std::string folder;      // out/diffs/<name>
     std::vector<std::string> notes;  // for the user: what was not compared, and why
     std::vector<std::string> warnings;  // published, but not synced to disk

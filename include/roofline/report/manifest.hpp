@@ -52,6 +52,11 @@ struct Manifest {
 
     std::string tool = "roofline";
     int format = report_format;  // "report_format"
+    // "kind": what made the report. Empty for `run`'s (written only when not
+    // empty, so a run's manifest is as it always was); "validation" for
+    // `roofline validate`'s (validation/publish.hpp), whose "cases" are its
+    // modelled rows and whose "targets" are its chips.
+    std::string kind;
     std::string tool_version;
     std::string report;  // the report's name: out/<report>/v<version>
     int version = 0;
