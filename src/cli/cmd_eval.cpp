@@ -82,6 +82,8 @@ int cmd_eval(std::vector<std::string> const& args) {
     print_diagnostics(diagnostics);
     if (diagnostics.has_errors() || !evaluation) return invalid_input;
     std::cout << case_table(checked.scenario, *evaluation);
+    // Which t_expected each target's rows have (the table has no column for it).
+    std::cout << report::calibration_lines(checked.scenario);
     return ok;
 }
 

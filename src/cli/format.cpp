@@ -13,7 +13,8 @@ std::string case_table(model::Scenario const& scenario, engine::Evaluation const
     for (auto const& op : scenario.ops) any_layer = any_layer || !op.layer.empty();
     std::vector<report::CaseColumn> columns;
     for (auto& column : report::case_columns(scenario))
-        if (any_layer || !column.spec->term_needs_layers) columns.push_back(std::move(column));
+        if ((any_layer || !column.spec->term_needs_layers) && column.spec->terminal)
+            columns.push_back(std::move(column));
 
     std::vector<std::vector<std::string>> rows(1);
     std::vector<bool> right;
@@ -187,6 +188,8 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
                              "the mesh (all chips at once); overlapped = sum of count x t_lower "
                              "(every collective hidden under its op):\n"
                            : "step = sum of count x t_lower over the cases, one chip:\n";
+    out += "expected = sum of count x t_expected + the step's overheads (the step when uncalibrated); "
+           "tokens/s = tokens / expected\n";
     if (pipeline) out += pipeline_legend(scenario);
     for (std::size_t t = 0; t < grid.target_count; ++t) {
         auto const& hw = context.target(t);
@@ -203,6 +206,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
         for (auto const& sweep : scenario.sweeps) header.push_back(sweep.name);
         if (mesh) header.push_back("chips");
         header.push_back(pipeline ? "step (one stage)" : "step");
+        header.push_back("expected");
         if (pipeline) header.push_back(latency_header(scenario));
         if (mesh) header.push_back("overlapped");
         for (char const* h : {"t_upper", "memory"}) header.push_back(h);
@@ -231,6 +235,7 @@ std::string step_summary(report::ReportContext const& context, report::Summary c
                 continue;
             }
             row.push_back(output::format_long_seconds(step.t_lower));
+            row.push_back(output::format_long_seconds(step.t_expected));
             if (pipeline) row.push_back(output::format_long_seconds(step.latency));
             if (mesh) row.push_back(output::format_long_seconds(step.t_overlapped));
             row.push_back(output::format_long_seconds(step.t_upper));
@@ -260,8 +265,8 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
     auto const& grid = context.grid;
     bool const onchip = scenario.has_onchip();
     std::string out = plan.dtype_sweeps.empty()
-                          ? "plan: at each mesh size, the point with the most tokens/s per chip that fits"
-                          : "plan: for each dtype at each mesh size, the point with the most tokens/s per chip that fits";
+                          ? "plan: at each mesh size, the point with the most tokens/s per chip (expected) that fits"
+                          : "plan: for each dtype at each mesh size, the point with the most tokens/s per chip (expected) that fits";
     if (scenario.slo_step_s)
         out.append(" and meets slo ")
             .append(report::slo_measure_name(scenario))
@@ -276,6 +281,7 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
         for (std::size_t v : plan.other_sweeps) header.push_back(scenario.sweeps[v].name);
         bool const pipeline = scenario.pipeline_axis >= 0;
         header.push_back(pipeline ? "step (one stage)" : "step");
+        header.push_back("expected");
         if (pipeline) header.push_back(latency_header(scenario));
         for (char const* h : {"tokens/s", "per chip", "compute", "memory", "network"}) header.push_back(h);
         if (onchip) header.push_back("onchip");
@@ -299,6 +305,7 @@ std::string plan_summary(report::ReportContext const& context, report::Summary c
             for (std::size_t v : plan.other_sweeps)
                 cells.push_back(sweep_value_text(scenario, grid, row.point, v));
             cells.push_back(output::format_long_seconds(row.step.t_lower));
+            cells.push_back(output::format_long_seconds(row.step.t_expected));
             if (pipeline) cells.push_back(output::format_long_seconds(row.step.latency));
             cells.push_back(output::format_si_count(row.step.tokens_per_s, ""));
             cells.push_back(output::format_si_count(row.tokens_per_s_per_chip, ""));

@@ -189,6 +189,15 @@ std::string serve_summary(report::ReportContext const& context) {
             }
         }
         indent_table(out, render_table(rows, right), "    ");
+        // Which times these are: the calibration's expected ones, or the roofline's.
+        if (auto const* calibration = scenario.calibration_of_target(t))
+            out.append("    times are expected with calibration ")
+                .append(output::terminal_safe(calibration->name))
+                .append(" on ")
+                .append(output::terminal_safe(context.target(t).id))
+                .append("\n");
+        else
+            out += "    uncalibrated: serial roofline, a lower bound of what an engine takes\n";
         for (auto const& problem : problems) out += "    (" + problem + ")\n";
         if (shown > most_rows)
             out += "    (" + std::to_string(most_rows) + " of " + std::to_string(shown) +

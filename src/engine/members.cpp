@@ -4,6 +4,7 @@
 
 #include "case_counts.hpp"
 
+#include "roofline/engine/expected.hpp"
 #include "roofline/engine/network.hpp"
 
 #include <stdexcept>
@@ -69,6 +70,12 @@ std::span<MemberMetrics const> KernelMembers::of(Case const& c) {
     auto const peak = unsupported ? std::nullopt : hw.peak_for(static_cast<int>(c.compute_dtype));
     bool const on_mesh = !s.scenario.mesh.empty();
     double const kernel_flops = c.metrics.counts.flops;
+    // A calibrated target: each member's expected time as if it ran alone
+    // (its own class's efficiencies, one launch), as its t_lower is.
+    auto const* calibration = unsupported ? nullptr : s.scenario.calibration_of_target(c.target);
+    std::optional<model::Hardware> no_latency;
+    if (calibration) no_latency = hardware_without_latency(hw);
+    ExpectedParts parts;
     for (std::size_t i = 0; i < kernel.members.size(); ++i) {
         auto const& m = kernel.members[i];
         double const repeat = m.count / kernel.count;
@@ -84,6 +91,12 @@ std::span<MemberMetrics const> KernelMembers::of(Case const& c) {
                                               repeat * one.net_bytes, t_net, hw.onchip_bytes_per_s,
                                               serial_in_step(m) ? t_net : 0),
                              kernel_flops > 0 ? counts.flops / kernel_flops : not_available};
+        if (calibration && result.metrics.bound != Bound::unsupported) {
+            expected_parts(s.scenario, m, hw, *no_latency, static_cast<int>(c.compute_dtype),
+                           result.metrics, s.mesh_sizes, s.volumes[i], parts);
+            for (auto& collective : parts.collectives) collective.weight *= repeat;
+            result.metrics.t_expected = expected_seconds(parts, calibration);
+        }
         s.out.push_back(result);
     }
     return s.out;

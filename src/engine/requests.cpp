@@ -6,6 +6,7 @@
 #include "case_counts.hpp"
 #include "point_facts.hpp"
 
+#include "roofline/engine/expected.hpp"
 #include "roofline/engine/network.hpp"
 #include "roofline/model/check.hpp"
 #include "roofline/model/limits.hpp"
@@ -17,14 +18,19 @@ namespace roofline::engine {
 namespace {
 
 // The step of one phase on every target: the sum of count x t_step over
-// its cases, the serial step (NaN when a case is unsupported there).
+// its cases, the serial step (NaN when a case is unsupported there); and the
+// expected step, the sum of count x t_expected with the target's calibration
+// and the phase step's overheads (layers: the phase's, sequences: the batch).
 std::optional<model::EvalError> phase_steps(model::Scenario const& scenario,
                                             std::vector<model::Op> const& ops,
                                             PointEvaluator const& evaluator,
                                             std::span<double const> mesh_sizes,
                                             std::span<std::uint8_t const> unsupported,
-                                            CaseScratch& scratch, std::vector<long double>& steps) {
+                                            double layers, double batch, CaseScratch& scratch,
+                                            std::vector<long double>& steps,
+                                            std::vector<long double>& expected) {
     steps.assign(scenario.targets.size(), 0);
+    expected.assign(scenario.targets.size(), 0);
     CaseCounts counts;
     for (auto const& op : ops) {
         if (auto error = count_case(scenario, op, evaluator, mesh_sizes, scratch, counts)) return error;
@@ -32,10 +38,14 @@ std::optional<model::EvalError> phase_steps(model::Scenario const& scenario,
         for (std::size_t t = 0; t < scenario.targets.size(); ++t) {
             auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
             Metrics m = case_metrics(scenario, op, hw, compute, counts, mesh_sizes, scratch,
-                                     !unsupported.empty() && unsupported[t]);
+                                     !unsupported.empty() && unsupported[t],
+                                     scenario.calibration_of_target(t));
             steps[t] += static_cast<long double>(op.count) * m.t_step;
+            expected[t] += static_cast<long double>(op.count) * m.t_expected;
         }
     }
+    for (std::size_t t = 0; t < scenario.targets.size(); ++t)
+        expected[t] += step_overhead_seconds(scenario.calibration_of_target(t), layers, batch);
     return std::nullopt;
 }
 
@@ -139,7 +149,13 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
 
     std::vector<double> mesh_sizes;
     CaseScratch scratch;
-    std::vector<long double> prefill, decode;
+    std::vector<long double> prefill, decode, prefill_expected, decode_expected;
+    // The layers each phase runs, for its steps' layer_overhead.
+    std::vector<double> prefill_layers, decode_layers;
+    for (auto const& request : scenario.requests) {
+        prefill_layers.push_back(layer_count(request.prefill));
+        decode_layers.push_back(layer_count(request.decode));
+    }
     std::vector<std::uint8_t> unsupported(targets, 0);
     ResidentBytes resident;
     for (auto const& base : bases) {
@@ -158,22 +174,28 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
             for (std::size_t t = 0; t < targets; ++t)
                 unsupported[t] = grid.mesh_unsupported[p * targets + t];
         }
-        if (auto error = phase_steps(scenario, request.prefill, evaluator, mesh_sizes,
-                                     unsupported, scratch, prefill))
+        if (auto error = phase_steps(scenario, request.prefill, evaluator, mesh_sizes, unsupported,
+                                     prefill_layers[base.request], base.batch, scratch, prefill,
+                                     prefill_expected))
             return fail(*error);
         auto const g = static_cast<std::size_t>(base.output);
         std::vector<std::vector<double>> per_token(targets, std::vector<double>(g));
-        std::vector<long double> total(targets, 0);
+        std::vector<long double> total(targets, 0), total_expected(targets, 0);
+        std::vector<double> first_expected(targets, 0), last_expected(targets, 0);
         for (std::size_t i = 1; i <= g; ++i) {
             step = static_cast<double>(i);
             evaluator.set_slot(request.step_slot, step);
             if (auto error = evaluator.set_point(values)) return fail(*error);
-            if (auto error = phase_steps(scenario, request.decode, evaluator, mesh_sizes,
-                                         unsupported, scratch, decode))
+            if (auto error = phase_steps(scenario, request.decode, evaluator, mesh_sizes, unsupported,
+                                         decode_layers[base.request], base.batch, scratch, decode,
+                                         decode_expected))
                 return fail(*error);
             for (std::size_t t = 0; t < targets; ++t) {
                 per_token[t][i - 1] = static_cast<double>(decode[t]);
                 total[t] += decode[t];
+                total_expected[t] += decode_expected[t];
+                if (i == 1) first_expected[t] = static_cast<double>(decode_expected[t]);
+                if (i == g) last_expected[t] = static_cast<double>(decode_expected[t]);
             }
         }
         // The memory held at the last step: the KV cache at its longest.
@@ -193,6 +215,16 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
             result.weight_bytes = static_cast<double>(resident.weight);
             result.cache_bytes = static_cast<double>(resident.cache);
             result.per_token = std::move(per_token[t]);
+            auto const* calibration = scenario.calibration_of_target(t);
+            long double const ttft_expected =
+                prefill_expected[t] + (calibration ? calibration->request_overhead_s : 0.0);
+            result.ttft_expected = static_cast<double>(ttft_expected);
+            result.decode_total_expected = static_cast<double>(total_expected[t]);
+            result.tpot_first_expected = first_expected[t];
+            result.tpot_last_expected = last_expected[t];
+            result.tpot_mean_expected = static_cast<double>(total_expected[t] / static_cast<long double>(g));
+            result.e2e_expected = static_cast<double>(ttft_expected + total_expected[t]);
+            result.tokens_per_s_expected = base.batch * base.output / result.e2e_expected;
             results.push_back(std::move(result));
         }
     }

@@ -1,6 +1,7 @@
 #include "roofline/report/case_columns.hpp"
 
 #include "roofline/model/hardware_fields.hpp"
+#include "roofline/report/report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -136,6 +137,16 @@ constexpr CaseColumnSpec specs[] = {
     {"t_step",        "s",      false, C::time,     T::seconds, false, 12, "",                                               true,  O::mesh,   metric<&M::t_step>,
      nullptr, nullptr, t_step_formula, {},
      [](R const& r) { return r.c.metrics.t_net_serial == r.c.metrics.t_net; }},
+    // The expected time (docs/calibration.md): a value on a calibrated
+    // target; the serial roofline, t_step (t_lower on one chip), on an
+    // uncalibrated one, where the formula says so.
+    {"t_expected",    "s",      false, C::time,     T::seconds, false, 12, "",                                               true,  O::always, metric<&M::t_expected>,
+     nullptr, nullptr, [](bool mesh, bool) { return std::string(mesh ? "{t_step}" : "{t_lower}"); }, {},
+     [](R const& r) { return r.scenario.calibration_of_target(r.c.target) == nullptr; }},
+    // The target's calibration's name, or "uncalibrated" (the terminal says it once per target).
+    {"calibration",   "",       false, C::indent,   T::text,    false, 0,  "",                                               false, O::always,
+     nullptr, by_target, [](S const& s, G const&, std::size_t t) { return calibration_label(s, t); },
+     nullptr, {}, nullptr, false},
     {"bound",         "",       false, C::center,   T::text,    false, 13, "",                                               true,  O::always,
      nullptr, by_bound, [](S const&, G const&, std::size_t b) { return engine::bound_name(static_cast<engine::Bound>(b)); },
      bound_formula},

@@ -73,6 +73,8 @@ constexpr KernelColumnSpec specs[] = {
     {"t_comms",       true,   C::plain,    "({bytes_read}+{bytes_written})/{hw.hbm_bandwidth}", false},
     {"t_onchip",      true,   C::plain,    "{bytes_onchip}/{hw.onchip_bandwidth}",          false},
     {"t_net",         true,   C::plain,    "",                                              false},
+    // The member's expected time as if it ran alone (members.hpp); a value.
+    {"t_expected",    true,   C::plain,    "",                                              false},
     {"flops_share",   false,  C::fraction, "",                                              false,
      nullptr, [](K const& r) { return r.member.flops_share; }},
 };

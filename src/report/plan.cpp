@@ -48,7 +48,8 @@ std::string_view slo_measure_name(model::Scenario const& scenario) {
 
 bool meets_slo(model::Scenario const& scenario, StepTotals const& step) {
     if (!scenario.slo_step_s) return true;
-    double const time = scenario.slo_measure == model::Scenario::SloMeasure::t_upper ? step.t_upper : step.t_lower;
+    // The step: the expected one (t_lower, the serial roofline, when uncalibrated).
+    double const time = scenario.slo_measure == model::Scenario::SloMeasure::t_upper ? step.t_upper : step.t_expected;
     // On a pipeline the slo bounds what a user waits: the stage's step
     // times P per token (a stream), (M + P - 1) for a batch.
     return step.latency_factor * time <= *scenario.slo_step_s;
@@ -116,7 +117,7 @@ Plan make_plan(ReportContext const& context, Summary const& summary) {
             StepTotals step = step_totals(context, summary, p, t);
             // An unsupported step is skipped, never taken for a smaller one.
             if (step.unsupported) search.unsupported_dtype = step.unsupported_dtype;
-            if (step.unsupported || !(step.t_lower > 0) || std::isnan(step.tokens_per_s)) continue;
+            if (step.unsupported || !(step.t_expected > 0) || std::isnan(step.tokens_per_s)) continue;
             search.step = true;
             if (!step.fits()) continue;
             search.fits = true;

@@ -1,5 +1,8 @@
 #include "roofline/report/report.hpp"
 
+#include "roofline/engine/expected.hpp"
+#include "roofline/output/terminal_text.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cmath>
@@ -49,7 +52,7 @@ SummaryBuilder::SummaryBuilder(ReportContext const& context) : context_(context)
     summary_.op_targets.resize(grid.op_count * targets);
     for (auto* total : {&summary_.t_step_total, &summary_.t_lower_total, &summary_.t_upper_total,
                         &summary_.memory_step_total, &summary_.network_step_total,
-                        &summary_.onchip_step_total})
+                        &summary_.onchip_step_total, &summary_.t_expected_total})
         total->assign(cells, 0.0);
     summary_.unsupported_cases.assign(cells, 0);
     summary_.unsupported_dtype.assign(cells, -1);
@@ -101,6 +104,7 @@ void SummaryBuilder::add(engine::Case const& c) {
     summary_.t_step_total[at] += count * m.t_step;
     summary_.t_lower_total[at] += count * m.t_lower;
     summary_.t_upper_total[at] += count * m.t_upper;
+    summary_.t_expected_total[at] += count * m.t_expected;
     double const roof = count * (m.t_step - m.t_net_serial);
     summary_.network_step_total[at] += count * m.t_net_serial;
     switch (roof_in_step(m)) {
@@ -122,10 +126,18 @@ StepTotals step_totals(ReportContext const& context, Summary const& summary, std
     s.unsupported_cases = summary.unsupported_cases[at];
     s.unsupported = s.unsupported_cases > 0;
     s.unsupported_dtype = summary.unsupported_dtype[at];
+    auto const& facts = grid.point_facts[point];
     if (s.unsupported) {
-        s.t_lower = s.t_overlapped = s.t_upper = engine::not_available;
+        s.t_lower = s.t_overlapped = s.t_upper = s.t_expected = s.overhead = engine::not_available;
     } else {
         s.t_lower = summary.t_step_total[at];
+        s.t_expected = summary.t_expected_total[at];
+        if (auto const* calibration = context.scenario.calibration_of_target(target)) {
+            s.overhead = engine::step_overhead_seconds(
+                calibration, engine::layer_count(context.scenario.ops),
+                grid.has_tokens ? step_sequences(context.scenario, facts.tokens) : 0);
+            s.t_expected += s.overhead;
+        }
         s.t_overlapped = summary.t_lower_total[at];
         s.t_upper = summary.t_upper_total[at];
         if (s.t_lower > 0) {
@@ -135,7 +147,6 @@ StepTotals step_totals(ReportContext const& context, Summary const& summary, std
         }
     }
     s.chips = grid.chips_at(point);
-    auto const& facts = grid.point_facts[point];
     s.weight_bytes = facts.weight_bytes;
     s.cache_bytes = facts.cache_bytes;
     double in_flight = 1;  // micro-batches whose KV cache each stage holds
@@ -146,7 +157,7 @@ StepTotals step_totals(ReportContext const& context, Summary const& summary, std
         bool const batch = !std::isnan(s.microbatches);
         in_flight = batch ? s.microbatches : s.stages;
         s.latency_factor = batch ? s.microbatches + s.stages - 1 : s.stages;
-        s.latency = s.latency_factor * s.t_lower;
+        s.latency = s.latency_factor * s.t_expected;
         s.cache_bytes *= in_flight;
     }
     s.resident_bytes = s.weight_bytes + s.cache_bytes;
@@ -160,10 +171,52 @@ StepTotals step_totals(ReportContext const& context, Summary const& summary, std
         // stream (or no pipeline) its tokens every step.
         double const per_step =
             s.pipeline && !std::isnan(s.microbatches) ? s.microbatches / s.latency_factor : 1;
-        if (s.t_lower > 0) s.tokens_per_s = per_step * s.tokens / s.t_lower;
+        if (s.t_expected > 0) s.tokens_per_s = per_step * s.tokens / s.t_expected;
         if (s.t_upper > 0) s.tokens_per_s_upper = per_step * s.tokens / s.t_upper;
     }
     return s;
+}
+
+std::string_view calibration_label(model::Scenario const& scenario, std::size_t target) {
+    auto const* calibration = scenario.calibration_of_target(target);
+    return calibration ? std::string_view(calibration->name) : std::string_view("uncalibrated");
+}
+
+std::string calibration_lines(model::Scenario const& scenario) {
+    // Each calibrated target on a line; the uncalibrated together on one.
+    std::string out, uncalibrated;
+    for (std::size_t t = 0; t < scenario.targets.size(); ++t) {
+        auto const& hw = scenario.hardware[static_cast<std::size_t>(scenario.targets[t])];
+        if (auto const* calibration = scenario.calibration_of_target(t))
+            out.append("calibration: ")
+                .append(output::terminal_safe(hw.id))
+                .append(" with ")
+                .append(output::terminal_safe(calibration->name))
+                .append(" (expected times)\n");
+        else
+            uncalibrated.append(uncalibrated.empty() ? "" : ", ").append(output::terminal_safe(hw.id));
+    }
+    if (!uncalibrated.empty())
+        out.append("calibration: ")
+            .append(uncalibrated)
+            .append(" uncalibrated (expected = the serial roofline, a lower bound of what an engine takes)\n");
+    return out;
+}
+
+double step_sequences(model::Scenario const& scenario, double tokens) {
+    if (scenario.tokens_slot < 0) return 0;
+    // `tokens = B`, `tokens = 1`, or a let that is one of them.
+    int slot = scenario.tokens_slot;
+    for (int depth = 0; depth < 64; ++depth) {
+        auto const& s = scenario.slots[static_cast<std::size_t>(slot)];
+        if (s.sweep >= 0) return tokens;
+        auto const& code = s.expr.code;
+        if (code.size() != 1) return 0;
+        if (code[0].op == model::OpCode::number) return tokens;
+        if (code[0].op != model::OpCode::slot || code[0].slot < 0) return 0;
+        slot = code[0].slot;
+    }
+    return 0;
 }
 
 std::vector<std::size_t> step_points(std::size_t point_count, std::size_t between) {

@@ -47,6 +47,7 @@ void XlsxWriter::State::layout_cases() {
     c.t_math = index("t_math"), c.t_comms = index("t_comms");
     c.t_lower = index("t_lower"), c.t_upper = index("t_upper");
     c.t_step = ctx.scenario.mesh.empty() ? c.t_lower : index("t_step");
+    c.t_expected = index("t_expected");
     c.bound = index("bound"), c.attained = index("attained");
     c.peak_fraction = index("peak_fraction");
     critical_spec = &case_column_spec("critical_");

@@ -95,6 +95,7 @@ struct XlsxWriter::State {
             intensity, peak, ridge, t_math, t_comms, t_lower, t_upper, bound, attained,
             peak_fraction, critical0, last;
         std::size_t t_step;  // the op's time in the serial step: t_lower on one chip
+        std::size_t t_expected;
     } col{};
     std::vector<std::string> letters;  // per Cases column
     // A derived column's formula, split once: literal text, this row's cell
@@ -158,8 +159,9 @@ struct XlsxWriter::State {
         // A pipeline axis: the latency beside the step, tokens/s per chip after tokens/s.
         bool pipeline = false;
         std::size_t latency = 0, per_chip = 0;
-        // t_lower: the step (serial on a mesh, Cases' t_step), t_overlapped its bound.
-        std::size_t hardware = 0, sweep0 = 1, t_lower = 0, t_overlapped = 0, t_upper = 0, memory = 0,
+        // t_lower: the step (serial on a mesh, Cases' t_step), t_overlapped its
+        // bound; t_expected the expected step (Cases' t_expected + the overheads).
+        std::size_t hardware = 0, sweep0 = 1, t_lower = 0, t_expected = 0, t_overlapped = 0, t_upper = 0, memory = 0,
                     tokens_col = 0, rate = 0, weights = 0, cache = 0, resident = 0, min_chips = 0,
                     last = 0;
         std::size_t rows = 0;    // data rows (points x targets, at most a sheet's worth)

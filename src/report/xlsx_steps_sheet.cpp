@@ -45,6 +45,7 @@ void XlsxWriter::State::layout_steps() {
     s.overlapped = !ctx.scenario.mesh.empty();
     s.pipeline = ctx.scenario.pipeline_axis >= 0;
     s.t_lower = n++;
+    s.t_expected = n++;
     if (s.pipeline) s.latency = n++;
     if (s.overlapped) s.t_overlapped = n++;
     s.t_upper = n++;
@@ -93,6 +94,9 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
             : "One row per target and sweep point. step t_lower (t_upper): the sum of count x "
               "t_lower (t_upper) over the cases, one chip running the whole step; 'unsupported' "
               "where a case has no peak";
+    note += "; step expected: the sum of count x t_expected + the step's overheads (step_overhead + "
+            "layer_overhead x layers + sequence_overhead x sequences) of the target's calibration, the "
+            "step itself when uncalibrated; tokens/s and the latency are over it";
     if (s.pipeline)
         note += sc.microbatches_slot < 0
                     ? "; a pipeline: step is one stage's, token latency = stages x step (between a "
@@ -116,6 +120,7 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
     headers[s.hardware] = "hardware";
     for (std::size_t v = 0; v < sweeps; ++v) headers[s.sweep0 + v] = sc.sweeps[v].name;
     headers[s.t_lower] = s.pipeline ? "step (one stage)" : s.overlapped ? "step" : "step t_lower";
+    headers[s.t_expected] = "step expected";
     if (s.pipeline) headers[s.latency] = sc.microbatches_slot < 0 ? "token latency" : "batch latency";
     if (s.pipeline && s.tokens) headers[s.per_chip] = "tokens/s per chip";
     if (s.overlapped) headers[s.t_overlapped] = "step overlapped";
@@ -134,7 +139,7 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
     }
     for (std::size_t t = 0; t < targets; ++t)
         widths[s.hardware] = std::max(widths[s.hardware], text_width(ctx.target(t).id) + 2);
-    for (std::size_t i : {s.t_lower, s.t_upper}) widths[i] = std::max(widths[i], 13.0);
+    for (std::size_t i : {s.t_lower, s.t_expected, s.t_upper}) widths[i] = std::max(widths[i], 13.0);
     if (s.overlapped) widths[s.t_overlapped] = std::max(widths[s.t_overlapped], 13.0);
     if (s.bytes)
         for (std::size_t i : {s.weights, s.cache, s.resident})
@@ -149,7 +154,7 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
     std::string const count_range = range(col.count), lower_range = range(col.t_step),
                       overlapped_range = range(col.t_lower),
                       upper_range = range(col.t_upper), bound_range = range(col.bound),
-                      hardware_range = range(col.hardware);
+                      hardware_range = range(col.hardware), expected_range = range(col.t_expected);
 
     for (std::size_t t = 0; t < targets; ++t) {
         for (std::size_t p = 0; p < points; ++p) {
@@ -161,9 +166,10 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
             str(ws, r, s.hardware, ctx.target(t).id, fmt.indent);
             for (std::size_t v = 0; v < sweeps; ++v) sweep_cell(ws, r, s.sweep0 + v, p, v);
             std::string const lower_cell = column_letters(s.t_lower) + n;
+            std::string const expected_cell = column_letters(s.t_expected) + n;
             if (totals.unsupported) {
                 // Never a number: a step without one of its ops is no step.
-                for (std::size_t c : {s.t_lower, s.t_upper, s.memory})
+                for (std::size_t c : {s.t_lower, s.t_expected, s.t_upper, s.memory})
                     str(ws, r, c, "unsupported", fmt.indent);
                 if (s.overlapped) str(ws, r, s.t_overlapped, "unsupported", fmt.indent);
                 if (s.pipeline) str(ws, r, s.latency, "unsupported", fmt.indent);
@@ -181,6 +187,12 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
                 formula(ws, r, s.t_lower,
                         "=SUMPRODUCT(" + match + "*" + count_range + "," + lower_range + ")",
                         totals.t_lower, fmt.time);
+                // The step's overheads are a number of the calibration (none: 0).
+                std::string overhead;
+                if (totals.overhead != 0) overhead = "+" + model::format_number(totals.overhead);
+                formula(ws, r, s.t_expected,
+                        "=SUMPRODUCT(" + match + "*" + count_range + "," + expected_range + ")" + overhead,
+                        totals.t_expected, fmt.time);
                 if (s.overlapped)
                     formula(ws, r, s.t_overlapped,
                             "=SUMPRODUCT(" + match + "*" + count_range + "," + overlapped_range + ")",
@@ -198,6 +210,7 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
                         totals.memory_share, fmt.fraction);
             } else {
                 num(ws, r, s.t_lower, totals.t_lower, fmt.time);
+                num(ws, r, s.t_expected, totals.t_expected, fmt.time);
                 if (s.overlapped) num(ws, r, s.t_overlapped, totals.t_overlapped, fmt.time);
                 num(ws, r, s.t_upper, totals.t_upper, fmt.time);
                 num(ws, r, s.memory, totals.memory_share, fmt.fraction);
@@ -205,7 +218,7 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
             std::string const latency_cell = column_letters(s.latency) + n;
             if (s.pipeline && !totals.unsupported)
                 formula(ws, r, s.latency,
-                        std::string("=").append(model::format_number(totals.latency_factor)) + "*" + lower_cell,
+                        std::string("=").append(model::format_number(totals.latency_factor)) + "*" + expected_cell,
                         totals.latency, fmt.time);
             if (s.tokens) {
                 num(ws, r, s.tokens_col, totals.tokens, fmt.whole);
@@ -216,7 +229,7 @@ void XlsxWriter::State::write_steps(Summary const& summary) {
                     formula(ws, r, s.rate,
                             batch ? std::string("=").append(model::format_number(totals.microbatches)) + "*" +
                                         tokens_cell + "/" + latency_cell
-                                  : "=" + tokens_cell + "/" + lower_cell,
+                                  : "=" + tokens_cell + "/" + expected_cell,
                             totals.tokens_per_s, fmt.rate);
                 if (s.pipeline && std::isfinite(totals.tokens_per_s))
                     formula(ws, r, s.per_chip,

@@ -15,7 +15,7 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
     lxw_worksheet* ws = summary;
     auto const& s = ctx.scenario;
     ++r;
-    str(ws, r++, 0, "Plan: at each mesh size, the point with the most tokens/s per chip", fmt.section);
+    str(ws, r++, 0, "Plan: at each mesh size, the point with the most tokens/s per chip (over the expected step)", fmt.section);
     std::string note =
         "Per chip: every chip runs its share of the step at once. A point qualifies when its "
         "step is supported (no case without a peak) and each chip's resident bytes fit in its "
@@ -37,6 +37,7 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
     bool const onchip = s.has_onchip();
     bool const pipeline = s.pipeline_axis >= 0;
     headers.push_back(pipeline ? "step (one stage)" : "step");
+    headers.push_back("step expected");
     if (pipeline) headers.push_back(s.microbatches_slot < 0 ? "token latency" : "batch latency");
     for (char const* h : {"tokens/s", "tokens/s per chip", "compute-bound share", "memory-bound share",
                           "network share"})
@@ -57,6 +58,7 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
         }
         for (std::size_t v : plan.other_sweeps) sweep_cell(ws, r, c++, row.point, v);
         num(ws, r, c++, row.step.t_lower, fmt.time);
+        num(ws, r, c++, row.step.t_expected, fmt.time);
         if (pipeline) num(ws, r, c++, row.step.latency, fmt.time);
         num(ws, r, c++, row.step.tokens_per_s, fmt.rate);  // as the Step section writes them
         num(ws, r, c++, row.tokens_per_s_per_chip, fmt.rate);

@@ -47,6 +47,11 @@ void XlsxWriter::State::write_summary_head() {
     std::string ids;
     for (std::size_t t = 0; t < targets; ++t) ids += (t ? ", " : "") + ctx.target(t).id;
     pair("targets", ids);
+    // Which calibration each target's expected times have (t_expected).
+    std::string calibrations;
+    for (std::size_t t = 0; t < targets; ++t)
+        calibrations.append(t ? "; " : "").append(ctx.target(t).id).append(": ").append(calibration_label(s, t));
+    pair("calibration", calibrations);
     for (std::size_t v = 0; v < s.sweeps.size(); ++v) {
         auto const& sw = s.sweeps[v];
         std::string values;

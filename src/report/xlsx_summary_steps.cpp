@@ -20,7 +20,8 @@ std::vector<std::string> XlsxWriter::State::summary_step_headers() const {
     headers.push_back(ctx.scenario.mesh.empty()         ? "step t_lower"
                       : ctx.scenario.pipeline_axis >= 0 ? "step (one stage)"
                                                         : "step");
-    for (char const* h : {"step t_upper", "memory-bound share"}) headers.push_back(h);
+    // The expected step (t_expected's sum and the overheads): the step when uncalibrated.
+    for (char const* h : {"step expected", "step t_upper", "memory-bound share"}) headers.push_back(h);
     if (step.tokens) headers.push_back("tokens/s");
     // With a mesh the bytes are each chip's share, and the test is whether
     // that share fits in the chip's HBM.
@@ -62,7 +63,7 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
 
     // The columns of summary_step_headers.
     std::size_t const lower = 1 + sweeps;
-    std::size_t const rate = lower + 3;
+    std::size_t const rate = lower + 4;
     std::size_t const weights = rate + (st.tokens ? 1 : 0);
     std::size_t const capacity = weights + (st.bytes ? 3 : 0);
     auto const headers = summary_step_headers();
@@ -95,17 +96,18 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
                     num(ws, r, column, value, format);
             };
             if (totals.unsupported) {
-                for (std::size_t c = lower; c < lower + 3; ++c) str(ws, r, c, "unsupported", fmt.indent);
+                for (std::size_t c = lower; c < lower + 4; ++c) str(ws, r, c, "unsupported", fmt.indent);
             } else {
                 from_steps(lower, st.t_lower, totals.t_lower, fmt.time);
-                from_steps(lower + 1, st.t_upper, totals.t_upper, fmt.time);
-                from_steps(lower + 2, st.memory, totals.memory_share, fmt.fraction);
+                from_steps(lower + 1, st.t_expected, totals.t_expected, fmt.time);
+                from_steps(lower + 2, st.t_upper, totals.t_upper, fmt.time);
+                from_steps(lower + 3, st.memory, totals.memory_share, fmt.fraction);
             }
             if (st.tokens && std::isfinite(totals.tokens_per_s)) {
                 if (steps_at)
                     formula(ws, r, rate,
                             std::string("=").append(steps_cell(*steps_at, st.tokens_col)) + "/" +
-                                here(lower),
+                                here(lower + 1),
                             totals.tokens_per_s, fmt.rate);
                 else
                     num(ws, r, rate, totals.tokens_per_s, fmt.rate);

@@ -146,6 +146,13 @@ struct RequestResult {
     double tokens_per_s;                           // batch x output / e2e
     double weight_bytes, cache_bytes;              // the decode's resident bytes at i = output
     std::vector<double> per_token;                 // the decode step at i = 1 .. output
+    // The expected times (docs/calibration.md) with the target's calibration:
+    // each phase step the sum of count x t_expected + step_overhead_seconds
+    // (layers = layer_count of the phase's ops, sequences = the batch); the
+    // TTFT also the calibration's request_overhead. Without a calibration
+    // each equals its bounded figure above.
+    double ttft_expected, tpot_first_expected, tpot_mean_expected, tpot_last_expected;
+    double decode_total_expected, e2e_expected, tokens_per_s_expected;
 };
 
 // Every request at every point and target, in that order (the target

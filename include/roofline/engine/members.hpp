@@ -18,7 +18,9 @@ namespace roofline::engine {
 // its times are taken at the kernel's compute dtype, on the kernel's chip:
 // so each of flops, bytes and t_math, t_comms, t_onchip and t_net sums over
 // the members to the kernel case's own. t_lower, t_upper and bound are the
-// member's roofline as if it ran alone.
+// member's roofline as if it ran alone, and so is t_expected: on a target
+// with a calibration, the member's own class's efficiencies and one launch
+// (the members' t_expected do not sum to the kernel's).
 struct MemberMetrics {
     std::uint32_t member;  // index into the kernel's Op::members
     double repeat;         // instances per instance of the kernel (a `use ... x N` inside it)

@@ -76,6 +76,9 @@ struct CaseColumnSpec {
     // whose formula adds the whole t_net, the rows with no overlapped
     // collective. Null: every row.
     bool (*formula_applies)(CaseRow const& row) = nullptr;
+    // Whether the terminal table of `eval` shows it (false: `calibration`,
+    // which the terminal names once per target instead).
+    bool terminal = true;
 
     bool text() const { return number == nullptr; }  // a name (or `bound`), not a number
 };

@@ -62,7 +62,7 @@ bool has_kernels(model::Scenario const& scenario);
 // The columns, in order: kernel, layer, hardware, compute_dtype, one per
 // sweep, (chips), member, kind, repeat, flops, bytes_read, bytes_written,
 // bytes_onchip, (net_bytes), t_math, t_comms, t_onchip, (t_net),
-// flops_share; those in parentheses only with a mesh.
+// t_expected, flops_share; those in parentheses only with a mesh.
 std::vector<KernelColumn> kernel_columns(model::Scenario const& scenario);
 
 // A member's value in a column (NaN: an empty field).

@@ -81,6 +81,10 @@ struct Summary {
     // onchip_step_total at the on-chip roof.
     std::vector<double> t_step_total, t_lower_total, t_upper_total, memory_step_total,
         network_step_total, onchip_step_total;
+    // Sum of count x t_expected (Metrics::t_expected: the target's
+    // calibration applied to each case; t_step without one), the step's
+    // overheads not included (step_totals adds them).
+    std::vector<double> t_expected_total;
     // The unsupported cases (no peak for their compute dtype, or a mesh the
     // chip cannot build), and the compute dtype of the first: a step with
     // any is unsupported, never a number.
@@ -115,6 +119,14 @@ struct StepTotals {
     // every collective hidden under its op (the bound that assumes perfect
     // overlap); equal to t_lower on one chip. t_upper: sum of count x t_upper.
     double t_lower = 0, t_overlapped = 0, t_upper = 0;
+    // The expected step (docs/calibration.md): sum of count x t_expected +
+    // the step's overheads (step_overhead_seconds: step, layer_overhead x
+    // layer_count(ops), sequence_overhead x step_sequences). Without a
+    // calibration t_expected == t_lower (the serial roofline). tokens_per_s,
+    // latency, the Plan's pick and the slo `step` read it; the bounds
+    // (t_lower, t_overlapped, t_upper) stay beside it.
+    double t_expected = 0;
+    double overhead = 0;  // the step's overheads in t_expected (0 uncalibrated)
     double memory_share = 0;          // share of the step at the memory roof
     double network_share = 0;         // ... in collectives (a mesh)
     double onchip_share = 0;          // ... at the on-chip roof
@@ -123,6 +135,8 @@ struct StepTotals {
     double capacity = engine::not_available;   // hbm_capacity; NaN when not given
     double min_chips = engine::not_available;  // ceil(resident / capacity); NaN when unknown or nothing resident
     double tokens = engine::not_available;     // per step; NaN without a tokens statement
+    // tokens / t_expected (the expected throughput; the roofline's, tokens /
+    // t_lower, when uncalibrated), and tokens / t_upper.
     double tokens_per_s = engine::not_available, tokens_per_s_upper = engine::not_available;
     // A pipeline (multichip.md, "Pipeline parallelism"): t_lower and the
     // shares are one stage's step (its send included); stages = P, the
@@ -131,7 +145,8 @@ struct StepTotals {
     // t_lower, what a user waits: P x step per token for a stream,
     // (M + P - 1) x step for a batch of M micro-batches. tokens_per_s is the
     // pipeline's: tokens / step for a stream (every stage busy with its own
-    // micro-batch), M x tokens / latency for a batch. cache_bytes holds the
+    // micro-batch), M x tokens / latency for a batch. latency is over
+    // t_expected (t_lower uncalibrated). cache_bytes holds the
     // KV of every micro-batch in flight (P, or M). Without a pipeline:
     // pipeline false, latency NaN, nothing else changes.
     bool pipeline = false;
@@ -142,6 +157,19 @@ struct StepTotals {
 };
 StepTotals step_totals(ReportContext const& context, Summary const& summary, std::size_t point,
                        std::size_t target);
+
+// The name of target t's calibration, or "uncalibrated" (reports.md).
+std::string_view calibration_label(model::Scenario const& scenario, std::size_t target);
+// A line per calibrated target, "calibration: h100_sxm with trtllm_h100
+// (expected times)", and one for the others, "calibration: h200, b200
+// uncalibrated (expected = the serial roofline, a lower bound of what an
+// engine takes)": the head of the tables (summary.txt) and of `eval`'s.
+std::string calibration_lines(model::Scenario const& scenario);
+// The sequences a step of the scenario runs, for its sequence_overhead: the
+// tokens per step where the tokens statement is a name or a number
+// (`tokens = B`: a decode step, one token per sequence), else 0 (`tokens = B
+// * S`, a prefill: the sequences are not known). No tokens statement: 0.
+double step_sequences(model::Scenario const& scenario, double tokens);
 
 // The sweep points at which the first screens (the Summary sheet's Step
 // section, the terminal summary of `run`) show the step: every point when
