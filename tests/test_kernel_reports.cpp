@@ -159,7 +159,7 @@ TEST_CASE("kernels: run writes kernels.csv, one row per kernel case and member, 
     CHECK(csv_header(version / "kernels.csv") ==
           std::vector<std::string>{"kernel", "layer", "hardware", "compute_dtype", "T", "member",
                                    "kind", "repeat", "flops", "bytes_read", "bytes_written",
-                                   "bytes_onchip", "t_math", "t_comms", "t_onchip", "flops_share"});
+                                   "bytes_onchip", "t_math", "t_comms", "t_onchip", "t_expected", "flops_share"});
     auto rows = read_csv(version / "kernels.csv");
     // 2 points x 2 targets x 3 members, in the order of the cases.
     REQUIRE(rows.size() == 12);

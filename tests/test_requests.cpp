@@ -224,7 +224,9 @@ TEST_CASE("run publishes requests.csv, the Requests sheet and a chart per reques
     auto const csv = test::read_file(folder / "requests.csv");
     std::string const header =
         "request,hardware,P,prompt,output,batch,ttft,tpot_first,tpot_mean,tpot_last,decode_total,"
-        "e2e,tokens_per_s,weight_bytes,cache_bytes,resident_bytes,hbm_capacity,fits\r\n";
+        "e2e,tokens_per_s,weight_bytes,cache_bytes,resident_bytes,hbm_capacity,fits,ttft_expected,"
+        "tpot_first_expected,tpot_mean_expected,tpot_last_expected,decode_total_expected,e2e_expected,"
+        "tokens_per_s_expected,calibration\r\n";
     REQUIRE(csv.rfind(header, 0) == 0);
     // The first row's numbers as the engine has them, shortest round trip.
     auto const& r = outcome.requests[0];

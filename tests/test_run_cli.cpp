@@ -88,18 +88,23 @@ TEST_CASE("run: prints the step of each target after publishing", "[run][steps]"
     std::string const expected = "published out/steps/v1: 12 cases in ";
     REQUIRE(r.out.rfind(expected, 0) == 0);
     auto tail = r.out.substr(r.out.find('\n') + 1);
+    // Uncalibrated: the first line says so, and expected is the step.
     CHECK(tail ==
+          "calibration: fast, half uncalibrated (expected = the serial roofline, a lower bound of "
+          "what an engine takes)\n"
           "step = sum of count x t_lower over the cases, one chip:\n"
+          "expected = sum of count x t_expected + the step's overheads (the step when uncalibrated); "
+          "tokens/s = tokens / expected\n"
           "Fast chip [fast]\n"
-          "     B     step  t_upper  memory  tokens/s\n"
-          "     1    28 \u00b5s  28.3 \u00b5s    100%    35.7 k\n"
-          "   120  33.8 \u00b5s  66.2 \u00b5s   14.7%    3.55 M\n"
-          "  1000   280 \u00b5s   346 \u00b5s      0%    3.57 M\n"
+          "     B     step  expected  t_upper  memory  tokens/s\n"
+          "     1    28 \u00b5s     28 \u00b5s  28.3 \u00b5s    100%    35.7 k\n"
+          "   120  33.8 \u00b5s   33.8 \u00b5s  66.2 \u00b5s   14.7%    3.55 M\n"
+          "  1000   280 \u00b5s    280 \u00b5s   346 \u00b5s      0%    3.57 M\n"
           "half\n"
-          "     B     step  t_upper  memory  tokens/s\n"
-          "     1  56.1 \u00b5s  56.4 \u00b5s    100%    17.8 k\n"
-          "   120  65.1 \u00b5s  98.7 \u00b5s    100%    1.84 M\n"
-          "  1000   280 \u00b5s   412 \u00b5s      0%    3.57 M\n");
+          "     B     step  expected  t_upper  memory  tokens/s\n"
+          "     1  56.1 \u00b5s   56.1 \u00b5s  56.4 \u00b5s    100%    17.8 k\n"
+          "   120  65.1 \u00b5s   65.1 \u00b5s  98.7 \u00b5s    100%    1.84 M\n"
+          "  1000   280 \u00b5s    280 \u00b5s   412 \u00b5s      0%    3.57 M\n");
     auto v1 = box / "out" / "steps" / "v1";
     for (auto const* part : {"charts/step-B-fast.svg", "charts/step-B-fast.png",
                              "charts/step-B-half.svg", "charts/step-B-half.png"})
@@ -193,7 +198,9 @@ TEST_CASE("run: without a tokens statement prints each op, not a step", "[run][s
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     auto tail = r.out.substr(r.out.find('\n') + 1);
-    CHECK(tail.rfind("each op on its own, one chip (no tokens statement: a sum of these ops is "
+    CHECK(tail.rfind("calibration: fast, half uncalibrated (expected = the serial roofline, a lower "
+                     "bound of what an engine takes)\n"
+                     "each op on its own, one chip (no tokens statement: a sum of these ops is "
                      "no step):\nFast chip [fast]\n",
                      0) == 0);
     CHECK(tail.find("step = sum") == std::string::npos);

@@ -137,7 +137,7 @@ TEST_CASE("serve.csv: the header, and a row of a hand-made result", "[serve-repo
         "output_tokens_per_s_per_chip,ttft_p50,ttft_p90,ttft_p99,ttft_mean,tpot_p50,tpot_p90,"
         "tpot_p99,tpot_mean,e2e_p50,e2e_p90,e2e_p99,e2e_mean,mean_running,mean_step,"
         "peak_kv_tokens,kv_capacity_tokens,weight_bytes,reserve_bytes,kv_bytes_per_token,steps,"
-        "requests,saturated,slos_met,slo_ttft_p99,problem\r\n";
+        "requests,saturated,slos_met,slo_ttft_p99,problem,calibration\r\n";
     REQUIRE(csv.rfind(header, 0) == 0);
     // Point 1: R = 1, TP = 4, 4 chips; 256 x 1 tok/s, 64 per chip; served 0.5 /s;
     // the bytes in the shortest text that reads back (2e9 is "2e+09").

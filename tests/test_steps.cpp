@@ -188,17 +188,18 @@ TEST_CASE("steps: the terminal summary of run, by hand", "[steps][cli]") {
     INFO(text);
     auto fast = block(text, "Fast chip [fast]");
     REQUIRE(fast.size() == 4);  // header + B = 1, 120, 1000
-    CHECK(words(fast[0]) == std::vector<std::string>{"B", "step", "t_upper", "memory"});
+    CHECK(words(fast[0]) == std::vector<std::string>{"B", "step", "expected", "t_upper", "memory"});
+    // Uncalibrated: expected (the second time) is the step.
     // 2.8038e-5 s = 28 µs (3 digits), 2.8318e-5 = 28.3 µs; 3.376e-5 = 33.8 µs,
     // 6.616e-5 = 66.2 µs, share 14.69% = 14.7%; 2.8e-4 = 280 µs, 3.46e-4 = 346 µs.
-    CHECK(words(fast[1]) == std::vector<std::string>{"1", "28", "µs", "28.3", "µs", "100%"});
-    CHECK(words(fast[2]) == std::vector<std::string>{"120", "33.8", "µs", "66.2", "µs", "14.7%"});
-    CHECK(words(fast[3]) == std::vector<std::string>{"1000", "280", "µs", "346", "µs", "0%"});
+    CHECK(words(fast[1]) == std::vector<std::string>{"1", "28", "µs", "28", "µs", "28.3", "µs", "100%"});
+    CHECK(words(fast[2]) == std::vector<std::string>{"120", "33.8", "µs", "33.8", "µs", "66.2", "µs", "14.7%"});
+    CHECK(words(fast[3]) == std::vector<std::string>{"1000", "280", "µs", "280", "µs", "346", "µs", "0%"});
     auto half = block(text, "half");
     REQUIRE(half.size() == 4);
     // 5.6076e-5 = 56.1 µs, 6.512e-5 = 65.1 µs, 9.872e-5 = 98.7 µs, 4.12e-4 = 412 µs.
-    CHECK(words(half[2]) == std::vector<std::string>{"120", "65.1", "µs", "98.7", "µs", "100%"});
-    CHECK(words(half[3]) == std::vector<std::string>{"1000", "280", "µs", "412", "µs", "0%"});
+    CHECK(words(half[2]) == std::vector<std::string>{"120", "65.1", "µs", "65.1", "µs", "98.7", "µs", "100%"});
+    CHECK(words(half[3]) == std::vector<std::string>{"1000", "280", "µs", "280", "µs", "412", "µs", "0%"});
 
     // With them: tokens/s = B / step, resident in GB, min chips where the
     // target has a capacity (fast, not half).
@@ -206,16 +207,16 @@ TEST_CASE("steps: the terminal summary of run, by hand", "[steps][cli]") {
     text = cli::step_summary(context, summary);
     fast = block(text, "Fast chip [fast]");
     REQUIRE(fast.size() == 4);
-    CHECK(words(fast[0]) == std::vector<std::string>{"B", "step", "t_upper", "memory", "tokens/s",
+    CHECK(words(fast[0]) == std::vector<std::string>{"B", "step", "expected", "t_upper", "memory", "tokens/s",
                                                      "resident", "min", "chips"});
     // 1 / 2.8038e-5 = 35666 -> 35.7 k; 120 / 3.376e-5 = 3554502 -> 3.55 M;
     // 1000 / 2.8e-4 = 3571429 -> 3.57 M (3 digits, an SI prefix); resident
     // 1.5e9, 1.7e9, 2.1e9 B -> 1.5 GB, 1.7 GB, 2.1 GB.
-    CHECK(words(fast[1]) == std::vector<std::string>{"1", "28", "µs", "28.3", "µs", "100%", "35.7",
+    CHECK(words(fast[1]) == std::vector<std::string>{"1", "28", "µs", "28", "µs", "28.3", "µs", "100%", "35.7",
                                                      "k", "1.5", "GB", "2"});
-    CHECK(words(fast[2]) == std::vector<std::string>{"120", "33.8", "µs", "66.2", "µs", "14.7%",
+    CHECK(words(fast[2]) == std::vector<std::string>{"120", "33.8", "µs", "33.8", "µs", "66.2", "µs", "14.7%",
                                                      "3.55", "M", "1.7", "GB", "2"});
-    CHECK(words(fast[3]) == std::vector<std::string>{"1000", "280", "µs", "346", "µs", "0%", "3.57",
+    CHECK(words(fast[3]) == std::vector<std::string>{"1000", "280", "µs", "280", "µs", "346", "µs", "0%", "3.57",
                                                      "M", "2.1", "GB", "3"});
     half = block(text, "half");
     REQUIRE(half.size() == 4);
@@ -234,6 +235,8 @@ let E = 64
     report::ReportContext none_context{none.checked->scenario, none.grid, none.info};
     CHECK(cli::step_summary(none_context, none_summary) ==
           "step = sum of count x t_lower over the cases, one chip:\n"
+          "expected = sum of count x t_expected + the step's overheads (the step when uncalibrated); "
+          "tokens/s = tokens / expected\n"
           "int8_only\n"
           "  no step: no matmul's compute dtype has a peak on this chip\n");
 }

@@ -40,7 +40,16 @@ constexpr RequestColumnSpec specs[] = {
     {"decode_total",   "decode total", "",           false, false, Cell::time,   Term::long_seconds, 12, "",                                          N::nothing, value<&Result::decode_total>},
     {"e2e",            "e2e",          "e2e",        false, false, Cell::time,   Term::long_seconds, 12, "{ttft}+{decode_total}",                     N::finite_e2e, value<&Result::e2e>},
     {"tokens_per_s",   "tokens/s",     "tokens/s",   false, false, Cell::rate,   Term::si_count,     12, "{batch}*{output}/{e2e}",                    N::finite_e2e, value<&Result::tokens_per_s>},
-    // The expected times (docs/calibration.md): the bounded ones above when uncalibrated.
+    {"weight_bytes",   "weights",      "",           false, false, Cell::bytes,  Term::si_bytes,     12, "",                                          N::nothing, value<&Result::weight_bytes>},
+    {"cache_bytes",    "cache",        "KV at end",  false, false, Cell::bytes,  Term::si_bytes,     12, "",                                          N::nothing, value<&Result::cache_bytes>},
+    {"resident_bytes", "resident",     "resident",   false, false, Cell::bytes,  Term::si_bytes,     12, "{weight_bytes}+{cache_bytes}",              N::nothing,
+     [](R const& r, std::size_t) { return r.result.weight_bytes + r.result.cache_bytes; }},
+    {"hbm_capacity",   "HBM capacity", "",           false, false, Cell::bytes,  Term::si_bytes,     12, "{hw.hbm_capacity}",                         N::capacity,
+     [](R const& r, std::size_t) { return r.hardware().hbm_capacity_bytes ? *r.hardware().hbm_capacity_bytes : NAN; }},
+    {"fits",           "fits",         "fits",       false, false, Cell::center, Term::text,         0,  "IF({resident_bytes}<={hbm_capacity},\"yes\",\"no\")", N::capacity,
+     nullptr, [](R const& r, std::size_t) { return request_fits(r.context, r.result); }},
+    // The expected times (docs/calibration.md): the bounded ones when uncalibrated; last, so that the
+    // columns before them stay where they were.
     {"ttft_expected",  "TTFT expected", "TTFT exp.", false, false, Cell::time,  Term::long_seconds, 12, "",                                          N::nothing, value<&Result::ttft_expected>},
     {"tpot_first_expected", "TPOT first expected", "", false, false, Cell::time, Term::long_seconds, 12, "",                                       N::nothing, value<&Result::tpot_first_expected>},
     {"tpot_mean_expected", "TPOT mean expected", "TPOT exp.", false, false, Cell::time, Term::long_seconds, 12, "",                                N::nothing, value<&Result::tpot_mean_expected>},
@@ -50,14 +59,6 @@ constexpr RequestColumnSpec specs[] = {
     {"tokens_per_s_expected", "tokens/s expected", "", false, false, Cell::rate, Term::si_count,     12, "{batch}*{output}/{e2e_expected}",          N::finite_e2e, value<&Result::tokens_per_s_expected>},
     {"calibration",    "calibration",  "",           false, false, Cell::plain,  Term::text,         0,  "",                                          N::nothing,
      nullptr, [](R const& r, std::size_t) { return calibration_label(r.context.scenario, r.result.target); }},
-    {"weight_bytes",   "weights",      "",           false, false, Cell::bytes,  Term::si_bytes,     12, "",                                          N::nothing, value<&Result::weight_bytes>},
-    {"cache_bytes",    "cache",        "KV at end",  false, false, Cell::bytes,  Term::si_bytes,     12, "",                                          N::nothing, value<&Result::cache_bytes>},
-    {"resident_bytes", "resident",     "resident",   false, false, Cell::bytes,  Term::si_bytes,     12, "{weight_bytes}+{cache_bytes}",              N::nothing,
-     [](R const& r, std::size_t) { return r.result.weight_bytes + r.result.cache_bytes; }},
-    {"hbm_capacity",   "HBM capacity", "",           false, false, Cell::bytes,  Term::si_bytes,     12, "{hw.hbm_capacity}",                         N::capacity,
-     [](R const& r, std::size_t) { return r.hardware().hbm_capacity_bytes ? *r.hardware().hbm_capacity_bytes : NAN; }},
-    {"fits",           "fits",         "fits",       false, false, Cell::center, Term::text,         0,  "IF({resident_bytes}<={hbm_capacity},\"yes\",\"no\")", N::capacity,
-     nullptr, [](R const& r, std::size_t) { return request_fits(r.context, r.result); }},
 };
 // clang-format on
 

@@ -71,10 +71,6 @@ constexpr ServeColumnSpec specs[] = {
     {"",                             "",                       "",           Each::sweep, Cell::plain, Term::count,   false,
      [](R const& r, std::size_t v) { return sweep_number(r.context, r.result.point, v); },
      [](R const& r, std::size_t v) { return dtype_text(r.context, r.result.point, v); }},
-    // Which times these are: the target's calibration (expected), or the serial roofline; after
-    // the sweeps, which serve_diff_reader finds before a column of their name.
-    {"calibration",                  "calibration",            "",           Each::once, Cell::plain,  Term::text,    false, nullptr,
-     [](R const& r, std::size_t) { return std::string(calibration_label(r.context.scenario, r.result.target)); }},
     {"chips",                        "chips",                  "",           Each::once, Cell::whole,  Term::count,   false, value<&Result::chips>},
     // Disaggregated: the group, the link between its pools, the mean KV hand-over.
     {"pools",                        "pools",                  "pools",      Each::pools, Cell::plain, Term::text,    false, nullptr,
@@ -121,6 +117,10 @@ constexpr ServeColumnSpec specs[] = {
          return yes_no(r.result.slo_met[i] != 0); }},
     {"problem",                      "problem",                "",           Each::once, Cell::plain,  Term::text,    false, nullptr,
      [](R const& r, std::size_t) { return r.result.problem; }},
+    // Which times these are: the target's calibration (expected), or the
+    // serial roofline. Last, so that the columns before stay where they were.
+    {"calibration",                  "calibration",            "",           Each::once, Cell::plain,  Term::text,    false, nullptr,
+     [](R const& r, std::size_t) { return std::string(calibration_label(r.context.scenario, r.result.target)); }},
 };
 #undef LAT
 
@@ -131,8 +131,6 @@ constexpr FleetColumnSpec fleet_specs[] = {
     {"",                           "",                     "",              true,  Cell::plain,  Term::count,
      [](F const& f, std::size_t v) { return sweep_number(f.context, f.row.point, v); },
      [](F const& f, std::size_t v) { return dtype_text(f.context, f.row.point, v); }},
-    {"calibration",                "calibration",          "",              false, Cell::plain,  Term::text, nullptr,
-     [](F const& f, std::size_t) { return std::string(calibration_label(f.context.scenario, f.row.target)); }},
     {"chips_per_replica",          "chips per replica",    "chips/replica", false, Cell::whole,  Term::count,
      [](F const& f, std::size_t) {
          // Disaggregated: the chips of one group of prefill and decode replicas.
@@ -164,6 +162,9 @@ constexpr FleetColumnSpec fleet_specs[] = {
      [](F const& f, std::size_t) { return fleet_launch(f).trtllm; }},
     {"sglang",                     "SGLang",               "",              false, Cell::wrap ,  Term::text, nullptr,
      [](F const& f, std::size_t) { return fleet_launch(f).sglang; }},
+    // The target's calibration (last, so that the columns before stay where they were).
+    {"calibration",                "calibration",          "",              false, Cell::plain,  Term::text, nullptr,
+     [](F const& f, std::size_t) { return std::string(calibration_label(f.context.scenario, f.row.target)); }},
 };
 // clang-format on
 

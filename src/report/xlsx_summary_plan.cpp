@@ -15,9 +15,9 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
     lxw_worksheet* ws = summary;
     auto const& s = ctx.scenario;
     ++r;
-    str(ws, r++, 0, "Plan: at each mesh size, the point with the most tokens/s per chip (over the expected step)", fmt.section);
+    str(ws, r++, 0, "Plan: at each mesh size, the point with the most tokens/s per chip", fmt.section);
     std::string note =
-        "Per chip: every chip runs its share of the step at once. A point qualifies when its "
+        "Per chip: every chip runs its share of the step at once; tokens/s over the step expected. A point qualifies when its "
         "step is supported (no case without a peak) and each chip's resident bytes fit in its "
         "hbm_capacity";
     if (s.slo_step_s)
