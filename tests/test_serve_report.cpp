@@ -143,12 +143,12 @@ TEST_CASE("serve.csv: the header, and a row of a hand-made result", "[serve-repo
     // the bytes in the shortest text that reads back (2e9 is "2e+09").
     std::string const row1 =
         "toy,1,4,4,1,0,0.5,256,64,0.125,0.25,0.5,0.25,0.015625,0.03125,0.0625,0.03125,2,3,4,2.5,"
-        "12.5,0.015625,65536,2500000,2e+09,1e+09,1e+05,1000,900,no,yes,yes,\r\n";
+        "12.5,0.015625,65536,2500000,2e+09,1e+09,1e+05,1000,900,no,yes,yes,,uncalibrated\r\n";
     INFO(csv);
     CHECK(contains(csv, row1));
     // Point 2 (R = 4, TP = 2) is saturated and misses the SLO: 1024 tok/s, 512 per chip.
     CHECK(contains(csv, "toy,4,2,2,4,0,2,1024,512,0.125,0.25,8,"));
-    CHECK(contains(csv, ",yes,no,no,\r\n"));
+    CHECK(contains(csv, ",yes,no,no,,uncalibrated\r\n"));
     // Four rows after the header.
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
 
@@ -157,7 +157,7 @@ TEST_CASE("serve.csv: the header, and a row of a hand-made result", "[serve-repo
     // The load sweep R is what the fleet searched: not a column.
     CHECK(fleet.rfind("hardware,TP,chips_per_replica,max_rate_per_replica,replicas,chips,"
                       "dollars_per_hour,dollars_per_million_tokens,kilowatts,joules_per_token,"
-                      "fewest_chips,cheapest,why_none,vllm,trtllm,sglang\r\n",
+                      "fewest_chips,cheapest,why_none,vllm,trtllm,sglang,calibration\r\n",
                       0) == 0);
     CHECK(contains(fleet, "toy,4,4,3.5,3,12,36,2.5,8.4,0.5,yes,,,vllm serve MODEL --tensor-parallel-size 4 "));
 }
