@@ -53,7 +53,7 @@ CalibrateResult calibrate_measured(std::string const& path, CalibrateOptions con
             result.skipped.push_back(SkippedRow{key, modelled.models[i].problem});
             continue;
         }
-        groups[{modelled.hardware[i], key.backend}].push_back(i);
+        groups[{options.pool_for.empty() ? modelled.hardware[i] : options.pool_for, key.backend}].push_back(i);
     }
     std::vector<RowPrediction> predictions(rows.size());
     std::vector<std::uint8_t> predicted(rows.size(), 0);

@@ -42,6 +42,7 @@ int cmd_calibrate(std::vector<std::string> const& args) {
         ("hardware", repeated(), "fit only this chip (repeatable)")
         ("backend", repeated(), "fit only this engine (repeatable)")
         ("folds", po::value<std::size_t>()->default_value(5), "cross-validation folds")
+        ("pool-for", po::value<std::string>(), "one calibration per engine over every chosen chip, for HW")
         ("output,o", po::value<std::string>(), "FILE.roof or a folder (one file per chip and engine)")
         ("quiet,q", po::bool_switch(), "no progress")
         (include_option, repeated(), include_help);
@@ -55,6 +56,7 @@ int cmd_calibrate(std::vector<std::string> const& args) {
     o.backends = vm["backend"].as<std::vector<std::string>>();
     o.include_dirs = vm["include"].as<std::vector<std::string>>();
     o.folds = vm["folds"].as<std::size_t>();
+    if (vm.count("pool-for")) o.pool_for = vm["pool-for"].as<std::string>();
     if (o.folds < 2) return usage_error_of("calibrate", "--folds takes 2 or more");
     o.date = today();
     bool const quiet = vm["quiet"].as<bool>();

@@ -19,6 +19,10 @@ struct CalibrateOptions {
     std::vector<std::string> hardware;  // --hardware: only these chips (catalog ids or the sample's names)
     std::vector<std::string> backends;  // --backend: only these engines
     std::size_t folds = 5;              // cross-validation folds, by whole series
+    // --pool-chips --for HW: one calibration per engine fitted on the rows of
+    // every chosen chip together and written for HW (the generation test:
+    // fitted on Hopper, used on Blackwell); empty: one per chip and engine.
+    std::string pool_for;
     double ttft_weight = 1;
     std::string date;                   // written into `source` (YYYY-MM-DD)
     std::function<void(std::string const& phase, std::size_t done, std::size_t total)> progress;
