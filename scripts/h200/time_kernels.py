@@ -424,6 +424,12 @@ def section_gemm(run, plan, dtypes, max_prio):
             for m in ms:
                 if run.left() < 0 or (dtype == "fp8" and fp8_reason):
                     break
+                if dtype == "fp8" and (k % 16 or n % 16):
+                    # _scaled_mm needs both of the weight's dims in multiples of 16: a shape's
+                    # problem, not fp8's (gpt-oss's 360-wide expert slices at TP 8)
+                    run.skipped("gemm", "%s m=%d n=%d k=%d fp8: k and n must be multiples of 16 for _scaled_mm"
+                                % (op, m, n, k))
+                    continue
                 done += 1
                 mm = m
                 try:
