@@ -178,6 +178,7 @@ std::string calibration_text(GroupFit const& g, CalibrateResult const& r, std::s
     t += "    step_overhead = " + duration(c.step_overhead_s) + "\n";
     t += "    layer_overhead = " + duration(c.layer_overhead_s) + "\n";
     t += "    sequence_overhead = " + duration(c.sequence_overhead_s) + "\n";
+    t += "    prefill_overhead = " + duration(c.prefill_overhead_s) + "\n";
     t += "    request_overhead = " + duration(c.request_overhead_s) + "\n";
     t += "}\n";
     return t;

@@ -43,6 +43,7 @@ int cmd_calibrate(std::vector<std::string> const& args) {
         ("backend", repeated(), "fit only this engine (repeatable)")
         ("folds", po::value<std::size_t>()->default_value(5), "cross-validation folds")
         ("pool-for", po::value<std::string>(), "one calibration per engine over every chosen chip, for HW")
+        ("ttft-weight", po::value<double>()->default_value(0.3), "the weight of TTFT against TPOT")
         ("output,o", po::value<std::string>(), "FILE.roof or a folder (one file per chip and engine)")
         ("quiet,q", po::bool_switch(), "no progress")
         (include_option, repeated(), include_help);
@@ -57,6 +58,8 @@ int cmd_calibrate(std::vector<std::string> const& args) {
     o.include_dirs = vm["include"].as<std::vector<std::string>>();
     o.folds = vm["folds"].as<std::size_t>();
     if (vm.count("pool-for")) o.pool_for = vm["pool-for"].as<std::string>();
+    o.ttft_weight = vm["ttft-weight"].as<double>();
+    if (!(o.ttft_weight >= 0)) return usage_error_of("calibrate", "--ttft-weight takes a number >= 0");
     if (o.folds < 2) return usage_error_of("calibrate", "--folds takes 2 or more");
     o.date = today();
     bool const quiet = vm["quiet"].as<bool>();
