@@ -107,12 +107,17 @@ int cmd_calibrate(std::vector<std::string> const& args) {
         std::string const out = vm["output"].as<std::string>();
         bool const one_file = out.size() > 5 && out.substr(out.size() - 5) == ".roof";
         std::vector<std::pair<std::string, std::string>> files;
-        std::string all = "# Calibrations fitted by roofline calibrate (docs/calibration.md)\n";
+        // Each file includes the catalog, so that it loads on its own
+        // (`--calibration FILE`) and in a scenario (read once either way).
+        std::string const head = "# Fitted by roofline calibrate (docs/calibration.md); use with\n"
+                                 "# `target HW with NAME` after including this file.\n"
+                                 "include \"hardware/catalog.roof\"\n";
+        std::string all = head;
         for (auto const& g : result.groups) {
             std::string text = calibrate::calibration_text(g, result, o.date);
             if (one_file) all += "\n" + text;
             else files.emplace_back((std::filesystem::path(out) / (g.calibration.name + ".roof")).string(),
-                                    "# Fitted by roofline calibrate (docs/calibration.md)\n" + text);
+                                    head + "\n" + text);
         }
         if (one_file) files.emplace_back(out, all);
         std::error_code ec;
