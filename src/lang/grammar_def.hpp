@@ -205,6 +205,7 @@ struct serve_item_class : annotate_position {};
 struct workload_class : annotate_position {};
 struct target_entry_class : annotate_position {};
 struct calibration_name_class;
+struct calibration_word_class;
 struct calibration_quantity_class : annotate_position {};
 struct calibration_value_class : annotate_position {};
 struct calibration_setting_class : annotate_position {};
@@ -271,6 +272,7 @@ x3::rule<expression_list_class, std::vector<ast::Expression>> const expression_l
 x3::rule<target_names_class, std::vector<ast::TargetName>> const target_names = "a hardware name";
 x3::rule<target_entry_class, ast::TargetName> const target_entry = "a hardware name";
 x3::rule<calibration_name_class, ast::Identifier> const calibration_name = "a calibration name";
+x3::rule<calibration_word_class, ast::Identifier> const calibration_word = "a word";
 x3::rule<target_name_class, ast::Identifier> const target_name = "a hardware name";
 x3::rule<tensor_list_class, std::vector<ast::Tensor>> const tensor_list = "an operand like bf16[B, D]";
 x3::rule<fleet_class, ast::FleetStmt> const fleet_stmt = "a fleet statement";
@@ -436,10 +438,14 @@ auto const serve_stmt_def = keyword("serve") > identifier > open_brace > *serve_
 // the checker knows the keys and their words. A value's unit is on its own
 // line (`latency allreduce nvlink = 14 us`), so that a plain number
 // (`efficiency hbm = 0.88`) never takes the next line's key for its unit.
+// (The blanks and the word's first letter are read without skipping: the
+// unit rule itself would skip a comment and a line break.)
 auto const calibration_quantity_def =
-    expression >> -(x3::omit[x3::no_skip[+x3::ascii::blank]] >> unit);
+    expression >> -(x3::omit[x3::no_skip[+x3::ascii::blank >> &(alpha | '_')]] >> unit);
 auto const calibration_value_def = string | calibration_quantity;
-auto const calibration_setting_def = (identifier >> *identifier >> equals) > calibration_value;
+// A setting's words may be keywords too (`efficiency elementwise hbm`).
+auto const calibration_word_def = raw[lexeme[(alpha | '_') >> *ident_char]][assign_text(&ast::Identifier::name)];
+auto const calibration_setting_def = (identifier >> *calibration_word >> equals) > calibration_value;
 auto const calibration_stmt_def = keyword("calibration") > identifier > for_word > target_name >
                                   open_brace > *calibration_setting > calibration_end;
 auto const workload_stmt_def = request_stmt | serve_stmt | fleet_stmt | calibration_stmt;
@@ -460,7 +466,7 @@ BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     reads, expression_list, target_names, target_name, tensor_list)
 // Apart: one BOOST_SPIRIT_DEFINE takes at most 64 rules.
 BOOST_SPIRIT_DEFINE(tokens_name, fleet_stmt, fleet_rate, serve_stmt, serve_trace, serve_value, serve_setting,
-                    serve_part, serve_pool, serve_item, workload_stmt, target_entry, calibration_name,
+                    serve_part, serve_pool, serve_item, workload_stmt, target_entry, calibration_name, calibration_word,
                     calibration_quantity, calibration_value, calibration_setting, calibration_stmt)
 
 }  // namespace roofline::grammar
