@@ -108,7 +108,7 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
     // Pass 0: all clients at once, for the length of a client's cycle (its
     // request's e2e). A benchmark's clients drift apart over its run, so the
     // counted requests are those of clients started a cycle / C apart: the
-    // first C spread over one cycle, the second cycle counted. The schedule
+    // first C spread over one cycle, the third cycle counted. The schedule
     // in steps does not depend on the step times.
     {
         requests.resize(std::min<std::size_t>(requests.size(), settings.clients));
@@ -123,10 +123,10 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
             cycle += wave.requests[i].finish - wave.requests[i].arrival;
         cycle = n ? cycle / static_cast<double>(n) : 0;
         std::size_t const clients = settings.clients;
-        requests = make_requests(2 * clients, 0, scenario.serve->seed, settings.prompt(), settings.output());
+        requests = make_requests(3 * clients, 0, scenario.serve->seed, settings.prompt(), settings.output());
         for (std::size_t i = 0; i < clients; ++i)
             requests[i].arrival = cycle * static_cast<double>(i) / static_cast<double>(clients);
-        settings.warmup = clients;
+        settings.warmup = 2 * clients;
     }
     // Pass 1: the schedule and each step's time (the serial roofline's).
     std::vector<double> times;
