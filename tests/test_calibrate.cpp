@@ -162,7 +162,6 @@ TEST_CASE("calibrate: factors chosen by hand are recovered from rows generated w
     for (std::size_t i = 0; i < modelled.file.rows.size(); ++i) {
         REQUIRE(modelled.models[i].problem == "");
         auto [ttft, tpot] = predict_row(modelled.models[i], &truth);
-        std::string line = rows.substr(0);
         auto const& f = modelled.file.rows[i].fields;
         char buffer[1024];
         std::snprintf(buffer, sizeof buffer, "%s,trtllm,1,m,h100_sxm,bf16,agg,%s,%s,,,%s,%s,1,,1,0,%.17g,%.17g,%s\n",
