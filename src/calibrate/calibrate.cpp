@@ -58,7 +58,10 @@ CalibrateResult calibrate_measured(std::string const& path, CalibrateOptions con
     std::vector<RowPrediction> predictions(rows.size());
     std::vector<std::uint8_t> predicted(rows.size(), 0);
     std::size_t group_index = 0;
-    for (auto const& [group, members] : groups) {
+    for (auto const& entry : groups) {
+        // Named, not a structured binding: clang 14 cannot capture those in the lambdas below.
+        auto const& group = entry.first;
+        auto const& members = entry.second;
         if (options.progress) options.progress("fitting", group_index++, groups.size());
         auto fit_rows_of = [&](auto keep) {
             std::vector<FitRow> fit;

@@ -124,7 +124,7 @@ public:
             admit();
             if (running_.empty()) {  // nothing arrived yet: wait for the next arrival
                 // A closed loop waits only for a staggered first request.
-                if (closed_ && next_ >= sent_) break;
+                if (closed_ && (next_ >= sent_ || out_.requests[next_].arrival <= time_)) break;
                 time_ = std::max(time_, out_.requests[next_].arrival);
                 continue;
             }
