@@ -134,7 +134,7 @@ TEST_CASE("calibration: defaults, empty blocks, aliases, several targets", "[cal
     CHECK(all->scenario.target_calibrations == std::vector<int>{-1, -1});
 }
 
-TEST_CASE("calibration: values are constant expressions; declared dtypes", "[calibration-lang]") {
+TEST_CASE("calibration: values are constant expressions, and declared dtypes", "[calibration-lang]") {
     auto checked = test::check_text(head +
                                     "dtype mx = 1 bytes\n"
                                     "let L = 10\n"

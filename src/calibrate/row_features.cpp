@@ -127,6 +127,7 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
         for (std::size_t i = 0; i < clients; ++i)
             requests[i].arrival = cycle * static_cast<double>(i) / static_cast<double>(clients);
         settings.warmup = 2 * clients;
+        scheduler.staggered = true;
     }
     // Pass 1: the schedule and each step's time (the serial roofline's).
     std::vector<double> times;

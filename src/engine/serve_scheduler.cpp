@@ -22,8 +22,8 @@
 // - A prefilled request (RequestSpec::prefilled: disaggregated decode) has no
 //   chunks; its first token counts as out at its arrival, its k-th decode has
 //   context prompt + k as above. Its output must be at least 2.
-// - closed(C): C requests sent at time 0 (or, staggered, each client's first
-//   at its RequestSpec::arrival: `roofline calibrate` starts clients spread
+// - closed(C): C requests sent at time 0 (or, SchedulerSettings::staggered,
+//   each client's first at its RequestSpec::arrival: `roofline calibrate` starts clients spread
 //   over a cycle, as a long benchmark's clients drift apart), each client's
 //   next one sent the moment its last finishes (several finishing in one
 //   step send in arrival order); the scheduler sets their arrivals.
@@ -95,7 +95,7 @@ public:
         for (std::size_t k = 0; k < n_; ++k) {
             auto const& r = requests[order[k]];
             auto& t = out_.requests[k];
-            t.arrival = closed_ && k >= settings.clients ? 0 : r.arrival;
+            t.arrival = closed_ && !(settings.staggered && k < settings.clients) ? 0 : r.arrival;
             t.prompt = r.prompt;
             t.output = r.output;
         }
