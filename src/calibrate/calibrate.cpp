@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 
 namespace roofline::calibrate {
@@ -89,14 +88,6 @@ CalibrateResult calibrate_measured(std::string const& path, CalibrateOptions con
             auto [ttft, tpot] = predict_fitted(modelled.models[i], all);
             pt.push_back(ttft), mt.push_back(rows[i].ttft_s), pp.push_back(tpot), mp.push_back(rows[i].tpot_s);
         }
-        if (std::getenv("ROOFLINE_FIT_DUMP"))
-            for (auto i : members) {
-                auto [t0, p0] = predict_row(modelled.models[i], nullptr);
-                auto [t1, p1] = predict_fitted(modelled.models[i], all);
-                std::fprintf(stderr, "%s b=%u fits=%d ttft m=%.4g r=%.4g f=%.4g | tpot m=%.4g r=%.4g f=%.4g\n",
-                             rows[i].key.id.c_str(), rows[i].key.batch, modelled.models[i].fits_memory,
-                             rows[i].ttft_s, t0, t1, rows[i].tpot_s, p0, p1);
-            }
         g.fit_ttft = error_stats(pt, mt);
         g.fit_tpot = error_stats(pp, mp);
         // Cross-validation: each fold's series predicted by a fit without them.
