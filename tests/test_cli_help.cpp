@@ -16,7 +16,7 @@ roofline::test::CommandResult cli(std::string const& args) {
     return roofline::test::run_roofline(ROOFLINE_SOURCE_DIR, args);
 }
 
-constexpr char const* commands[] = {"run", "check", "eval", "hardware", "diff", "validate", "import", "show"};
+constexpr char const* commands[] = {"run", "check", "eval", "hardware", "diff", "calibrate", "validate", "import", "show"};
 
 }  // namespace
 
@@ -81,6 +81,7 @@ TEST_CASE("help: a missing argument is named as the usage line names it", "[cli]
                           Case{"eval --set B=1", "roofline eval: error: missing the matmul \"A * B -> C\"\n"},
                           Case{"import", "roofline import: error: missing CONFIG.json\n"},
                           Case{"diff", "roofline diff: error: missing REPORT_A REPORT_B\n"},
+                          Case{"calibrate", "roofline calibrate: error: missing MEASURED.csv\n"},
                           Case{"validate", "roofline validate: error: missing MEASURED.csv\n"}}) {
         INFO(c.args);
         auto r = cli(c.args);

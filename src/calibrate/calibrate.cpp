@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 
 namespace roofline::calibrate {
@@ -53,12 +52,15 @@ CalibrateResult calibrate_measured(std::string const& path, CalibrateOptions con
             result.skipped.push_back(SkippedRow{key, modelled.models[i].problem});
             continue;
         }
-        groups[{modelled.hardware[i], key.backend}].push_back(i);
+        groups[{options.pool_for.empty() ? modelled.hardware[i] : options.pool_for, key.backend}].push_back(i);
     }
     std::vector<RowPrediction> predictions(rows.size());
     std::vector<std::uint8_t> predicted(rows.size(), 0);
     std::size_t group_index = 0;
-    for (auto const& [group, members] : groups) {
+    for (auto const& entry : groups) {
+        // Named, not a structured binding: clang 14 cannot capture those in the lambdas below.
+        auto const& group = entry.first;
+        auto const& members = entry.second;
         if (options.progress) options.progress("fitting", group_index++, groups.size());
         auto fit_rows_of = [&](auto keep) {
             std::vector<FitRow> fit;
@@ -86,14 +88,6 @@ CalibrateResult calibrate_measured(std::string const& path, CalibrateOptions con
             auto [ttft, tpot] = predict_fitted(modelled.models[i], all);
             pt.push_back(ttft), mt.push_back(rows[i].ttft_s), pp.push_back(tpot), mp.push_back(rows[i].tpot_s);
         }
-        if (std::getenv("ROOFLINE_FIT_DUMP"))
-            for (auto i : members) {
-                auto [t0, p0] = predict_row(modelled.models[i], nullptr);
-                auto [t1, p1] = predict_fitted(modelled.models[i], all);
-                std::fprintf(stderr, "%s b=%u fits=%d ttft m=%.4g r=%.4g f=%.4g | tpot m=%.4g r=%.4g f=%.4g\n",
-                             rows[i].key.id.c_str(), rows[i].key.batch, modelled.models[i].fits_memory,
-                             rows[i].ttft_s, t0, t1, rows[i].tpot_s, p0, p1);
-            }
         g.fit_ttft = error_stats(pt, mt);
         g.fit_tpot = error_stats(pp, mp);
         // Cross-validation: each fold's series predicted by a fit without them.
@@ -178,6 +172,7 @@ std::string calibration_text(GroupFit const& g, CalibrateResult const& r, std::s
     t += "    step_overhead = " + duration(c.step_overhead_s) + "\n";
     t += "    layer_overhead = " + duration(c.layer_overhead_s) + "\n";
     t += "    sequence_overhead = " + duration(c.sequence_overhead_s) + "\n";
+    t += "    prefill_overhead = " + duration(c.prefill_overhead_s) + "\n";
     t += "    request_overhead = " + duration(c.request_overhead_s) + "\n";
     t += "}\n";
     return t;

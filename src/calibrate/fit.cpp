@@ -5,8 +5,6 @@
 #include "nnls.hpp"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <map>
 
@@ -100,13 +98,6 @@ FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options) {
         auto const solved = nnls(scaled, s.b - s.a * lower);
         Eigen::VectorXd const y = solved.x.cwiseQuotient(norms);
         Eigen::VectorXd const next = lower + y;
-        if (std::getenv("ROOFLINE_FIT_DEBUG")) {
-            std::fprintf(stderr, "it %d L1 objective %g nnls it %d conv %d\n", it, objective, solved.iterations,
-                         solved.converged);
-            for (std::size_t j = 0; j < result.space.size(); ++j)
-                std::fprintf(stderr, "  %s x=%g\n", result.space.params()[j].name.c_str(),
-                             next(static_cast<Eigen::Index>(j)));
-        }
         result.iterations = it + 1;
         double const change = (next - x).cwiseQuotient(x.cwiseAbs().cwiseMax(1e-6)).cwiseAbs().maxCoeff();
         x = next;

@@ -48,6 +48,7 @@ std::size_t ParamSpace::step() { return add("step_overhead", Kind::seconds); }
 std::size_t ParamSpace::layer() { return add("layer_overhead", Kind::seconds); }
 std::size_t ParamSpace::sequence() { return add("sequence_overhead", Kind::seconds); }
 std::size_t ParamSpace::request() { return add("request_overhead", Kind::seconds); }
+std::size_t ParamSpace::prefill() { return add("prefill_overhead", Kind::seconds); }
 
 void ParamSpace::add_all(RowModel const& row) {
     for (auto const& seg : row.segments) {
@@ -61,7 +62,7 @@ void ParamSpace::add_all(RowModel const& row) {
             latency(c.kind, c.link);
         }
     }
-    launch(), step(), layer(), sequence(), request();
+    launch(), step(), layer(), sequence(), request(), prefill();
 }
 
 Eigen::VectorXd ParamSpace::lower() const {
@@ -89,6 +90,7 @@ std::pair<ParamSpace, Eigen::VectorXd> ParamSpace::of(model::Calibration const& 
     set(space.layer(), c.layer_overhead_s);
     set(space.sequence(), c.sequence_overhead_s);
     set(space.request(), c.request_overhead_s);
+    set(space.prefill(), c.prefill_overhead_s);
     Eigen::VectorXd x = Eigen::Map<Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
     return {std::move(space), x};
 }
@@ -111,6 +113,7 @@ model::Calibration ParamSpace::calibration(Eigen::VectorXd const& x) const {
         else if (name == "layer_overhead") c.layer_overhead_s = v;
         else if (name == "sequence_overhead") c.sequence_overhead_s = v;
         else if (name == "request_overhead") c.request_overhead_s = v;
+        else if (name == "prefill_overhead") c.prefill_overhead_s = v;
         else if (head == "latency") {
             auto second = tail.find(' ');
             auto const* info = model::find_collective(tail.substr(0, second));
@@ -200,6 +203,7 @@ void segment_features(Segment const& seg, ParamSpace& space, Eigen::VectorXd& x,
     add(space.step(), seg.steps);
     add(space.layer(), seg.layer_steps);
     add(space.sequence(), seg.sequences);
+    add(space.prefill(), seg.chunk_steps);
 }
 
 }  // namespace

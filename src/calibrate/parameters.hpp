@@ -40,6 +40,7 @@ public:
     std::size_t layer();
     std::size_t sequence();
     std::size_t request();  // per request, before its first token
+    std::size_t prefill();  // per step with a prompt chunk
 
     // Registers every parameter the segments can use (the fit's unknowns).
     void add_all(RowModel const& row);

@@ -26,8 +26,9 @@ std::size_t step_at(std::vector<double> const& starts, double time) {
 }
 
 void add_step(Segment& seg, std::vector<StepModel::OpParts> const& parts, double layers, double sequences,
-              bool fresh) {
+              bool chunks, bool fresh) {
     seg.steps += 1;
+    if (chunks) seg.chunk_steps += 1;
     seg.layer_steps += layers;
     seg.sequences += sequences;
     if (fresh) {
@@ -95,7 +96,7 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
         row.fits_memory = false;
         return row;
     }
-    auto const requests = make_requests(settings.requests, 0, scenario.serve->seed, settings.prompt(), settings.output());
+    auto requests = make_requests(settings.requests, 0, scenario.serve->seed, settings.prompt(), settings.output());
     SchedulerSettings scheduler;
     scheduler.max_seqs = settings.max_seqs;
     scheduler.max_step_tokens = settings.max_step_tokens;
@@ -104,6 +105,30 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
     std::vector<std::uint8_t> no_problem(scenario.targets.size(), 0);
     StepModel model(scenario, point, mesh_sizes, no_problem);
 
+    // Pass 0: all clients at once, for the length of a client's cycle (its
+    // request's e2e). A benchmark's clients drift apart over its run, so the
+    // counted requests are those of clients started a cycle / C apart: the
+    // first C spread over one cycle, the third cycle counted. The schedule
+    // in steps does not depend on the step times.
+    {
+        requests.resize(std::min<std::size_t>(requests.size(), settings.clients));
+        Simulation wave = simulate(requests, scheduler, [&](StepWork const& work) { return model.seconds(work, 0); });
+        if (model.error() || !wave.problem.empty()) {
+            row.problem = model.error() ? model.error()->message : wave.problem;
+            return row;
+        }
+        double cycle = 0;
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < wave.requests.size(); ++i, ++n)
+            cycle += wave.requests[i].finish - wave.requests[i].arrival;
+        cycle = n ? cycle / static_cast<double>(n) : 0;
+        std::size_t const clients = settings.clients;
+        requests = make_requests(3 * clients, 0, scenario.serve->seed, settings.prompt(), settings.output());
+        for (std::size_t i = 0; i < clients; ++i)
+            requests[i].arrival = cycle * static_cast<double>(i) / static_cast<double>(clients);
+        settings.warmup = 2 * clients;
+        scheduler.staggered = true;
+    }
     // Pass 1: the schedule and each step's time (the serial roofline's).
     std::vector<double> times;
     Simulation sim = simulate(requests, scheduler, [&](StepWork const& work) {
@@ -167,7 +192,7 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
                 segments.back().w_tpot = w_tpot;
             }
             add_step(segments.back(), parts, model.layers(),
-                     static_cast<double>(work.contexts.size() + work.chunks.size()), fresh);
+                     static_cast<double>(work.contexts.size() + work.chunks.size()), !work.chunks.empty(), fresh);
         }
         ++s;
         return t;

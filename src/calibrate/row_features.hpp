@@ -37,6 +37,7 @@ struct SegmentOp {
 
 struct Segment {
     double steps = 0, layer_steps = 0, sequences = 0;
+    double chunk_steps = 0;  // steps that run a prompt chunk
     std::vector<SegmentOp> ops;
     std::vector<SegmentCollective> collectives;
     double w_ttft = 0, w_tpot = 0;  // its share of the mean TTFT, of the mean TPOT

@@ -42,6 +42,8 @@ int cmd_calibrate(std::vector<std::string> const& args) {
         ("hardware", repeated(), "fit only this chip (repeatable)")
         ("backend", repeated(), "fit only this engine (repeatable)")
         ("folds", po::value<std::size_t>()->default_value(5), "cross-validation folds")
+        ("pool-for", po::value<std::string>(), "one calibration per engine over every chosen chip, for HW")
+        ("ttft-weight", po::value<double>()->default_value(0.3), "the weight of TTFT against TPOT")
         ("output,o", po::value<std::string>(), "FILE.roof or a folder (one file per chip and engine)")
         ("quiet,q", po::bool_switch(), "no progress")
         (include_option, repeated(), include_help);
@@ -55,6 +57,9 @@ int cmd_calibrate(std::vector<std::string> const& args) {
     o.backends = vm["backend"].as<std::vector<std::string>>();
     o.include_dirs = vm["include"].as<std::vector<std::string>>();
     o.folds = vm["folds"].as<std::size_t>();
+    if (vm.count("pool-for")) o.pool_for = vm["pool-for"].as<std::string>();
+    o.ttft_weight = vm["ttft-weight"].as<double>();
+    if (!(o.ttft_weight >= 0)) return usage_error_of("calibrate", "--ttft-weight takes a number >= 0");
     if (o.folds < 2) return usage_error_of("calibrate", "--folds takes 2 or more");
     o.date = today();
     bool const quiet = vm["quiet"].as<bool>();
@@ -102,12 +107,17 @@ int cmd_calibrate(std::vector<std::string> const& args) {
         std::string const out = vm["output"].as<std::string>();
         bool const one_file = out.size() > 5 && out.substr(out.size() - 5) == ".roof";
         std::vector<std::pair<std::string, std::string>> files;
-        std::string all = "# Calibrations fitted by roofline calibrate (docs/calibration.md)\n";
+        // Each file includes the catalog, so that it loads on its own
+        // (`--calibration FILE`) and in a scenario (read once either way).
+        std::string const head = "# Fitted by roofline calibrate (docs/calibration.md); use with\n"
+                                 "# `target HW with NAME` after including this file.\n"
+                                 "include \"hardware/catalog.roof\"\n";
+        std::string all = head;
         for (auto const& g : result.groups) {
             std::string text = calibrate::calibration_text(g, result, o.date);
             if (one_file) all += "\n" + text;
             else files.emplace_back((std::filesystem::path(out) / (g.calibration.name + ".roof")).string(),
-                                    "# Fitted by roofline calibrate (docs/calibration.md)\n" + text);
+                                    head + "\n" + text);
         }
         if (one_file) files.emplace_back(out, all);
         std::error_code ec;

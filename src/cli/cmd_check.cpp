@@ -5,6 +5,7 @@
 
 #include "roofline/model/expr.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 namespace roofline::cli {
@@ -79,6 +80,13 @@ int cmd_check(std::vector<std::string> const& args) {
             if (!s.serve_slos.empty())
                 std::cout << ", " << s.serve_slos.size() << " slo" << (s.serve_slos.size() == 1 ? "" : "s");
             if (s.fleet_rate) std::cout << ", a fleet for " << model::format_number(*s.fleet_rate) << " /s";
+        }
+        if (!s.calibrations.empty()) {
+            // Unused ones are fine (a shipped file defines several): say how many a target uses.
+            auto used = static_cast<std::size_t>(
+                std::count_if(s.target_calibrations.begin(), s.target_calibrations.end(), [](int c) { return c >= 0; }));
+            std::cout << "; " << s.calibrations.size() << " calibration" << (s.calibrations.size() == 1 ? "" : "s")
+                      << ", " << used << " target" << (used == 1 ? "" : "s") << " calibrated";
         }
         std::cout << "\n";
     }

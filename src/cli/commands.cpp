@@ -129,7 +129,7 @@ constexpr Command table[] = {
      "MEASURED.csv",
      "fit calibrations (expected times) to measured serving rows",
      "roofline calibrate MEASURED.csv [--configs DIR] [--hardware HW]... [--backend NAME]... "
-     "[--folds K] [-o FILE.roof|DIR] [-I DIR]... [--quiet]",
+     "[--folds K] [--pool-for HW] [--ttft-weight W] [-o FILE.roof|DIR] [-I DIR]... [--quiet]",
      "MEASURED.csv",
      "Model every row of MEASURED.csv (the silicon-sample format: a measured serving\n"
      "benchmark per row, its model's config.json named in the `config` column) as\n"
@@ -148,6 +148,11 @@ constexpr Command table[] = {
      "                          file's, e.g. h200 or h200_sxm)\n"
      "  --backend NAME          fit only this engine (repeatable: trtllm, vllm, sglang)\n"
      "  --folds K               cross-validation folds, by whole series (default: 5)\n"
+     "  --pool-for HW           one calibration per engine, fitted on the rows of every\n"
+     "                          chosen chip together and written for HW (e.g. fitted\n"
+     "                          on --hardware h100_sxm --hardware h200, for b200)\n"
+     "  --ttft-weight W         the weight of each row's TTFT against its TPOT in the\n"
+     "                          fit (default: 0.3)\n"
      "  -o, --output FILE.roof  write the calibrations: one FILE.roof, or a folder with\n"
      "                          one file per chip and engine\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"

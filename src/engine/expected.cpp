@@ -142,10 +142,11 @@ double layer_count(std::span<model::Op const> ops) {
     return layers;
 }
 
-double step_overhead_seconds(model::Calibration const* calibration, double layers, double sequences) {
+double step_overhead_seconds(model::Calibration const* calibration, double layers, double sequences,
+                             bool prefill) {
     if (!calibration) return 0;
     return calibration->step_overhead_s + calibration->layer_overhead_s * layers +
-           calibration->sequence_overhead_s * sequences;
+           calibration->sequence_overhead_s * sequences + (prefill ? calibration->prefill_overhead_s : 0);
 }
 
 }  // namespace roofline::engine

@@ -287,13 +287,17 @@ bool simulate_point(model::Scenario const& scenario, PointSettings const& settin
     result.mean_step = sim.steps ? sim.busy_seconds / static_cast<double>(sim.steps) : 0;
     result.peak_kv_tokens = sim.peak_kv_tokens;
     result.problem = sim.problem;
-    // The statistics leave out the first `warmup` requests by arrival.
+    // The statistics leave out the first `warmup` requests by arrival. A
+    // calibration's request_overhead (the front end's part of the first
+    // token) adds to TTFT and e2e, not to the steps.
+    auto const* calibration = scenario.calibration_of_target(target);
+    double const front = calibration ? calibration->request_overhead_s : 0;
     std::vector<double> ttft, tpot, e2e;
     double first_arrival = std::numeric_limits<double>::infinity(), last_finish = 0, tokens = 0;
     for (std::size_t i = settings.warmup; i < sim.requests.size(); ++i) {
         auto const& r = sim.requests[i];
-        ttft.push_back(r.first_token - r.arrival);
-        e2e.push_back(r.finish - r.arrival);
+        ttft.push_back(r.first_token - r.arrival + front);
+        e2e.push_back(r.finish - r.arrival + front);
         if (r.output > 1) tpot.push_back((r.finish - r.first_token) / (r.output - 1));
         first_arrival = std::min(first_arrival, r.arrival);
         last_finish = std::max(last_finish, r.finish);

@@ -22,9 +22,11 @@
 // - A prefilled request (RequestSpec::prefilled: disaggregated decode) has no
 //   chunks; its first token counts as out at its arrival, its k-th decode has
 //   context prompt + k as above. Its output must be at least 2.
-// - closed(C): C requests sent at time 0, each client's next one sent the
-//   moment its last finishes (several finishing in one step send in arrival
-//   order); the scheduler sets their arrivals.
+// - closed(C): C requests sent at time 0 (or, SchedulerSettings::staggered,
+//   each client's first at its RequestSpec::arrival: `roofline calibrate` starts clients spread
+//   over a cycle, as a long benchmark's clients drift apart), each client's
+//   next one sent the moment its last finishes (several finishing in one
+//   step send in arrival order); the scheduler sets their arrivals.
 // - A request whose prompt + output exceeds the KV capacity can never run:
 //   Simulation::problem names it (numbered from 1 in arrival order) and
 //   nothing is simulated. So does a prompt or output of 0 tokens, and
@@ -93,7 +95,7 @@ public:
         for (std::size_t k = 0; k < n_; ++k) {
             auto const& r = requests[order[k]];
             auto& t = out_.requests[k];
-            t.arrival = closed_ ? 0 : r.arrival;
+            t.arrival = closed_ && !(settings.staggered && k < settings.clients) ? 0 : r.arrival;
             t.prompt = r.prompt;
             t.output = r.output;
         }
@@ -121,7 +123,8 @@ public:
         while (next_ < n_ || !running_.empty()) {
             admit();
             if (running_.empty()) {  // nothing arrived yet: wait for the next arrival
-                if (closed_) break;      // cannot happen: a finish sends the next request
+                // A closed loop waits only for a staggered first request.
+                if (closed_ && (next_ >= sent_ || out_.requests[next_].arrival <= time_)) break;
                 time_ = std::max(time_, out_.requests[next_].arrival);
                 continue;
             }
@@ -143,7 +146,7 @@ private:
     void admit() {
         while (next_ < n_ && running_.size() < settings_.max_seqs) {
             auto const& r = out_.requests[next_];
-            bool arrived = closed_ ? next_ < sent_ : r.arrival <= time_;
+            bool arrived = (!closed_ || next_ < sent_) && r.arrival <= time_;
             if (!arrived) return;
             std::uint64_t need = std::uint64_t{r.prompt} + r.output;
             if (static_cast<double>(reserved_ + need) > settings_.kv_capacity_tokens) return;

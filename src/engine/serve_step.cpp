@@ -262,7 +262,8 @@ double StepModel::seconds(StepWork const& work, std::size_t target) {
     if (has_decode) total += time_part(decode_, target);
     if (has_prefill) total += time_part(prefill_, target);
     total += step_overhead_seconds(scenario_.calibration_of_target(target), layers_,
-                                   static_cast<double>(work.contexts.size() + work.chunks.size()));
+                                   static_cast<double>(work.contexts.size() + work.chunks.size()),
+                                   !work.chunks.empty());
     return static_cast<double>(total);
 }
 

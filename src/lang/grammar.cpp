@@ -23,9 +23,10 @@ std::vector<std::string_view> const& keywords() {
 std::vector<std::string_view> const& statement_words() {
     static std::vector<std::string_view> const words = [] {
         auto all = keywords();
-        // Contextual: `alias` stays a name everywhere else; `serve` and
-        // `fleet` too (they came after files had used them as names).
-        for (auto word : {"alias", "serve", "fleet"}) all.push_back(word);
+        // Contextual: `alias` stays a name everywhere else; `serve`,
+        // `fleet` and `calibration` too (they came after files had used
+        // them as names).
+        for (auto word : {"alias", "serve", "fleet", "calibration"}) all.push_back(word);
         return all;
     }();
     return words;

@@ -137,6 +137,8 @@ ROOFLINE_TOKEN(decode_word, "a statement or 'decode:'", keyword("decode"))
 ROOFLINE_TOKEN(serve_end, "a setting like requests = 1000, a part (linear:, decode:, prefill:), a statement or '}'", lit('}'))
 ROOFLINE_TOKEN(rate_word, "'rate'", keyword("rate"))
 ROOFLINE_TOKEN(per_second, "'/s' (requests per second)", lit('/') >> keyword("s"))
+ROOFLINE_TOKEN(for_word, "'for'", keyword("for"))
+ROOFLINE_TOKEN(calibration_end, "a calibration setting like efficiency gemm bf16 = 0.8, or '}'", lit('}'))
 #undef ROOFLINE_TOKEN
 
 struct identifier_class : annotate_position {};
@@ -201,6 +203,13 @@ struct serve_part_class : annotate_position {};
 struct serve_pool_class : annotate_position {};
 struct serve_item_class : annotate_position {};
 struct workload_class : annotate_position {};
+struct target_entry_class : annotate_position {};
+struct calibration_name_class;
+struct calibration_word_class;
+struct calibration_quantity_class : annotate_position {};
+struct calibration_value_class : annotate_position {};
+struct calibration_setting_class : annotate_position {};
+struct calibration_class : annotate_position {};
 // Lists after `>`, named so that "expected ..." says what the list holds.
 struct expression_list_class;
 struct target_names_class;
@@ -260,7 +269,10 @@ x3::rule<request_class, ast::RequestStmt> const request_stmt = "a request statem
 x3::rule<tokens_name_class, ast::Identifier> const tokens_name = "a name";
 x3::rule<reads_class, ast::Expression> const reads = "a number, a name or a parenthesized expression";
 x3::rule<expression_list_class, std::vector<ast::Expression>> const expression_list = "an expression";
-x3::rule<target_names_class, std::vector<ast::Identifier>> const target_names = "a hardware name";
+x3::rule<target_names_class, std::vector<ast::TargetName>> const target_names = "a hardware name";
+x3::rule<target_entry_class, ast::TargetName> const target_entry = "a hardware name";
+x3::rule<calibration_name_class, ast::Identifier> const calibration_name = "a calibration name";
+x3::rule<calibration_word_class, ast::Identifier> const calibration_word = "a word";
 x3::rule<target_name_class, ast::Identifier> const target_name = "a hardware name";
 x3::rule<tensor_list_class, std::vector<ast::Tensor>> const tensor_list = "an operand like bf16[B, D]";
 x3::rule<fleet_class, ast::FleetStmt> const fleet_stmt = "a fleet statement";
@@ -272,7 +284,11 @@ x3::rule<serve_setting_class, ast::ServeSetting> const serve_setting = "a serve 
 x3::rule<serve_part_class, ast::ServePart> const serve_part = "a serve part";
 x3::rule<serve_pool_class, ast::ServePool> const serve_pool = "a pool like prefill_pool(replicas = 1, TP = 4)";
 x3::rule<serve_item_class, ast::ServeItem> const serve_item = "a serve setting or part";
-x3::rule<workload_class, ast::WorkloadStmt> const workload_stmt = "a request, serve or fleet statement";
+x3::rule<workload_class, ast::WorkloadStmt> const workload_stmt = "a request, serve, fleet or calibration statement";
+x3::rule<calibration_quantity_class, ast::Quantity> const calibration_quantity = "a number or a time like 14 us";
+x3::rule<calibration_value_class, ast::FieldValue> const calibration_value = "a number, a time like 14 us or a string";
+x3::rule<calibration_setting_class, ast::CalibrationSetting> const calibration_setting = "a calibration setting";
+x3::rule<calibration_class, ast::CalibrationStmt> const calibration_stmt = "a calibration statement";
 statement_type const statement = "a statement";
 
 // --- tokens -----------------------------------------------------------------
@@ -353,7 +369,10 @@ auto const dtype_stmt_def = keyword("dtype") > identifier > equals > expression 
 auto const hardware_stmt_def = keyword("hardware") > identifier >
                                -(keyword("extends") > identifier) > open_brace > *field >
                                hardware_end;
-auto const target_names_def = identifier % ',';
+// `target h100_sxm with trtllm_h100, b200`: `with` is a word only after a name.
+auto const calibration_name_def = identifier;
+auto const target_entry_def = identifier >> -(keyword("with") > calibration_name);
+auto const target_names_def = target_entry % ',';
 auto const target_name_def = identifier;
 auto const target_stmt_def = keyword("target") > target_names;
 auto const alias_stmt_def = keyword("alias") > identifier > equals > target_name;
@@ -415,7 +434,21 @@ auto const serve_part_def = (identifier >> lit(':')) >> *statement;
 auto const serve_pool_def = (identifier >> lit('(')) > -(argument % ',') > close_paren;
 auto const serve_item_def = serve_part | serve_setting | serve_pool;
 auto const serve_stmt_def = keyword("serve") > identifier > open_brace > *serve_item > serve_end;
-auto const workload_stmt_def = request_stmt | serve_stmt | fleet_stmt;
+// `calibration NAME for HW { ... }`: one setting a line, `KEY WORD... = VALUE`;
+// the checker knows the keys and their words. A value's unit is on its own
+// line (`latency allreduce nvlink = 14 us`), so that a plain number
+// (`efficiency hbm = 0.88`) never takes the next line's key for its unit.
+// (The blanks and the word's first letter are read without skipping: the
+// unit rule itself would skip a comment and a line break.)
+auto const calibration_quantity_def =
+    expression >> -(x3::omit[x3::no_skip[+x3::ascii::blank >> &(alpha | '_')]] >> unit);
+auto const calibration_value_def = string | calibration_quantity;
+// A setting's words may be keywords too (`efficiency elementwise hbm`).
+auto const calibration_word_def = raw[lexeme[(alpha | '_') >> *ident_char]][assign_text(&ast::Identifier::name)];
+auto const calibration_setting_def = (identifier >> *calibration_word >> equals) > calibration_value;
+auto const calibration_stmt_def = keyword("calibration") > identifier > for_word > target_name >
+                                  open_brace > *calibration_setting > calibration_end;
+auto const workload_stmt_def = request_stmt | serve_stmt | fleet_stmt | calibration_stmt;
 auto const statement_def = scenario_stmt | include_stmt | dtype_stmt | hardware_stmt |
                            target_stmt | alias_stmt | let_stmt | sweep_stmt | matmul_stmt | layer_stmt |
                            elementwise_stmt | resident_stmt | tokens_stmt | use_stmt |
@@ -433,6 +466,7 @@ BOOST_SPIRIT_DEFINE(identifier, number, string, expression, primary, call,
                     reads, expression_list, target_names, target_name, tensor_list)
 // Apart: one BOOST_SPIRIT_DEFINE takes at most 64 rules.
 BOOST_SPIRIT_DEFINE(tokens_name, fleet_stmt, fleet_rate, serve_stmt, serve_trace, serve_value, serve_setting,
-                    serve_part, serve_pool, serve_item, workload_stmt)
+                    serve_part, serve_pool, serve_item, workload_stmt, target_entry, calibration_name, calibration_word,
+                    calibration_quantity, calibration_value, calibration_setting, calibration_stmt)
 
 }  // namespace roofline::grammar

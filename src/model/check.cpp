@@ -39,6 +39,8 @@ Scenario check(Program const& program, CheckOptions const& options, Diagnostics&
     checker.check_hardware();
     scenario.targets = check_targets(context, checker.hardware, checker.aliases, checker.targets,
                                      scenario.hardware, scenario.hardware_aliases);
+    check_calibrations(context, checker.calibrations, checker.targets, checker.hardware, checker.aliases,
+                       constant, scenario);
     // Ops (with their shard plans and kernels), residents, requests, the step.
     checker.check_ops();
     checker.check_residents();

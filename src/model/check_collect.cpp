@@ -35,6 +35,7 @@ char const* statement_keyword(ast::Statement const& statement) {
         char const* operator()(ast::RequestStmt const&) const { return "request"; }
         char const* operator()(ast::ServeStmt const&) const { return "serve"; }
         char const* operator()(ast::FleetStmt const&) const { return "fleet"; }
+        char const* operator()(ast::CalibrationStmt const&) const { return "calibration"; }
         char const* operator()(ast::WorkloadStmt const& s) const { return boost::apply_visitor(*this, s.get()); }
     };
     return boost::apply_visitor(Visitor{}, statement.get());
@@ -210,6 +211,12 @@ struct StatementCollector {
     void operator()(ast::FleetStmt const& s) const {
         if (at_top_level(s))
             first_of_its_kind(checker.fleet_statement, s, "fleet", "the scenario already has a fleet rate");
+    }
+
+    // Any number, from any file: a shipped file defines several, and a
+    // target picks one (check_calibrations).
+    void operator()(ast::CalibrationStmt const& s) const {
+        if (at_top_level(s)) checker.calibrations.push_back({&file, &s, scope});
     }
 
     // A kernel holds ops and the values they use: a resident, a layer or

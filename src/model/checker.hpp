@@ -114,6 +114,7 @@ struct Checker {
     std::vector<Pending<ast::HardwareStmt>> hardware;
     std::vector<Pending<ast::TargetStmt>> targets;
     std::vector<Pending<ast::AliasStmt>> aliases;
+    std::vector<Pending<ast::CalibrationStmt>> calibrations;
     // Matmuls and elementwise ops in the order written: the order of the cases.
     struct PendingOp {
         ParsedFile const* file;

@@ -47,7 +47,8 @@ std::vector<int> check_targets(Context const& context,
         return targets;
     }
     for (auto const& pending : statements) {
-        for (auto const& id : pending.node->names) {
+        for (auto const& entry : pending.node->names) {
+            auto const& id = entry.name;  // its `with` is check_calibrations'
             int index = find(id.name);
             if (index >= 0) {
                 add(index);

@@ -90,6 +90,18 @@ std::vector<int> check_targets(Context const& context,
                                std::vector<Pending<ast::TargetStmt>> const& statements,
                                std::vector<Hardware> const& chips, HardwareAliases const& aliases);
 
+// pass_calibrations.cpp: each `calibration NAME for HW { ... }` into
+// scenario.calibrations (in the order written, includes in place; values in
+// seconds and plain fractions), and per target the calibration its `target
+// HW with NAME` names into scenario.target_calibrations (parallel to
+// scenario.targets; -1: uncalibrated). Reads the scenario's hardware, aliases,
+// dtypes and targets; `definitions` and `alias_statements` as check_targets'.
+void check_calibrations(Context const& context, std::vector<Pending<ast::CalibrationStmt>> const& statements,
+                        std::vector<Pending<ast::TargetStmt>> const& target_statements,
+                        std::vector<Pending<ast::HardwareStmt>> const& definitions,
+                        std::vector<Pending<ast::AliasStmt>> const& alias_statements,
+                        Constants const& constant, Scenario& scenario);
+
 // pass_mesh.cpp: each mesh axis named apart from the top-level values and
 // of a whole-number size; reports only.
 void check_mesh(Context const& context, std::unordered_map<std::string, int> const& top_level_values,

@@ -19,7 +19,11 @@ struct CalibrateOptions {
     std::vector<std::string> hardware;  // --hardware: only these chips (catalog ids or the sample's names)
     std::vector<std::string> backends;  // --backend: only these engines
     std::size_t folds = 5;              // cross-validation folds, by whole series
-    double ttft_weight = 1;
+    // --pool-chips --for HW: one calibration per engine fitted on the rows of
+    // every chosen chip together and written for HW (the generation test:
+    // fitted on Hopper, used on Blackwell); empty: one per chip and engine.
+    std::string pool_for;
+    double ttft_weight = 0.3;
     std::string date;                   // written into `source` (YYYY-MM-DD)
     std::function<void(std::string const& phase, std::size_t done, std::size_t total)> progress;
 };

@@ -70,6 +70,8 @@ double layer_count(std::span<model::Op const> ops);
 
 // A step's (or a request phase's) overheads: step_overhead + layer_overhead
 // x layers + sequence_overhead x sequences; 0 without a calibration.
-double step_overhead_seconds(model::Calibration const* calibration, double layers, double sequences);
+// A step that runs a prompt chunk adds prefill_overhead.
+double step_overhead_seconds(model::Calibration const* calibration, double layers, double sequences,
+                             bool prefill = false);
 
 }  // namespace roofline::engine

@@ -59,6 +59,10 @@ struct SchedulerSettings {
     // closed(C): C clients, all sending at time 0, each its next request when
     // its last finishes; 0: open loop, the arrivals of the RequestSpecs.
     std::uint32_t clients = 0;
+    // closed(C) only: each client's first request arrives at its
+    // RequestSpec::arrival instead of at 0 (`roofline calibrate` starts the
+    // clients spread over a cycle, as a long benchmark's clients drift apart).
+    bool staggered = false;
 };
 
 // A request's times, in seconds from the start of the simulation.

@@ -101,8 +101,15 @@ struct HardwareStmt : x3::position_tagged {
     std::vector<Field> fields;
 };
 
+// One name of a `target` statement: `h100_sxm`, or `h100_sxm with trtllm_h100`,
+// the calibration its expected times use (docs/language.md, 9.8).
+struct TargetName : x3::position_tagged {
+    Identifier name;
+    std::optional<Identifier> calibration;
+};
+
 struct TargetStmt : x3::position_tagged {
-    std::vector<Identifier> names;
+    std::vector<TargetName> names;
 };
 
 // `alias b200_sxm = b200`: another name for a hardware entry (or an alias).
@@ -241,6 +248,22 @@ struct FleetStmt : x3::position_tagged {
     Expression rate;
 };
 
+// One line of a calibration: `source = "..."`, `efficiency gemm bf16 = 0.78`,
+// `latency allreduce nvlink = 14 us`, `launch = 4 us`: the key, the words
+// between it and '=' (checked by the checker) and the value.
+struct CalibrationSetting : x3::position_tagged {
+    Identifier key;
+    std::vector<Identifier> qualifiers;
+    FieldValue value;
+};
+
+// `calibration trtllm_h100 for h100_sxm { ... }` (docs/language.md, 9.8).
+struct CalibrationStmt : x3::position_tagged {
+    Identifier name;
+    Identifier hardware;
+    std::vector<CalibrationSetting> settings;
+};
+
 struct LayerStmt;
 struct TemplateStmt;
 struct KernelStmt;
@@ -321,9 +344,10 @@ struct ServeStmt : x3::position_tagged {
     std::vector<ServeItem> items;
 };
 
-// The statements of requests and serving, one alternative of Statement
-// (whose variant holds at most 20 kinds).
-struct WorkloadStmt : x3::variant<RequestStmt, ServeStmt, FleetStmt> {
+// The statements of requests and serving, and the calibration of their
+// expected times: one alternative of Statement (whose variant holds at most
+// 20 kinds).
+struct WorkloadStmt : x3::variant<RequestStmt, ServeStmt, FleetStmt, CalibrationStmt> {
     using base_type::base_type;
     using base_type::operator=;
 };

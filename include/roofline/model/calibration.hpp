@@ -68,6 +68,7 @@ struct Calibration {
     double step_overhead_s = 0;      // per engine step (or per request phase)
     double layer_overhead_s = 0;     // per layer the step runs (the `x L` counts)
     double sequence_overhead_s = 0;  // per sequence in the step (decodes and prompt chunks)
+    double prefill_overhead_s = 0;   // per step that runs a prompt chunk, on top of step_overhead
     // Per request, once, before its first token (the front end: tokenizing,
     // admission, returning the first token); in TTFT and e2e, not in TPOT.
     double request_overhead_s = 0;

@@ -1,0 +1,199 @@
+// roofline calibrate (docs/calibration.md): the NNLS solver on a problem
+// solved by hand, the measured file's errors at their line and column, and
+// the fit recovering factors chosen by hand from rows generated with them.
+#include "sandbox.hpp"
+
+#include "calibrate/measured_csv.hpp"
+#include "calibrate/modelled.hpp"
+#include "calibrate/nnls.hpp"
+#include "calibrate/parameters.hpp"
+#include "roofline/calibrate/calibrate.hpp"
+#include "roofline/calibrate/predict.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace roofline;
+using namespace roofline::calibrate;
+
+namespace {
+
+std::string const configs = std::string(ROOFLINE_SOURCE_DIR) + "/tests/measured/configs";
+
+std::string const header =
+    "id,backend,backend_version,model_path,system,precision,mode,isl,osl,gemm_quant_mode,moe_quant_mode,"
+    "batch_size,tp_size,pp_size,attention_dp_size,moe_tp_size,moe_ep_size,silicon_ttft_ms,silicon_tpot_ms,config\n";
+
+std::string message_of(std::string const& text) {
+    try {
+        parse_measured("m.csv", text);
+    } catch (MeasuredError const& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("calibrate: NNLS holds a coefficient at zero where least squares would make it negative",
+          "[calibrate]") {
+    // min (x1 - 1)^2 + (x2 + 1)^2 + (x1 + x2 - 0.5)^2 over x >= 0: unconstrained
+    // x2 < 0, so x2 = 0 and x1 minimizes (x1 - 1)^2 + (x1 - 0.5)^2: x1 = 0.75.
+    Eigen::MatrixXd a(3, 2);
+    a << 1, 0, 0, 1, 1, 1;
+    Eigen::VectorXd b(3);
+    b << 1, -1, 0.5;
+    auto r = nnls(a, b);
+    CHECK(r.converged);
+    CHECK(r.x(0) == Approx(0.75));
+    CHECK(r.x(1) == 0);
+    // A consistent system with both positive: its exact solution.
+    b << 2, 3, 5;
+    r = nnls(a, b);
+    CHECK(r.x(0) == Approx(2));
+    CHECK(r.x(1) == Approx(3));
+}
+
+TEST_CASE("calibrate: a measured file's errors at their line and column", "[calibrate]") {
+    std::string const good = "r1,trtllm,1.0,meta-llama/Llama-3.1-8B,h100_sxm,bf16,agg,128,64,,,8,1,1,,1,0,12.5,7.25,x.json\n";
+    // Quoted fields keep their commas; a parallel size of 0 or empty means 1.
+    auto file = parse_measured("m.csv", header + "\"r,1\",trtllm,\"1.0\",m,h100_sxm,bf16,agg,128,64,,,8,2,1,,1,0,12.5,7.25,x.json\n");
+    REQUIRE(file.rows.size() == 1);
+    CHECK(file.rows[0].key.id == "r,1");
+    CHECK(file.rows[0].tp == 2);
+    CHECK(file.rows[0].moe_ep == 1);
+    CHECK(file.rows[0].ttft_s == Approx(0.0125));
+    CHECK(file.rows[0].tpot_s == Approx(0.00725));
+    CHECK(file.rows[0].key.line == 2);
+
+    // A missing column: at the header.
+    std::string no_tpot = header;
+    no_tpot.replace(no_tpot.find("silicon_tpot_ms"), 15, "tpot");
+    CHECK(message_of(no_tpot + good).rfind("m.csv:1:1: error: missing column 'silicon_tpot_ms'", 0) == 0);
+    // A negative latency: at its field (column 1 + the length of what precedes it).
+    std::string negative = good;
+    negative.replace(negative.find("12.5"), 4, "-3");
+    std::size_t const column = negative.find(",-3,") + 2;
+    CHECK(message_of(header + negative).rfind("m.csv:2:" + std::to_string(column) +
+                                                  ": error: column 'silicon_ttft_ms' must be positive", 0) == 0);
+    // Not a number, a batch of 2.5, a field too few, the same id twice.
+    std::string word = good;
+    word.replace(word.find("7.25"), 4, "fast");
+    CHECK(message_of(header + word).find("column 'silicon_tpot_ms' must be a number, but it is 'fast'") != std::string::npos);
+    std::string half = good;
+    half.replace(half.find(",8,1,1,"), 7, ",2.5,1,1,");
+    CHECK(message_of(header + half).find("column 'batch_size' must be a positive integer") != std::string::npos);
+    CHECK(message_of(header + good.substr(0, good.rfind(','))  + "\n").find("this row has 19 fields, the header 20") !=
+          std::string::npos);
+    CHECK(message_of(header + good + good).find("m.csv:3:1: error: id 'r1' is used by an earlier row") !=
+          std::string::npos);
+    // The caret under the field.
+    auto const text = message_of(header + negative);
+    CHECK(text.find("\n" + std::string(column - 1, ' ') + "^") != std::string::npos);
+}
+
+TEST_CASE("calibrate: a row that cannot be modelled is listed with its reason, never dropped",
+          "[calibrate]") {
+    test::Sandbox box;
+    std::string rows = header;
+    // Llama 8B: 32 heads do not split over 3 GPUs; an unknown config; a
+    // disaggregated row; one that models.
+    rows += "a,trtllm,1,m,h100_sxm,bf16,agg,128,16,,,4,3,1,,1,0,10,5,meta-llama--Meta-Llama-3.1-8B_config.json\n";
+    rows += "b,trtllm,1,m,h100_sxm,bf16,agg,128,16,,,4,1,1,,1,0,10,5,nowhere.json\n";
+    rows += "c,trtllm,1,m,h100_sxm,bf16,disagg,128,16,,,,,,,,,10,5,meta-llama--Meta-Llama-3.1-8B_config.json\n";
+    rows += "d,trtllm,1,m,h100_sxm,bf16,agg,128,16,,,4,1,1,,1,0,10,5,meta-llama--Meta-Llama-3.1-8B_config.json\n";
+    auto path = test::write_file(box.path / "m.csv", rows);
+    PredictOptions options;
+    options.configs_dir = configs;
+    options.uncalibrated = true;
+    auto v = validate_measured(path.string(), options);
+    REQUIRE(v.rows.size() == 1);
+    CHECK(v.rows[0].key.id == "d");
+    REQUIRE(v.skipped.size() == 3);
+    CHECK(v.skipped[0].key.id == "a");
+    CHECK(v.skipped[0].reason.find("is not a multiple of --tp 3") != std::string::npos);
+    CHECK(v.skipped[1].reason == "config 'nowhere.json' not found");
+    CHECK(v.skipped[2].reason.rfind("disaggregated", 0) == 0);
+}
+
+TEST_CASE("calibrate: factors chosen by hand are recovered from rows generated with them",
+          "[calibrate][recovery]") {
+    // Three models of different depths and kernels per layer (so that the
+    // step, layer and launch costs separate), at several batches and
+    // lengths, on H100 with the tensor parallelism that puts an AllReduce in
+    // each layer.
+    struct Model {
+        char const* config;
+        int tp;
+    };
+    std::vector<Model> const models = {{"meta-llama--Meta-Llama-3.1-8B_config.json", 1},
+                                       {"Qwen--Qwen3-32B_config.json", 2},
+                                       {"meta-llama--Meta-Llama-3.1-70B_config.json", 4}};
+    std::string rows = header;
+    int n = 0;
+    for (auto const& m : models)
+        for (auto [isl, osl] : {std::pair{128, 32}, {1024, 16}, {2048, 48}})
+            for (int batch : {1, 8, 64}) {
+                char line[512];
+                std::snprintf(line, sizeof line, "r%d,trtllm,1,m,h100_sxm,bf16,agg,%d,%d,,,%d,%d,1,,1,0,1,1,%s\n", ++n,
+                              isl, osl, batch, m.tp, m.config);
+                rows += line;
+            }
+    test::Sandbox box;
+    auto placeholder = test::write_file(box.path / "placeholder.csv", rows);
+    auto modelled = model_measured(placeholder.string(), configs, {});
+    model::Calibration truth;
+    truth.math.push_back({model::OpClass::gemm, "bf16", 0.8, {}});
+    truth.hbm_by_class.push_back({model::OpClass::gemm, 0.85, {}});
+    truth.hbm_by_class.push_back({model::OpClass::attention, 0.7, {}});
+    truth.hbm = 0.9;
+    truth.network = 0.75;
+    truth.latencies.push_back({model::CollectiveKind::allreduce, model::Link::nvlink, 15e-6, {}});
+    truth.launch_s = 3e-6;
+    truth.step_overhead_s = 500e-6;
+    truth.layer_overhead_s = 50e-6;
+    truth.sequence_overhead_s = 10e-6;
+    truth.request_overhead_s = 5e-3;
+    // The measured file: each row's times with the true factors.
+    std::string measured = header;
+    for (std::size_t i = 0; i < modelled.file.rows.size(); ++i) {
+        REQUIRE(modelled.models[i].problem == "");
+        auto [ttft, tpot] = predict_row(modelled.models[i], &truth);
+        auto const& f = modelled.file.rows[i].fields;
+        char buffer[1024];
+        std::snprintf(buffer, sizeof buffer, "%s,trtllm,1,m,h100_sxm,bf16,agg,%s,%s,,,%s,%s,1,,1,0,%.17g,%.17g,%s\n",
+                      f.at("id").c_str(), f.at("isl").c_str(), f.at("osl").c_str(), f.at("batch_size").c_str(),
+                      f.at("tp_size").c_str(), ttft * 1e3, tpot * 1e3, f.at("config").c_str());
+        measured += buffer;
+    }
+    auto path = test::write_file(box.path / "measured.csv", measured);
+    CalibrateOptions options;
+    options.configs_dir = configs;
+    options.folds = 3;
+    auto result = calibrate_measured(path.string(), options);
+    REQUIRE(result.groups.size() == 1);
+    auto const& c = result.groups[0].calibration;
+    CHECK(c.name == "h100_sxm_trtllm");
+    CHECK(c.e_math(model::OpClass::gemm, "bf16") == Approx(0.8).epsilon(0.01));
+    CHECK(c.e_hbm(model::OpClass::gemm) == Approx(0.85).epsilon(0.01));
+    CHECK(c.e_hbm(model::OpClass::attention) == Approx(0.7).epsilon(0.01));
+    CHECK(c.e_hbm(model::OpClass::elementwise) == Approx(0.9).epsilon(0.01));
+    CHECK(c.e_network() == Approx(0.75).epsilon(0.01));
+    REQUIRE(c.latency(model::CollectiveKind::allreduce, model::Link::nvlink));
+    CHECK(*c.latency(model::CollectiveKind::allreduce, model::Link::nvlink) == Approx(15e-6).epsilon(0.01));
+    CHECK(c.launch_s == Approx(3e-6).epsilon(0.01));
+    CHECK(c.step_overhead_s == Approx(500e-6).epsilon(0.01));
+    CHECK(c.layer_overhead_s == Approx(50e-6).epsilon(0.01));
+    CHECK(c.sequence_overhead_s == Approx(10e-6).epsilon(0.01));
+    CHECK(c.request_overhead_s == Approx(5e-3).epsilon(0.01));
+    // Noise-free data: the fit's errors are those of rounding; a fold
+    // without one model's series cannot tell all the factors apart, so
+    // cross-validation is only close.
+    CHECK(result.groups[0].fit_tpot.median_ape < 1e-6);
+    CHECK(result.groups[0].fit_ttft.median_ape < 1e-6);
+    CHECK(result.groups[0].cv_tpot.median_ape < 0.05);
+    CHECK(result.groups[0].cv_ttft.median_ape < 0.05);
+}
