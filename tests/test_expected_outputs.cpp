@@ -198,7 +198,7 @@ TEST_CASE("cases.csv: t_expected after the bounds, and the calibration's name", 
     CHECK(w.field("calibration", "plain", "1") == "uncalibrated");
 }
 
-TEST_CASE("the step: sum of count x t_expected + the step's overheads; the bounds beside it",
+TEST_CASE("the step: sum of count x t_expected + the step's overheads, the bounds beside it",
           "[expected]") {
     Written w(std::string(chips) + step_text);
     CHECK(engine::layer_count(w.scenario().ops) == 4);

@@ -226,7 +226,8 @@ TEST_CASE("numbers: hardware at the ends of the ranges publishes finite, normal 
     CHECK(fs::exists(box / "out/edges/latest/charts/roofline-fast.svg"));
     auto rows = read_cases(box / "out/edges/latest/cases.csv");
     REQUIRE(rows.size() == 8);  // 2 ops x 2 chips x 2 values of B
-    std::set<std::string> const text = {"op", "layer", "hardware", "compute_dtype", "collective", "bound"};
+    std::set<std::string> const text = {"op", "layer", "hardware", "compute_dtype", "collective", "bound",
+                                        "calibration"};
     for (auto const& row : rows) {
         for (auto const& [column, value] : row) {
             if (text.count(column)) continue;

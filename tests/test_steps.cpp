@@ -260,25 +260,29 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
         return "Cases!$" + c + "$2:$" + c + "$13";
     };
     auto const& steps = dump.at("cells").at("Steps");
+    // Uncalibrated, step expected is the step (sum of count x t_step) and
+    // tokens/s is over it.
     std::vector<std::string> const header = {
-        "hardware", "B",       "step t_lower", "step t_upper", "memory-bound share", "tokens",
-        "tokens/s", "weights", "cache",        "resident",     "min chips"};
+        "hardware", "B",        "step t_lower", "step expected", "step t_upper", "memory-bound share",
+        "tokens",   "tokens/s", "weights",      "cache",         "resident",     "min chips"};
     CHECK(texts(steps[1]) == header);
     CHECK(texts(steps[0])[0].find("SUMPRODUCT formulas over the Cases sheet") != std::string::npos);
     auto const& settings = dump.at("settings").at("Steps");
     CHECK(settings.at("freeze_panes") == "A3");
-    CHECK(settings.at("auto_filter") == "A2:K8");
+    CHECK(settings.at("auto_filter") == "A2:L8");
     std::string const match = "EXACT(" + range("hardware") + ",$A3)*(" + range("B") + "=B3)";
     CHECK(cell(dump, "Steps", 2, 2).at("f") ==
           "=SUMPRODUCT(" + match + "*" + range("count") + "," + range("t_lower") + ")");
     CHECK(cell(dump, "Steps", 2, 3).at("f") ==
-          "=SUMPRODUCT(" + match + "*" + range("count") + "," + range("t_upper") + ")");
+          "=SUMPRODUCT(" + match + "*" + range("count") + "," + range("t_expected") + ")");
     CHECK(cell(dump, "Steps", 2, 4).at("f") ==
+          "=SUMPRODUCT(" + match + "*" + range("count") + "," + range("t_upper") + ")");
+    CHECK(cell(dump, "Steps", 2, 5).at("f") ==
           "=IF(C3>0,SUMPRODUCT(" + match + "*(" + range("bound") + "=\"memory\")*" + range("count") +
               "," + range("t_lower") + ")/C3,0)");
-    CHECK(cell(dump, "Steps", 2, 6).at("f") == "=F3/C3");
-    CHECK(cell(dump, "Steps", 2, 9).at("f") == "=H3+I3");
-    CHECK(cell(dump, "Steps", 2, 10).at("f") == "=CEILING(J3/Hardware!$D$2,1)");
+    CHECK(cell(dump, "Steps", 2, 7).at("f") == "=G3/D3");  // tokens / step expected
+    CHECK(cell(dump, "Steps", 2, 10).at("f") == "=I3+J3");
+    CHECK(cell(dump, "Steps", 2, 11).at("f") == "=CEILING(K3/Hardware!$D$2,1)");
     for (std::size_t t = 0; t < 2; ++t)
         for (std::size_t p = 0; p < 3; ++p) {
             auto const& hand = step::steps[t][p];
@@ -289,21 +293,24 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
             CHECK_FALSE(cell(dump, "Steps", row, 0).contains("f"));  // the id is text
             CHECK(v(1).get<double>() == hand.B);
             CHECK(close(v(2).get<double>(), hand.lower, 1e-12));
-            CHECK(close(v(3).get<double>(), hand.upper, 1e-12));
-            CHECK(std::fabs(v(4).get<double>() - hand.memory_share) < 1e-12);
-            CHECK(v(5).get<double>() == hand.B);
-            CHECK(close(v(6).get<double>(), hand.B / hand.lower, 1e-12));
-            CHECK(v(7).get<double>() == step::weights);
-            CHECK(v(8).get<double>() == step::cache[p]);
-            CHECK(v(9).get<double>() == step::weights + step::cache[p]);
+            CHECK(close(v(3).get<double>(), hand.lower, 1e-12));  // uncalibrated: the step
+            CHECK(close(v(4).get<double>(), hand.upper, 1e-12));
+            CHECK(std::fabs(v(5).get<double>() - hand.memory_share) < 1e-12);
+            CHECK(v(6).get<double>() == hand.B);
+            CHECK(close(v(7).get<double>(), hand.B / hand.lower, 1e-12));
+            CHECK(v(8).get<double>() == step::weights);
+            CHECK(v(9).get<double>() == step::cache[p]);
+            CHECK(v(10).get<double>() == step::weights + step::cache[p]);
             if (t == 0)
-                CHECK(v(10).get<double>() == step::min_chips[p]);
+                CHECK(v(11).get<double>() == step::min_chips[p]);
             else
-                CHECK(cell(dump, "Steps", row, 10).is_null());  // half: no capacity
+                CHECK(cell(dump, "Steps", row, 11).is_null());  // half: no capacity
         }
     CHECK(cell(dump, "Steps", 2, 2).at("fmt").get<std::string>().find("E+0\" s\"") !=
           std::string::npos);
-    CHECK(cell(dump, "Steps", 2, 7).at("fmt").get<std::string>().find("GB") != std::string::npos);
+    CHECK(cell(dump, "Steps", 2, 3).at("fmt").get<std::string>().find("E+0\" s\"") !=
+          std::string::npos);
+    CHECK(cell(dump, "Steps", 2, 8).at("fmt").get<std::string>().find("GB") != std::string::npos);
 
     // Summary: the Step section comes before the per-matmul tables.
     auto const& summary = dump.at("cells").at("Summary");
@@ -312,7 +319,7 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
     CHECK(section < find_row(summary, "Per target and op"));
     std::size_t h = section + 2;
     CHECK(texts(summary[h]) ==
-          std::vector<std::string>{"hardware", "B", "step t_lower", "step t_upper",
+          std::vector<std::string>{"hardware", "B", "step t_lower", "step expected", "step t_upper",
                                    "memory-bound share", "tokens/s", "weights", "cache", "resident",
                                    "hbm_capacity", "min chips", "fits on one chip"});
     for (std::size_t t = 0; t < 2; ++t)
@@ -328,21 +335,24 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
             CHECK(at(1).at("v").get<double>() == hand.B);
             CHECK(at(2).at("f") == "=Steps!$C$" + s);
             CHECK(close(at(2).at("v").get<double>(), hand.lower, 1e-12));
-            CHECK(close(at(3).at("v").get<double>(), hand.upper, 1e-12));
-            CHECK(std::fabs(at(4).at("v").get<double>() - hand.memory_share) < 1e-12);
-            CHECK(at(5).at("f") == "=Steps!$F$" + s + "/C" + n);
-            CHECK(close(at(5).at("v").get<double>(), hand.B / hand.lower, 1e-12));
-            CHECK(at(8).at("f") == "=G" + n + "+H" + n);
-            CHECK(at(8).at("v").get<double>() == step::weights + step::cache[p]);
+            CHECK(at(3).at("f") == "=Steps!$D$" + s);
+            CHECK(close(at(3).at("v").get<double>(), hand.lower, 1e-12));  // uncalibrated: the step
+            CHECK(close(at(4).at("v").get<double>(), hand.upper, 1e-12));
+            CHECK(std::fabs(at(5).at("v").get<double>() - hand.memory_share) < 1e-12);
+            // tokens / step expected
+            CHECK(at(6).at("f") == "=Steps!$G$" + s + "/D" + n);
+            CHECK(close(at(6).at("v").get<double>(), hand.B / hand.lower, 1e-12));
+            CHECK(at(9).at("f") == "=H" + n + "+I" + n);
+            CHECK(at(9).at("v").get<double>() == step::weights + step::cache[p]);
             if (t == 0) {
-                CHECK(at(9).at("f") == "=Hardware!$D$2");
-                CHECK(at(9).at("v").get<double>() == step::capacity);
-                CHECK(at(10).at("f") == "=CEILING(I" + n + "/Hardware!$D$2,1)");
-                CHECK(at(10).at("v").get<double>() == step::min_chips[p]);
-                CHECK(at(11).at("f") == "=IF(I" + n + "<=Hardware!$D$2,\"yes\",\"no\")");
-                CHECK(at(11).at("v") == "no");  // 1.5e9 B and more on 1e9 B
+                CHECK(at(10).at("f") == "=Hardware!$D$2");
+                CHECK(at(10).at("v").get<double>() == step::capacity);
+                CHECK(at(11).at("f") == "=CEILING(J" + n + "/Hardware!$D$2,1)");
+                CHECK(at(11).at("v").get<double>() == step::min_chips[p]);
+                CHECK(at(12).at("f") == "=IF(J" + n + "<=Hardware!$D$2,\"yes\",\"no\")");
+                CHECK(at(12).at("v") == "no");  // 1.5e9 B and more on 1e9 B
             } else {
-                for (std::size_t col : {9, 10, 11}) CHECK(at(col).is_null());
+                for (std::size_t col : {10, 11, 12}) CHECK(at(col).is_null());
             }
         }
 
@@ -359,16 +369,18 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
             std::size_t row = 2 + t * 3 + p, srow = h + 1 + t * 3 + p;
             INFO("target " << t << " at B = " << hand.B);
             CHECK(close(number(rows, row, 2), hand.lower, 1e-9));
-            CHECK(close(number(rows, row, 3), hand.upper, 1e-9));
-            CHECK(std::fabs(number(rows, row, 4) - hand.memory_share) < 1e-9);
-            CHECK(close(number(rows, row, 6), hand.B / hand.lower, 1e-9));
-            CHECK(number(rows, row, 9) == step::weights + step::cache[p]);
+            CHECK(close(number(rows, row, 3), hand.lower, 1e-9));
+            CHECK(close(number(rows, row, 4), hand.upper, 1e-9));
+            CHECK(std::fabs(number(rows, row, 5) - hand.memory_share) < 1e-9);
+            CHECK(close(number(rows, row, 7), hand.B / hand.lower, 1e-9));
+            CHECK(number(rows, row, 10) == step::weights + step::cache[p]);
             CHECK(close(number(srows, srow, 2), hand.lower, 1e-9));
-            CHECK(close(number(srows, srow, 5), hand.B / hand.lower, 1e-9));
+            CHECK(close(number(srows, srow, 3), hand.lower, 1e-9));
+            CHECK(close(number(srows, srow, 6), hand.B / hand.lower, 1e-9));
             if (t == 0) {
-                CHECK(number(rows, row, 10) == step::min_chips[p]);
-                CHECK(number(srows, srow, 10) == step::min_chips[p]);
-                CHECK(srows[srow][11] == "no");
+                CHECK(number(rows, row, 11) == step::min_chips[p]);
+                CHECK(number(srows, srow, 11) == step::min_chips[p]);
+                CHECK(srows[srow][12] == "no");
             }
         }
 
@@ -385,13 +397,14 @@ TEST_CASE("steps: the Steps sheet and the Summary's Step section, cached and rec
         auto const& hand = step::steps[1][p];
         INFO("fast at 5e11 B/s, B = " << hand.B);
         CHECK(close(number(rows2, 2 + p, 2), hand.lower, 1e-9));
-        CHECK(close(number(rows2, 2 + p, 3), hand.upper, 1e-9));
-        CHECK(std::fabs(number(rows2, 2 + p, 4) - hand.memory_share) < 1e-9);
+        CHECK(close(number(rows2, 2 + p, 3), hand.lower, 1e-9));
+        CHECK(close(number(rows2, 2 + p, 4), hand.upper, 1e-9));
+        CHECK(std::fabs(number(rows2, 2 + p, 5) - hand.memory_share) < 1e-9);
         CHECK(close(number(srows2, h + 1 + p, 2), hand.lower, 1e-9));
         double chips = p < 2 ? 1 : 2;
-        CHECK(number(rows2, 2 + p, 10) == chips);
-        CHECK(number(srows2, h + 1 + p, 10) == chips);
-        CHECK(srows2[h + 1 + p][11] == (p < 2 ? "yes" : "no"));
+        CHECK(number(rows2, 2 + p, 11) == chips);
+        CHECK(number(srows2, h + 1 + p, 11) == chips);
+        CHECK(srows2[h + 1 + p][12] == (p < 2 ? "yes" : "no"));
     }
 }
 
@@ -405,7 +418,7 @@ TEST_CASE("steps: columns the scenario has nothing for are left out, past one Ca
     r.write(path, options);
     auto dump = run_tool("dump " + quoted(path));
     auto const& steps = dump.at("cells").at("Steps");
-    CHECK(texts(steps[1]) == std::vector<std::string>{"hardware", "B", "step t_lower",
+    CHECK(texts(steps[1]) == std::vector<std::string>{"hardware", "B", "step t_lower", "step expected",
                                                       "step t_upper", "memory-bound share"});
     CHECK(
         texts(steps[0])[0].find("values, not formulas: the cases continue past the Cases sheet") !=
@@ -415,15 +428,16 @@ TEST_CASE("steps: columns the scenario has nothing for are left out, past one Ca
             auto const& hand = step::steps[t][p];
             std::size_t row = 2 + t * 3 + p;
             INFO("Steps row " << row + 1);
-            for (std::size_t col : {2, 3, 4})
+            for (std::size_t col : {2, 3, 4, 5})
                 CHECK_FALSE(cell(dump, "Steps", row, col).contains("f"));
             CHECK(close(cell(dump, "Steps", row, 2).at("v").get<double>(), hand.lower, 1e-12));
-            CHECK(close(cell(dump, "Steps", row, 3).at("v").get<double>(), hand.upper, 1e-12));
+            CHECK(close(cell(dump, "Steps", row, 3).at("v").get<double>(), hand.lower, 1e-12));
+            CHECK(close(cell(dump, "Steps", row, 4).at("v").get<double>(), hand.upper, 1e-12));
         }
     auto const& summary = dump.at("cells").at("Summary");
     std::size_t h =
         find_row(summary, "Step: sum of count x time over the cases, one chip") + 2;
-    CHECK(texts(summary[h]) == std::vector<std::string>{"hardware", "B", "step t_lower",
+    CHECK(texts(summary[h]) == std::vector<std::string>{"hardware", "B", "step t_lower", "step expected",
                                                         "step t_upper", "memory-bound share"});
     CHECK(close(cell(dump, "Summary", h + 2, 2).at("v").get<double>(), step::steps[0][1].lower,
                 1e-12));
@@ -522,7 +536,7 @@ TEST_CASE("steps: every Summary table and critical_B follow an edited bandwidth 
     CHECK(layer_f.find("attn") == std::string::npos);
     CHECK(layer_f.find("fast") == std::string::npos);
     CHECK(cell(dump, "Summary", whole, 1).at("f") == "=Steps!$C$3");
-    CHECK(cell(dump, "Summary", whole, 4).at("f") == "=Steps!$D$5");
+    CHECK(cell(dump, "Summary", whole, 4).at("f") == "=Steps!$E$5");  // step t_upper
 
     auto check_layers = [&](json const& rows, std::size_t t, double attn1, double attn2,
                             double mlp1, double mlp2) {
@@ -638,7 +652,8 @@ matmul alias = bf16[X, D] * bf16[D, E] -> bf16[X, E]
         auto const& small = cell(dump, "Cases", row + 2, critical);
         CHECK(small.at("v") == "never");
         std::string const n = std::to_string(row + 3);
-        CHECK(small.at("f") == "=IF(Q" + n + "=\"compute\",1,\"never\")");
+        CHECK(small.at("f") == "=IF(" + test::CasesColumns(r.scenario()).letter("bound") + n +
+                                   "=\"compute\",1,\"never\")");
         auto const& alias = cell(dump, "Cases", row + 3, critical);
         CHECK(alias.at("v").get<double>() == 125);
         CHECK(alias.at("f") == cell(dump, "Cases", row, critical).at("f"));
