@@ -19,10 +19,10 @@ struct System {
 
 // The weighted relative-error system at x: each row's TTFT and TPOT
 // equation, (features . x + constant - measured) / measured.
-System build(std::vector<FitRow> const& rows, std::vector<double> const& weights, ParamSpace& space,
-             Eigen::VectorXd& x, double ttft_weight) {
+System build(std::vector<FitRow> const& rows, std::vector<RowIndices> const& indices,
+             std::vector<double> const& weights, Eigen::VectorXd const& x, double ttft_weight) {
     std::vector<RowFeatures> features(rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) row_features(*rows[i].model, space, x, features[i]);
+    for (std::size_t i = 0; i < rows.size(); ++i) row_features(*rows[i].model, indices[i], x, features[i]);
     Eigen::Index const n = static_cast<Eigen::Index>(rows.size()), p = x.size();
     System s{Eigen::MatrixXd::Zero(2 * n, p), Eigen::VectorXd::Zero(2 * n)};
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -56,6 +56,8 @@ double l1_objective(System const& s, Eigen::VectorXd const& x, Eigen::VectorXd c
 FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options) {
     FitResult result;
     for (auto const& r : rows) result.space.add_all(*r.model);
+    std::vector<RowIndices> indices;
+    for (auto const& r : rows) indices.push_back(index_row(*r.model, result.space));
     std::map<std::size_t, double> per_series;
     for (auto const& r : rows) per_series[r.series] += 1;
     // Each series weighs 1 in all; each equation's weight is squared in
@@ -71,7 +73,7 @@ FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options) {
         // The roofs at x; the objective there: the sum of |relative error|,
         // which the iteratively reweighted least squares below minimizes
         // (an L1 fit: the median error matters, not a few outliers).
-        System plain = build(rows, base, result.space, x, options.ttft_weight);
+        System plain = build(rows, indices, base, x, options.ttft_weight);
         Eigen::VectorXd unscale(plain.b.size());
         for (Eigen::Index i = 0; i < unscale.size(); ++i) {
             double const w = base[static_cast<std::size_t>(i / 2)] * (i % 2 == 0 ? options.ttft_weight : 1.0);
@@ -103,7 +105,7 @@ FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options) {
         x = next;
         if (it > 2 && change < 1e-4) break;
     }
-    System s = build(rows, base, result.space, x, options.ttft_weight);
+    System s = build(rows, indices, base, x, options.ttft_weight);
     Eigen::VectorXd unscale(s.b.size());
     for (Eigen::Index i = 0; i < unscale.size(); ++i)
         unscale(i) = std::sqrt(base[static_cast<std::size_t>(i / 2)] * (i % 2 == 0 ? options.ttft_weight : 1.0));

@@ -2,6 +2,7 @@
 #include "parameters.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace roofline::calibrate {
@@ -132,107 +133,131 @@ model::Calibration ParamSpace::calibration(Eigen::VectorXd const& x) const {
     return c;
 }
 
+RowIndices index_row(RowModel const& row, ParamSpace& space) {
+    RowIndices out;
+    for (auto const& seg : row.segments) {
+        for (auto const& op : seg.ops) {
+            RowIndices::Op o;
+            if (op.op_class == model::OpClass::gemm || op.op_class == model::OpClass::attention)
+                o.math = space.math(op.op_class, op.dtype);
+            if (op.op_class != model::OpClass::collective) o.hbm = space.hbm(op.op_class);
+            out.ops.push_back(o);
+        }
+        for (auto const& c : seg.collectives) {
+            RowIndices::Collective o;
+            o.network = space.network();
+            if (auto latency = space.find_latency(c.kind, c.link)) o.latency = *latency;
+            out.collectives.push_back(o);
+        }
+    }
+    out.launch = space.launch(), out.step = space.step(), out.layer = space.layer();
+    out.sequence = space.sequence(), out.prefill = space.prefill(), out.request = space.request();
+    return out;
+}
+
 namespace {
 
-// A segment's time as features . x + constant, into `f` scaled by `w`.
-void segment_features(Segment const& seg, ParamSpace& space, Eigen::VectorXd& x, double w, Eigen::VectorXd& f,
-                      double& constant) {
-    auto at = [&](std::size_t i) -> double {
-        if (static_cast<Eigen::Index>(i) >= x.size()) {
-            Eigen::Index const old = x.size();
-            x.conservativeResize(static_cast<Eigen::Index>(space.size()));
-            for (Eigen::Index j = old; j < x.size(); ++j) x(j) = space.params()[static_cast<std::size_t>(j)].lower();
-        }
-        if (f.size() < x.size()) {
-            Eigen::Index const old = f.size();
-            f.conservativeResize(x.size());
-            for (Eigen::Index j = old; j < f.size(); ++j) f(j) = 0;
-        }
-        return x(static_cast<Eigen::Index>(i));
+constexpr std::size_t none = RowIndices::none;
+
+// A segment's time as features . x + constant, into `f` scaled by `w`;
+// `op` and `col`: the indices of its first op and collective in `idx`.
+void segment_features(Segment const& seg, RowIndices const& idx, std::size_t op_at, std::size_t col_at,
+                      Eigen::VectorXd const& x, double w, Eigen::VectorXd& f, double& constant) {
+    auto add = [&](std::size_t i, double v) { f(static_cast<Eigen::Index>(i)) += w * v; };
+    auto at = [&](std::size_t i) { return x(static_cast<Eigen::Index>(i)); };
+    struct Term {
+        std::size_t param;
+        double value;
     };
-    auto add = [&](std::size_t i, double v) {
-        at(i);
-        f(static_cast<Eigen::Index>(i)) += w * v;
-    };
-    for (auto const& op : seg.ops) {
+    std::array<Term, 2> terms{};
+    for (std::size_t k = 0; k < seg.ops.size(); ++k) {
+        auto const& op = seg.ops[k];
+        auto const& o = idx.ops[op_at + k];
         double const c = op.count;
         // The collectives: serial ones add, overlapped ones join the max.
         double hidden = 0;
-        struct Term {
-            std::size_t param;
-            double value;
-        };
-        std::vector<Term> hidden_terms;
-        for (std::uint32_t k = 0; k < op.collectives; ++k) {
-            auto const& col = seg.collectives[op.first + k];
-            auto latency = space.find_latency(col.kind, col.link);
-            std::size_t const net = space.network();
-            std::vector<Term> terms;
-            if (latency) terms = {{net, col.bandwidth_s}, {*latency, col.instances}};
-            else terms = {{net, col.roofline_s}};
-            if (col.serial) {
-                for (auto const& t : terms) add(t.param, c * t.value);
-            } else {
-                for (auto const& t : terms) hidden += at(t.param) * t.value, hidden_terms.push_back(t);
+        bool any_hidden = false;
+        for (std::uint32_t j = 0; j < op.collectives; ++j) {
+            auto const& col = seg.collectives[op.first + j];
+            auto const& ci = idx.collectives[col_at + op.first + j];
+            std::size_t n = 0;
+            if (ci.latency != none) terms[n++] = {ci.network, col.bandwidth_s}, terms[n++] = {ci.latency, col.instances};
+            else terms[n++] = {ci.network, col.roofline_s};
+            for (std::size_t t = 0; t < n; ++t) {
+                if (col.serial) add(terms[t].param, c * terms[t].value);
+                else hidden += at(terms[t].param) * terms[t].value, any_hidden = true;
             }
         }
         // The roof: the largest of math, HBM, on-chip and the hidden collectives at x.
-        bool const math_fitted = op.op_class == model::OpClass::gemm || op.op_class == model::OpClass::attention;
-        bool const hbm_fitted = op.op_class != model::OpClass::collective;
-        std::size_t const mi = math_fitted ? space.math(op.op_class, op.dtype) : 0;
-        std::size_t const hi = hbm_fitted ? space.hbm(op.op_class) : 0;
-        double const math = op.t_math * (math_fitted ? at(mi) : 1.0);
-        double const hbm = op.t_comms * (hbm_fitted ? at(hi) : 1.0);
+        double const math = op.t_math * (o.math != none ? at(o.math) : 1.0);
+        double const hbm = op.t_comms * (o.hbm != none ? at(o.hbm) : 1.0);
         double const onchip = op.t_onchip;
         double const roof = std::max({math, hbm, onchip, hidden});
         if (roof > 0) {
             if (roof == math) {
-                if (math_fitted) add(mi, c * op.t_math);
+                if (o.math != none) add(o.math, c * op.t_math);
                 else constant += w * c * op.t_math;
             } else if (roof == hbm) {
-                if (hbm_fitted) add(hi, c * op.t_comms);
+                if (o.hbm != none) add(o.hbm, c * op.t_comms);
                 else constant += w * c * op.t_comms;
             } else if (roof == onchip) {
                 constant += w * c * onchip;
-            } else {
-                for (auto const& t : hidden_terms) add(t.param, c * t.value);
+            } else if (any_hidden) {
+                for (std::uint32_t j = 0; j < op.collectives; ++j) {
+                    auto const& col = seg.collectives[op.first + j];
+                    if (col.serial) continue;
+                    auto const& ci = idx.collectives[col_at + op.first + j];
+                    if (ci.latency != none) add(ci.network, c * col.bandwidth_s), add(ci.latency, c * col.instances);
+                    else add(ci.network, c * col.roofline_s);
+                }
             }
         }
-        add(space.launch(), c * op.launches);
+        add(idx.launch, c * op.launches);
     }
-    add(space.step(), seg.steps);
-    add(space.layer(), seg.layer_steps);
-    add(space.sequence(), seg.sequences);
-    add(space.prefill(), seg.chunk_steps);
+    add(idx.step, seg.steps);
+    add(idx.layer, seg.layer_steps);
+    add(idx.sequence, seg.sequences);
+    add(idx.prefill, seg.chunk_steps);
 }
 
 }  // namespace
 
-void row_features(RowModel const& row, ParamSpace& space, Eigen::VectorXd& x, RowFeatures& out) {
+void row_features(RowModel const& row, RowIndices const& idx, Eigen::VectorXd const& x, RowFeatures& out) {
     out.ttft = Eigen::VectorXd::Zero(x.size());
     out.tpot = Eigen::VectorXd::Zero(x.size());
     out.ttft_constant = out.tpot_constant = 0;
+    std::size_t op_at = 0, col_at = 0;
+    Eigen::VectorXd both(x.size());
     for (auto const& seg : row.segments) {
-        if (seg.w_ttft != 0) segment_features(seg, space, x, seg.w_ttft, out.ttft, out.ttft_constant);
-        if (seg.w_tpot != 0) segment_features(seg, space, x, seg.w_tpot, out.tpot, out.tpot_constant);
+        if (seg.w_ttft != 0 && seg.w_tpot != 0) {
+            // In both means: priced once.
+            both.setZero();
+            double constant = 0;
+            segment_features(seg, idx, op_at, col_at, x, 1, both, constant);
+            out.ttft += seg.w_ttft * both, out.ttft_constant += seg.w_ttft * constant;
+            out.tpot += seg.w_tpot * both, out.tpot_constant += seg.w_tpot * constant;
+        } else if (seg.w_ttft != 0) {
+            segment_features(seg, idx, op_at, col_at, x, seg.w_ttft, out.ttft, out.ttft_constant);
+        } else if (seg.w_tpot != 0) {
+            segment_features(seg, idx, op_at, col_at, x, seg.w_tpot, out.tpot, out.tpot_constant);
+        }
+        op_at += seg.ops.size();
+        col_at += seg.collectives.size();
     }
     // Each request's own cost before its first token: once in the mean TTFT.
-    std::size_t const request = space.request();
-    if (static_cast<Eigen::Index>(request) >= x.size()) {
-        Eigen::Index const old = x.size();
-        x.conservativeResize(static_cast<Eigen::Index>(space.size()));
-        for (Eigen::Index j = old; j < x.size(); ++j) x(j) = space.params()[static_cast<std::size_t>(j)].lower();
-    }
-    for (Eigen::VectorXd* v : {&out.ttft, &out.tpot}) {
-        Eigen::Index const old = v->size();
-        v->conservativeResize(x.size());
-        for (Eigen::Index j = old; j < x.size(); ++j) (*v)(j) = 0;
-    }
-    out.ttft(static_cast<Eigen::Index>(request)) += 1;
+    out.ttft(static_cast<Eigen::Index>(idx.request)) += 1;
     for (Eigen::Index j = 0; j < x.size(); ++j) {
         if (!std::isfinite(out.ttft(j))) out.ttft(j) = 0;
         if (!std::isfinite(out.tpot(j))) out.tpot(j) = 0;
     }
+}
+
+void row_features(RowModel const& row, ParamSpace& space, Eigen::VectorXd& x, RowFeatures& out) {
+    RowIndices const idx = index_row(row, space);
+    Eigen::Index const old = x.size();
+    x.conservativeResize(static_cast<Eigen::Index>(space.size()));
+    for (Eigen::Index j = old; j < x.size(); ++j) x(j) = space.params()[static_cast<std::size_t>(j)].lower();
+    row_features(row, idx, x, out);
 }
 
 std::pair<double, double> predict_row(RowModel const& row, model::Calibration const* calibration) {

@@ -69,6 +69,26 @@ struct RowFeatures {
 };
 void row_features(RowModel const& row, ParamSpace& space, Eigen::VectorXd& x, RowFeatures& out);
 
+// The parameters a row's segments use, looked up once (the fit prices a
+// row at many x): per op of each segment in order its math and HBM
+// parameters, per collective its network and latency ones (none: not
+// fitted), then the per-step and per-request ones. Adds any `space` lacks.
+struct RowIndices {
+    static constexpr std::size_t none = static_cast<std::size_t>(-1);
+    struct Op {
+        std::size_t math = none, hbm = none;
+    };
+    struct Collective {
+        std::size_t network = none, latency = none;
+    };
+    std::vector<Op> ops;
+    std::vector<Collective> collectives;
+    std::size_t launch = none, step = none, layer = none, sequence = none, prefill = none, request = none;
+};
+RowIndices index_row(RowModel const& row, ParamSpace& space);
+// The same at x, which holds every parameter of `space` the indices name.
+void row_features(RowModel const& row, RowIndices const& indices, Eigen::VectorXd const& x, RowFeatures& out);
+
 // The predicted mean TTFT and TPOT (seconds) with a calibration (nullptr:
 // the serial roofline: every efficiency 1, no overhead, the roofline's
 // collective latencies).
