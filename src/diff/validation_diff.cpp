@@ -9,6 +9,7 @@
 #include "roofline/report/manifest.hpp"
 
 #include "output/csv_rows.hpp"
+#include "output/written_file.hpp"
 #include "output/timestamp.hpp"
 
 #include <nlohmann/json.hpp>
@@ -188,21 +189,10 @@ struct GroupDiff {
     GroupFigures a, b;
 };
 
-using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
-
-File create(std::string const& path) {
-    File file(std::fopen(path.c_str(), "wb"), &std::fclose);
-    if (!file) throw std::runtime_error("cannot create '" + path + "': " + std::strerror(errno));
-    return file;
-}
-
-void finish(File& file, std::string const& path) {
-    if (std::fflush(file.get()) != 0 || std::ferror(file.get()) || std::fclose(file.release()) != 0)
-        throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
-}
+using File = output::WrittenFile;
 
 void write_rows_diff(std::string const& path, std::vector<Matched> const& rows) {
-    File file = create(path);
+    File file = output::create_file(path);
     output::CsvRows csv(file.get(), "cannot write validation_diff.csv");
     for (auto const* h : {"status", "id", "model", "system", "backend"}) csv.text(h);
     for (auto const* f : figures)
@@ -224,11 +214,11 @@ void write_rows_diff(std::string const& path, std::vector<Matched> const& rows) 
         }
         csv.end_row();
     }
-    finish(file, path);
+    output::finish_file(file, path);
 }
 
 void write_groups_diff(std::string const& path, std::vector<GroupDiff> const& groups) {
-    File file = create(path);
+    File file = output::create_file(path);
     output::CsvRows csv(file.get(), "cannot write groups_diff.csv");
     for (auto const* h : {"status", "level", "system", "backend", "model", "rows_a", "rows_b"}) csv.text(h);
     for (auto const* f : figures)
@@ -249,7 +239,7 @@ void write_groups_diff(std::string const& path, std::vector<GroupDiff> const& gr
         }
         csv.end_row();
     }
-    finish(file, path);
+    output::finish_file(file, path);
 }
 
 std::string pct(double v) {

@@ -3,6 +3,7 @@
 #include "roofline/report/serve_columns.hpp"
 
 #include "output/csv_rows.hpp"
+#include "output/written_file.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -14,23 +15,12 @@ namespace roofline::report {
 
 namespace {
 
-using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
-
-File create(std::string const& path) {
-    File file(std::fopen(path.c_str(), "wb"), &std::fclose);
-    if (!file) throw std::runtime_error("cannot create '" + path + "': " + std::strerror(errno));
-    return file;
-}
-
-void finish(File& file, std::string const& path) {
-    if (std::fflush(file.get()) != 0 || std::ferror(file.get()) || std::fclose(file.release()) != 0)
-        throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
-}
+using File = output::WrittenFile;
 
 }  // namespace
 
 void write_serve_csv(std::string const& path, ReportContext const& context) {
-    File file = create(path);
+    File file = output::create_file(path);
     auto const columns = serve_columns(context.scenario);
     output::CsvRows rows(file.get(), "cannot write serve.csv");
     for (auto const& column : columns) rows.text(column.csv);
@@ -45,11 +35,11 @@ void write_serve_csv(std::string const& path, ReportContext const& context) {
             rows.end_row();
         }
     }
-    finish(file, path);
+    output::finish_file(file, path);
 }
 
 void write_fleet_csv(std::string const& path, ReportContext const& context) {
-    File file = create(path);
+    File file = output::create_file(path);
     std::vector<FleetColumn> columns;
     for (auto& column : fleet_columns(context.scenario))
         if (column.spec->per_sweep || !column.csv.empty()) columns.push_back(std::move(column));
@@ -66,7 +56,7 @@ void write_fleet_csv(std::string const& path, ReportContext const& context) {
             rows.end_row();
         }
     }
-    finish(file, path);
+    output::finish_file(file, path);
 }
 
 }  // namespace roofline::report
