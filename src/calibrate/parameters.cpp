@@ -160,7 +160,7 @@ namespace {
 constexpr std::size_t none = RowIndices::none;
 
 // A segment's time as features . x + constant, into `f` scaled by `w`;
-// `op` and `col`: the indices of its first op and collective in `idx`.
+// `op_at` and `col_at`: where its ops and collectives start in `idx`.
 void segment_features(Segment const& seg, RowIndices const& idx, std::size_t op_at, std::size_t col_at,
                       Eigen::VectorXd const& x, double w, Eigen::VectorXd& f, double& constant) {
     auto add = [&](std::size_t i, double v) { f(static_cast<Eigen::Index>(i)) += w * v; };
