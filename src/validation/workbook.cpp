@@ -146,14 +146,16 @@ void write_summary(output::Workbook& book, lxw_worksheet* ws, WorkbookInput cons
     lxw_format* wrap = book.add_format();
     format_set_text_wrap(wrap);
     format_set_align(wrap, LXW_ALIGN_VERTICAL_TOP);
+    lxw_format* count_top = book.number_format("0");
+    format_set_align(count_top, LXW_ALIGN_VERTICAL_TOP);
     constexpr double reason_chars = 24 + 8 + 6 * 19;
     for (auto const& [reason, count] : reasons) {
         ++row;
-        book.number(ws, row, 0, static_cast<double>(count), f.whole);
+        book.number(ws, row, 0, static_cast<double>(count), count_top);
         auto const r = static_cast<lxw_row_t>(row);
         book.check(worksheet_merge_range(ws, r, 1, r, 8, "", wrap), "merging a reason's cells");
         book.text(ws, row, 1, reason, wrap);
-        double const lines = std::max(1.0, std::ceil(output::text_width(reason) / (reason_chars - 4)));
+        double const lines = std::max(1.0, std::ceil(output::text_width(reason) / reason_chars));
         book.check(worksheet_set_row(ws, r, 15 * lines, nullptr), "setting a reason's row height");
     }
     if (reasons.empty()) book.text(ws, ++row, 0, "none", F.note);
