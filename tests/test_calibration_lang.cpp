@@ -38,6 +38,7 @@ std::string const full =
     "    step_overhead = 0.9 ms\n"
     "    layer_overhead = 40 us\n"
     "    sequence_overhead = 20 us\n"
+    "    stream_overhead = 30 us\n"
     "}\n";
 
 // The first error's full text (file:line:col: error: message) is among the errors.
@@ -85,6 +86,7 @@ TEST_CASE("calibration: a full block, every value in SI units", "[calibration-la
     CHECK(c.step_overhead_s == Approx(9e-4).epsilon(1e-15));
     CHECK(c.layer_overhead_s == 4e-5);
     CHECK(c.sequence_overhead_s == 2e-5);
+    CHECK(c.stream_overhead_s == 3e-5);
     // The targets in order: h100_sxm calibrated, b200 not.
     REQUIRE(s.targets.size() == 2);
     CHECK(s.hardware[static_cast<std::size_t>(s.targets[0])].id == "h100_sxm");

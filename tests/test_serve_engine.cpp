@@ -152,6 +152,30 @@ TEST_CASE("One request alone (closed(1)): TTFT is its prefill step, TPOT the mea
     CHECK_FALSE(r.saturated);
 }
 
+TEST_CASE("A calibration's stream_overhead adds k x the output tokens/s to TTFT and e2e, not to TPOT",
+          "[serve-engine][expected]") {
+    // closed(1) as above, with a calibration that has nothing but
+    // stream_overhead = 2e-11 s per token/s: every step is the serial
+    // roofline's, the output rate 10 / e2e, and TTFT and e2e each gain
+    // 2e-11 x 10 / 2.276589e-5 = 8.785e-6 s.
+    auto checked = test::tiny_serve({});
+    model::Calibration c;
+    c.name = "stream_only";
+    c.hardware = checked->scenario.hardware[static_cast<std::size_t>(checked->scenario.targets[0])].id;
+    c.stream_overhead_s = 2e-11;
+    checked->scenario.calibrations = {c};
+    checked->scenario.target_calibrations = {0};
+    auto const results = serve_of(*checked);
+    REQUIRE(results.size() == 1);
+    auto const& r = results[0];
+    double const e2e = 2.276589e-5, extra = 2e-11 * 10 / e2e;
+    CHECK(close(r.output_tokens_per_s, 10 / e2e, 1e-10));
+    CHECK(close(r.ttft.mean, 2.82e-6 + extra, 1e-9));
+    CHECK(close(r.ttft.p99, 2.82e-6 + extra, 1e-9));
+    CHECK(close(r.tpot.mean, 2.21621e-6, 1e-10));
+    CHECK(close(r.e2e.p90, e2e + extra, 1e-9));
+}
+
 TEST_CASE("A prompt of 3 x max_step_tokens alone takes three steps to its first token", "[serve-engine]") {
     test::TinyServe s;
     s.prompt = "300";

@@ -174,6 +174,7 @@ std::string calibration_text(GroupFit const& g, CalibrateResult const& r, std::s
     t += "    sequence_overhead = " + duration(c.sequence_overhead_s) + "\n";
     t += "    prefill_overhead = " + duration(c.prefill_overhead_s) + "\n";
     t += "    request_overhead = " + duration(c.request_overhead_s) + "\n";
+    t += "    stream_overhead = " + duration(c.stream_overhead_s) + "\n";
     t += "}\n";
     return t;
 }

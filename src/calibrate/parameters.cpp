@@ -50,6 +50,7 @@ std::size_t ParamSpace::layer() { return add("layer_overhead", Kind::seconds); }
 std::size_t ParamSpace::sequence() { return add("sequence_overhead", Kind::seconds); }
 std::size_t ParamSpace::request() { return add("request_overhead", Kind::seconds); }
 std::size_t ParamSpace::prefill() { return add("prefill_overhead", Kind::seconds); }
+std::size_t ParamSpace::stream() { return add("stream_overhead", Kind::seconds); }
 
 void ParamSpace::add_all(RowModel const& row) {
     for (auto const& seg : row.segments) {
@@ -63,7 +64,7 @@ void ParamSpace::add_all(RowModel const& row) {
             latency(c.kind, c.link);
         }
     }
-    launch(), step(), layer(), sequence(), request(), prefill();
+    launch(), step(), layer(), sequence(), request(), prefill(), stream();
 }
 
 Eigen::VectorXd ParamSpace::lower() const {
@@ -92,6 +93,7 @@ std::pair<ParamSpace, Eigen::VectorXd> ParamSpace::of(model::Calibration const& 
     set(space.sequence(), c.sequence_overhead_s);
     set(space.request(), c.request_overhead_s);
     set(space.prefill(), c.prefill_overhead_s);
+    set(space.stream(), c.stream_overhead_s);
     Eigen::VectorXd x = Eigen::Map<Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
     return {std::move(space), x};
 }
@@ -115,6 +117,7 @@ model::Calibration ParamSpace::calibration(Eigen::VectorXd const& x) const {
         else if (name == "sequence_overhead") c.sequence_overhead_s = v;
         else if (name == "request_overhead") c.request_overhead_s = v;
         else if (name == "prefill_overhead") c.prefill_overhead_s = v;
+        else if (name == "stream_overhead") c.stream_overhead_s = v;
         else if (head == "latency") {
             auto second = tail.find(' ');
             auto const* info = model::find_collective(tail.substr(0, second));
@@ -152,6 +155,7 @@ RowIndices index_row(RowModel const& row, ParamSpace& space) {
     }
     out.launch = space.launch(), out.step = space.step(), out.layer = space.layer();
     out.sequence = space.sequence(), out.prefill = space.prefill(), out.request = space.request();
+    out.stream = space.stream();
     return out;
 }
 
@@ -246,6 +250,14 @@ void row_features(RowModel const& row, RowIndices const& idx, Eigen::VectorXd co
     }
     // Each request's own cost before its first token: once in the mean TTFT.
     out.ttft(static_cast<Eigen::Index>(idx.request)) += 1;
+    // The stream term: the replica's output tokens/s at x, C x output / the
+    // cycle (TTFT + (output - 1) x TPOT), as serve's rate is, before the
+    // term itself. Its value moves with x, as the roofs do: each iterate of
+    // the fit takes it anew.
+    double const cycle = out.ttft.dot(x) + out.ttft_constant +
+                         (row.output_tokens - 1) * (out.tpot.dot(x) + out.tpot_constant);
+    if (cycle > 0 && std::isfinite(cycle))
+        out.ttft(static_cast<Eigen::Index>(idx.stream)) += row.clients * row.output_tokens / cycle;
     for (Eigen::Index j = 0; j < x.size(); ++j) {
         if (!std::isfinite(out.ttft(j))) out.ttft(j) = 0;
         if (!std::isfinite(out.tpot(j))) out.tpot(j) = 0;

@@ -41,6 +41,7 @@ public:
     std::size_t sequence();
     std::size_t request();  // per request, before its first token
     std::size_t prefill();  // per step with a prompt chunk
+    std::size_t stream();   // per output token per second streamed, in TTFT
 
     // Registers every parameter the segments can use (the fit's unknowns).
     void add_all(RowModel const& row);
@@ -83,7 +84,8 @@ struct RowIndices {
     };
     std::vector<Op> ops;
     std::vector<Collective> collectives;
-    std::size_t launch = none, step = none, layer = none, sequence = none, prefill = none, request = none;
+    std::size_t launch = none, step = none, layer = none, sequence = none, prefill = none, request = none,
+                stream = none;
 };
 RowIndices index_row(RowModel const& row, ParamSpace& space);
 // The same at x, which holds every parameter of `space` the indices name.

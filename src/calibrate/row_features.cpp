@@ -88,6 +88,8 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
         return row;
     }
     row.kv_capacity_tokens = memory.capacity_tokens;
+    row.clients = settings.clients;
+    row.output_tokens = static_cast<double>(settings.output_high);
     double const request_tokens = static_cast<double>(settings.prompt_high) + settings.output_high;
     row.fits_memory = memory.capacity_tokens >= settings.clients * request_tokens;
     if (memory.capacity_tokens < request_tokens) {

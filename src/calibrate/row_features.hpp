@@ -46,6 +46,7 @@ struct Segment {
 struct RowModel {
     std::vector<Segment> segments;   // only those with a share
     double kv_capacity_tokens = 0;
+    double clients = 0, output_tokens = 0;  // C of closed(C), each request's output
     bool fits_memory = true;         // the cache holds every client's whole request at once
     std::string problem;             // nonempty: not modelled (the reason)
 };

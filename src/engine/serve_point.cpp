@@ -308,6 +308,13 @@ bool simulate_point(model::Scenario const& scenario, PointSettings const& settin
     result.served_rate = span > 0 ? static_cast<double>(result.requests) / span : 0;
     result.output_tokens_per_s = span > 0 ? tokens / span : 0;
     result.output_tokens_per_s_per_chip = result.output_tokens_per_s / result.chips;
+    // The calibration's stream_overhead: per output token per second
+    // streamed, in front of every request's first token.
+    if (double const stream = calibration ? calibration->stream_overhead_s * result.output_tokens_per_s : 0;
+        stream > 0) {
+        for (double& t : ttft) t += stream;
+        for (double& t : e2e) t += stream;
+    }
     result.ttft = latency_or_nan(std::move(ttft));
     result.tpot = latency_or_nan(std::move(tpot));
     result.e2e = latency_or_nan(std::move(e2e));

@@ -23,7 +23,8 @@ constexpr double max_efficiency = 1.5;
 
 std::vector<std::string_view> const setting_names = {
     "source",         "efficiency",        "latency",          "launch",          "step_overhead",
-    "layer_overhead", "sequence_overhead", "prefill_overhead", "request_overhead"};
+    "layer_overhead", "sequence_overhead", "prefill_overhead", "request_overhead",
+    "stream_overhead"};
 // The classes that take `efficiency CLASS DTYPE` and `efficiency CLASS hbm`;
 // a collective's factor is `efficiency network`.
 std::vector<std::string_view> const class_names = {"gemm", "attention", "elementwise"};
@@ -263,12 +264,13 @@ struct SettingsChecker {
                        : key == "sequence_overhead" ? &cal.sequence_overhead_s
                        : key == "prefill_overhead"  ? &cal.prefill_overhead_s
                        : key == "request_overhead"  ? &cal.request_overhead_s
+                       : key == "stream_overhead"   ? &cal.stream_overhead_s
                                                     : nullptr;
         if (!time) {
             diagnostics().error(span(s.key), "a calibration has no setting '" + key +
                                                  "' (its settings are source, efficiency, latency, launch, "
                                                  "step_overhead, layer_overhead, sequence_overhead, "
-                                                 "prefill_overhead and request_overhead)" +
+                                                 "prefill_overhead, request_overhead and stream_overhead)" +
                                                  did_you_mean(key, setting_names));
             return;
         }

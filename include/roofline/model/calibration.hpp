@@ -72,6 +72,12 @@ struct Calibration {
     // Per request, once, before its first token (the front end: tokenizing,
     // admission, returning the first token); in TTFT and e2e, not in TPOT.
     double request_overhead_s = 0;
+    // Per output token per second the replica streams, added to TTFT (and
+    // e2e) under traffic: a first token waits behind the other streams'
+    // tokens in what is serial in front of the steps (the HTTP front end,
+    // detokenizing, the client); docs/calibration.md, section 3. `serve`
+    // multiplies it by the point's output tokens/s.
+    double stream_overhead_s = 0;
 
     // The factors with their defaults.
     double e_math(OpClass op_class, std::string_view dtype) const {
