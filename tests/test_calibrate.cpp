@@ -6,13 +6,16 @@
 #include "calibrate/measured_csv.hpp"
 #include "calibrate/modelled.hpp"
 #include "calibrate/nnls.hpp"
-#include "calibrate/parameters.hpp"
+#include "calibrate/pricing.hpp"
 #include "roofline/calibrate/calibrate.hpp"
 #include "roofline/calibrate/predict.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -203,4 +206,57 @@ TEST_CASE("calibrate: factors chosen by hand are recovered from rows generated w
     CHECK(result.groups[0].fit_ttft.median_ape < 1e-6);
     CHECK(result.groups[0].cv_tpot.median_ape < 0.05);
     CHECK(result.groups[0].cv_ttft.median_ape < 0.05);
+}
+
+TEST_CASE("calibrate: a row priced by sorted roof groups equals the row priced op by op, at any factors",
+          "[calibrate][pricing]") {
+    // Decode-heavy and prefill-heavy rows on one and on four GPUs: GEMMs on
+    // either roof as the factors move, attention, AllReduces.
+    std::string rows = header;
+    rows += "a,trtllm,1,m,h100_sxm,bf16,agg,2048,16,,,64,1,1,,1,0,1,1,meta-llama--Meta-Llama-3.1-8B_config.json\n";
+    rows += "b,trtllm,1,m,h100_sxm,bf16,agg,128,64,,,8,4,1,,1,0,1,1,meta-llama--Meta-Llama-3.1-70B_config.json\n";
+    rows += "c,trtllm,1,m,h100_sxm,bf16,agg,1024,32,,,1,2,1,,1,0,1,1,Qwen--Qwen3-32B_config.json\n";
+    test::Sandbox box;
+    auto path = test::write_file(box.path / "m.csv", rows);
+    auto modelled = model_measured(path.string(), configs, {});
+    ParamSpace space;
+    for (auto const& m : modelled.models) {
+        REQUIRE(m.problem == "");
+        space.add_all(m);
+    }
+    auto const p = static_cast<Eigen::Index>(space.size());
+    // Factors drawn over a wide range (a fixed linear congruential sequence):
+    // inverse efficiencies 1..6, overheads 0..100 us.
+    std::uint64_t state = 12345;
+    auto uniform = [&] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<double>(state >> 11) / 9007199254740992.0;
+    };
+    std::size_t most_roof_choices = 0;
+    for (auto const& m : modelled.models) {
+        std::set<double> gemm_math;  // the TPOT's GEMM math feature: it moves only when ops change roofs
+        RowPricing const sorted(m, index_row(m, space), p, true);
+        RowPricing const one_by_one(m, index_row(m, space), p, false);
+        for (int trial = 0; trial < 50; ++trial) {
+            Eigen::VectorXd x(p);
+            for (Eigen::Index j = 0; j < p; ++j)
+                x(j) = space.params()[static_cast<std::size_t>(j)].kind == ParamSpace::Kind::inverse_efficiency
+                           ? 1 + 5 * uniform()
+                           : 100e-6 * uniform();
+            RowFeatures a, b;
+            sorted.features(x, a);
+            one_by_one.features(x, b);
+            for (Eigen::Index j = 0; j < p; ++j) {
+                CHECK(a.ttft(j) == Approx(b.ttft(j)).epsilon(1e-12).margin(1e-18));
+                CHECK(a.tpot(j) == Approx(b.tpot(j)).epsilon(1e-12).margin(1e-18));
+            }
+            CHECK(a.ttft_constant == Approx(b.ttft_constant).epsilon(1e-12).margin(1e-18));
+            CHECK(a.tpot_constant == Approx(b.tpot_constant).epsilon(1e-12).margin(1e-18));
+            gemm_math.insert(b.tpot(static_cast<Eigen::Index>(space.math(model::OpClass::gemm, "bf16"))));
+        }
+        most_roof_choices = std::max(most_roof_choices, gemm_math.size());
+    }
+    // The draws move some GEMMs from one roof to the other: the groups'
+    // search is exercised, not only their ends.
+    CHECK(most_roof_choices > 1);
 }

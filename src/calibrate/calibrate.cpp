@@ -4,6 +4,7 @@
 
 #include "fit.hpp"
 #include "modelled.hpp"
+#include "pricing.hpp"
 
 #include "roofline/output/sha256.hpp"
 
@@ -62,10 +63,15 @@ CalibrateResult calibrate_measured(std::string const& path, CalibrateOptions con
         auto const& group = entry.first;
         auto const& members = entry.second;
         if (options.progress) options.progress("fitting", group_index++, groups.size());
+        std::vector<RowModel const*> models;
+        for (auto i : members) models.push_back(&modelled.models[i]);
+        PricedRows const priced = price_rows(models);
         auto fit_rows_of = [&](auto keep) {
             std::vector<FitRow> fit;
-            for (auto i : members)
-                if (keep(i)) fit.push_back(FitRow{&modelled.models[i], rows[i].ttft_s, rows[i].tpot_s, modelled.series_of[i]});
+            for (std::size_t m = 0; m < members.size(); ++m) {
+                std::size_t const i = members[m];
+                if (keep(i)) fit.push_back(FitRow{&priced.rows[m], rows[i].ttft_s, rows[i].tpot_s, modelled.series_of[i]});
+            }
             return fit;
         };
         FitOptions fit_options;
@@ -78,14 +84,15 @@ CalibrateResult calibrate_measured(std::string const& path, CalibrateOptions con
         for (auto i : members) series.push_back(modelled.series_of[i]);
         std::sort(series.begin(), series.end());
         g.series = static_cast<std::size_t>(std::unique(series.begin(), series.end()) - series.begin());
-        auto all = fit_rows(fit_rows_of([](std::size_t) { return true; }), fit_options);
+        auto all = fit_rows(priced.space, fit_rows_of([](std::size_t) { return true; }), fit_options);
         g.iterations = all.iterations;
-        g.calibration = all.space.calibration(all.x);
+        g.calibration = priced.space.calibration(all.x);
         g.calibration.name = g.hardware + "_" + g.backend;
         g.calibration.hardware = g.hardware;
         std::vector<double> pt, mt, pp, mp;
-        for (auto i : members) {
-            auto [ttft, tpot] = predict_fitted(modelled.models[i], all);
+        for (std::size_t m = 0; m < members.size(); ++m) {
+            std::size_t const i = members[m];
+            auto [ttft, tpot] = predict_fitted(priced.rows[m], all.x);
             pt.push_back(ttft), mt.push_back(rows[i].ttft_s), pp.push_back(tpot), mp.push_back(rows[i].tpot_s);
         }
         g.fit_ttft = error_stats(pt, mt);
@@ -99,10 +106,11 @@ CalibrateResult calibrate_measured(std::string const& path, CalibrateOptions con
             };
             auto train = fit_rows_of([&](std::size_t i) { return !in_fold(i); });
             if (train.empty()) continue;
-            auto fold_fit = fit_rows(train, fit_options);
-            for (auto i : members) {
+            auto fold_fit = fit_rows(priced.space, train, fit_options);
+            for (std::size_t m = 0; m < members.size(); ++m) {
+                std::size_t const i = members[m];
                 if (!in_fold(i)) continue;
-                auto [ttft, tpot] = predict_fitted(modelled.models[i], fold_fit);
+                auto [ttft, tpot] = predict_fitted(priced.rows[m], fold_fit.x);
                 RowPrediction& p = predictions[i];
                 p.key = rows[i].key;
                 p.measured_ttft_s = rows[i].ttft_s, p.measured_tpot_s = rows[i].tpot_s;

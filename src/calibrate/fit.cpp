@@ -19,10 +19,10 @@ struct System {
 
 // The weighted relative-error system at x: each row's TTFT and TPOT
 // equation, (features . x + constant - measured) / measured.
-System build(std::vector<FitRow> const& rows, std::vector<RowIndices> const& indices,
-             std::vector<double> const& weights, Eigen::VectorXd const& x, double ttft_weight) {
+System build(std::vector<FitRow> const& rows, std::vector<double> const& weights, Eigen::VectorXd const& x,
+             double ttft_weight) {
     std::vector<RowFeatures> features(rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) row_features(*rows[i].model, indices[i], x, features[i]);
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i].pricing->features(x, features[i]);
     Eigen::Index const n = static_cast<Eigen::Index>(rows.size()), p = x.size();
     System s{Eigen::MatrixXd::Zero(2 * n, p), Eigen::VectorXd::Zero(2 * n)};
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -53,11 +53,18 @@ double l1_objective(System const& s, Eigen::VectorXd const& x, Eigen::VectorXd c
 
 }  // namespace
 
-FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options) {
+PricedRows price_rows(std::vector<RowModel const*> const& models) {
+    PricedRows priced;
+    for (auto const* m : models) priced.space.add_all(*m);
+    // Every parameter is in the space now: each row laid out once.
+    priced.rows.reserve(models.size());
+    for (auto const* m : models)
+        priced.rows.emplace_back(*m, index_row(*m, priced.space), static_cast<Eigen::Index>(priced.space.size()));
+    return priced;
+}
+
+FitResult fit_rows(ParamSpace const& space, std::vector<FitRow> const& rows, FitOptions const& options) {
     FitResult result;
-    for (auto const& r : rows) result.space.add_all(*r.model);
-    std::vector<RowIndices> indices;
-    for (auto const& r : rows) indices.push_back(index_row(*r.model, result.space));
     std::map<std::size_t, double> per_series;
     for (auto const& r : rows) per_series[r.series] += 1;
     // Each series weighs 1 in all; each equation's weight is squared in
@@ -65,7 +72,7 @@ FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options) {
     std::vector<double> base;
     for (auto const& r : rows) base.push_back(1 / per_series[r.series]);
 
-    Eigen::VectorXd x = result.space.lower();
+    Eigen::VectorXd x = space.lower();
     Eigen::VectorXd best = x;
     double best_objective = std::numeric_limits<double>::infinity();
     std::vector<double> weights = base;
@@ -73,7 +80,7 @@ FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options) {
         // The roofs at x; the objective there: the sum of |relative error|,
         // which the iteratively reweighted least squares below minimizes
         // (an L1 fit: the median error matters, not a few outliers).
-        System plain = build(rows, indices, base, x, options.ttft_weight);
+        System plain = build(rows, base, x, options.ttft_weight);
         Eigen::VectorXd unscale(plain.b.size());
         for (Eigen::Index i = 0; i < unscale.size(); ++i) {
             double const w = base[static_cast<std::size_t>(i / 2)] * (i % 2 == 0 ? options.ttft_weight : 1.0);
@@ -90,7 +97,7 @@ FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options) {
             s.a.row(i) *= w;
             s.b(i) *= w;
         }
-        Eigen::VectorXd const lower = result.space.lower();
+        Eigen::VectorXd const lower = space.lower();
         // Columns scaled to unit norm, so that seconds and inverse
         // efficiencies weigh alike in the solver's tolerances.
         Eigen::VectorXd norms = s.a.colwise().norm().transpose();
@@ -105,7 +112,7 @@ FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options) {
         x = next;
         if (it > 2 && change < 1e-4) break;
     }
-    System s = build(rows, indices, base, x, options.ttft_weight);
+    System s = build(rows, base, x, options.ttft_weight);
     Eigen::VectorXd unscale(s.b.size());
     for (Eigen::Index i = 0; i < unscale.size(); ++i)
         unscale(i) = std::sqrt(base[static_cast<std::size_t>(i / 2)] * (i % 2 == 0 ? options.ttft_weight : 1.0));
@@ -116,11 +123,9 @@ FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options) {
     return result;
 }
 
-std::pair<double, double> predict_fitted(RowModel const& row, FitResult const& fit) {
-    ParamSpace space = fit.space;
-    Eigen::VectorXd x = fit.x;
+std::pair<double, double> predict_fitted(RowPricing const& row, Eigen::VectorXd const& x) {
     RowFeatures f;
-    row_features(row, space, x, f);
+    row.features(x, f);
     return {f.ttft.dot(x) + f.ttft_constant, f.tpot.dot(x) + f.tpot_constant};
 }
 

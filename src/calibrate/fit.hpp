@@ -5,14 +5,22 @@
 // its rows 1 / its row count), alternating with choosing each op's roof at
 // the current factors until the factors stop moving.
 
-#include "parameters.hpp"
+#include "pricing.hpp"
 
 #include <vector>
 
 namespace roofline::calibrate {
 
+// A group's rows laid out for pricing once, in one parameter space: every
+// fold's fit and every prediction of the group prices the same layouts.
+struct PricedRows {
+    ParamSpace space;
+    std::vector<RowPricing> rows;  // in the order of the models given
+};
+PricedRows price_rows(std::vector<RowModel const*> const& models);
+
 struct FitRow {
-    RowModel const* model = nullptr;
+    RowPricing const* pricing = nullptr;
     double ttft_s = 0, tpot_s = 0;  // measured
     std::size_t series = 0;         // an index: rows of one series share it
 };
@@ -23,15 +31,16 @@ struct FitOptions {
 };
 
 struct FitResult {
-    ParamSpace space;
+    // Over the space the rows were priced in: a parameter none of the rows
+    // uses stays at its default (efficiency 1, overhead 0).
     Eigen::VectorXd x;
     int iterations = 0;
-    double objective = 0;  // the weighted sum of squared relative errors at x
+    double objective = 0;  // the weighted sum of absolute relative errors at x
 };
 
-FitResult fit_rows(std::vector<FitRow> const& rows, FitOptions const& options = {});
+FitResult fit_rows(ParamSpace const& space, std::vector<FitRow> const& rows, FitOptions const& options = {});
 
-// A row's mean TTFT and TPOT at the fitted x.
-std::pair<double, double> predict_fitted(RowModel const& row, FitResult const& fit);
+// A row's mean TTFT and TPOT at x.
+std::pair<double, double> predict_fitted(RowPricing const& row, Eigen::VectorXd const& x);
 
 }  // namespace roofline::calibrate

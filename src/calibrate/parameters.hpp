@@ -61,15 +61,6 @@ private:
     std::map<std::string, std::size_t, std::less<>> index_;
 };
 
-// A row's mean TTFT and TPOT at x: features . x + constant, with each op on
-// the roof that is largest at x. `space` gets any parameter it lacks (at
-// its default in x, which grows to match).
-struct RowFeatures {
-    Eigen::VectorXd ttft, tpot;
-    double ttft_constant = 0, tpot_constant = 0;
-};
-void row_features(RowModel const& row, ParamSpace& space, Eigen::VectorXd& x, RowFeatures& out);
-
 // The parameters a row's segments use, looked up once (the fit prices a
 // row at many x): per op of each segment in order its math and HBM
 // parameters, per collective its network and latency ones (none: not
@@ -88,12 +79,5 @@ struct RowIndices {
                 stream = none;
 };
 RowIndices index_row(RowModel const& row, ParamSpace& space);
-// The same at x, which holds every parameter of `space` the indices name.
-void row_features(RowModel const& row, RowIndices const& indices, Eigen::VectorXd const& x, RowFeatures& out);
-
-// The predicted mean TTFT and TPOT (seconds) with a calibration (nullptr:
-// the serial roofline: every efficiency 1, no overhead, the roofline's
-// collective latencies).
-std::pair<double, double> predict_row(RowModel const& row, model::Calibration const* calibration);
 
 }  // namespace roofline::calibrate

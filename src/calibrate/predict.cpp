@@ -3,7 +3,7 @@
 #include "roofline/calibrate/predict.hpp"
 
 #include "modelled.hpp"
-#include "parameters.hpp"
+#include "pricing.hpp"
 
 #include "roofline/lang/diagnostics.hpp"
 #include "roofline/lang/templates_dir.hpp"
