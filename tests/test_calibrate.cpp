@@ -166,6 +166,7 @@ TEST_CASE("calibrate: factors chosen by hand are recovered from rows generated w
     truth.sequence_overhead_s = 10e-6;
     truth.request_overhead_s = 5e-3;
     truth.stream_overhead_s = 20e-6;  // per output token/s: 20 ms at 1,000 tokens/s
+    truth.admission_wait = 0.3;       // steps per sequence in flight
     // The measured file: each row's times with the true factors.
     std::string measured = header;
     for (std::size_t i = 0; i < modelled.file.rows.size(); ++i) {
@@ -199,6 +200,7 @@ TEST_CASE("calibrate: factors chosen by hand are recovered from rows generated w
     CHECK(c.sequence_overhead_s == Approx(10e-6).epsilon(0.01));
     CHECK(c.request_overhead_s == Approx(5e-3).epsilon(0.01));
     CHECK(c.stream_overhead_s == Approx(20e-6).epsilon(0.01));
+    CHECK(c.admission_wait == Approx(0.3).epsilon(0.01));
     // Noise-free data: the fit's errors are those of rounding; a fold
     // without one model's series cannot tell all the factors apart, so
     // cross-validation is only close.

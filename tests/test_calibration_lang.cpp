@@ -39,6 +39,7 @@ std::string const full =
     "    layer_overhead = 40 us\n"
     "    sequence_overhead = 20 us\n"
     "    stream_overhead = 30 us\n"
+    "    admission_wait = 0.05\n"
     "}\n";
 
 // The first error's full text (file:line:col: error: message) is among the errors.
@@ -87,6 +88,7 @@ TEST_CASE("calibration: a full block, every value in SI units", "[calibration-la
     CHECK(c.layer_overhead_s == 4e-5);
     CHECK(c.sequence_overhead_s == 2e-5);
     CHECK(c.stream_overhead_s == 3e-5);
+    CHECK(c.admission_wait == 0.05);  // steps per sequence in flight: no unit
     // The targets in order: h100_sxm calibrated, b200 not.
     REQUIRE(s.targets.size() == 2);
     CHECK(s.hardware[static_cast<std::size_t>(s.targets[0])].id == "h100_sxm");
@@ -119,6 +121,7 @@ TEST_CASE("calibration: defaults, empty blocks, aliases, several targets", "[cal
     CHECK(none.step_overhead_s == 0);
     CHECK(none.layer_overhead_s == 0);
     CHECK(none.sequence_overhead_s == 0);
+    CHECK(none.admission_wait == 0);
     CHECK(none.source.empty());
     CHECK(s.target_calibrations == std::vector<int>{0, 1});
 
@@ -247,6 +250,13 @@ TEST_CASE("calibration: errors at their line and column", "[calibration-lang]") 
                  "test.roof:5:21: error: 'step_overhead' must be at least 0 and finite, not -1");
     expect_error(head + open + "    latency allreduce nvlink = -1 us\n}\n",
                  "test.roof:5:32: error: 'latency allreduce nvlink' must be at least 0 and finite, not -1");
+    // The admission wait: steps, a plain number at least 0 (the unit at
+    // 5:24, the value at 5:22).
+    expect_error(head + open + "    admission_wait = 5 ms\n}\n",
+                 "test.roof:5:24: error: 'admission_wait' is steps per sequence in flight, a plain number, not 'ms'");
+    expect_error(head + open + "    admission_wait = -1\n}\n",
+                 "test.roof:5:22: error: 'admission_wait' must be at least 0 and finite, not -1");
+    expect_error(head + open + "    admission_wai = 1\n}\n", "did you mean 'admission_wait'?");
     // Latencies: a collective kind and a link (5:13, 5:23).
     expect_error(head + open + "    latency allreduc nvlink = 14 us\n}\n",
                  "test.roof:5:13: error: unknown collective 'allreduc'");

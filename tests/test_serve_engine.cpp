@@ -176,6 +176,30 @@ TEST_CASE("A calibration's stream_overhead adds k x the output tokens/s to TTFT 
     CHECK(close(r.e2e.p90, e2e + extra, 1e-9));
 }
 
+TEST_CASE("A calibration's admission_wait adds w x the sequences running x the mean TPOT to TTFT and e2e",
+          "[serve-engine][expected]") {
+    // closed(1) as above: one sequence running at every moment (its client
+    // sends the next request as the last finishes), the mean TPOT the serial
+    // roofline's 2.21621e-6 s. admission_wait = 2 steps per sequence: TTFT
+    // and e2e each gain 2 x 1 x 2.21621e-6 = 4.43242e-6 s; TPOT none.
+    auto checked = test::tiny_serve({});
+    model::Calibration c;
+    c.name = "admission_only";
+    c.hardware = checked->scenario.hardware[static_cast<std::size_t>(checked->scenario.targets[0])].id;
+    c.admission_wait = 2;
+    checked->scenario.calibrations = {c};
+    checked->scenario.target_calibrations = {0};
+    auto const results = serve_of(*checked);
+    REQUIRE(results.size() == 1);
+    auto const& r = results[0];
+    double const extra = 2 * 1 * 2.21621e-6;
+    CHECK(close(r.mean_running, 1, 1e-12));
+    CHECK(close(r.ttft.mean, 2.82e-6 + extra, 1e-9));
+    CHECK(close(r.ttft.p99, 2.82e-6 + extra, 1e-9));
+    CHECK(close(r.tpot.mean, 2.21621e-6, 1e-10));
+    CHECK(close(r.e2e.p90, 2.276589e-5 + extra, 1e-9));
+}
+
 TEST_CASE("A prompt of 3 x max_step_tokens alone takes three steps to its first token", "[serve-engine]") {
     test::TinyServe s;
     s.prompt = "300";

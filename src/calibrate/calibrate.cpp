@@ -183,6 +183,7 @@ std::string calibration_text(GroupFit const& g, CalibrateResult const& r, std::s
     t += "    prefill_overhead = " + duration(c.prefill_overhead_s) + "\n";
     t += "    request_overhead = " + duration(c.request_overhead_s) + "\n";
     t += "    stream_overhead = " + duration(c.stream_overhead_s) + "\n";
+    t += "    admission_wait = " + number(c.admission_wait) + "\n";
     t += "}\n";
     return t;
 }

@@ -49,6 +49,7 @@ std::size_t ParamSpace::sequence() { return add("sequence_overhead", Kind::secon
 std::size_t ParamSpace::request() { return add("request_overhead", Kind::seconds); }
 std::size_t ParamSpace::prefill() { return add("prefill_overhead", Kind::seconds); }
 std::size_t ParamSpace::stream() { return add("stream_overhead", Kind::seconds); }
+std::size_t ParamSpace::admission() { return add("admission_wait", Kind::steps); }
 
 void ParamSpace::add_all(RowModel const& row) {
     for (auto const& seg : row.segments) {
@@ -62,7 +63,7 @@ void ParamSpace::add_all(RowModel const& row) {
             latency(c.kind, c.link);
         }
     }
-    launch(), step(), layer(), sequence(), request(), prefill(), stream();
+    launch(), step(), layer(), sequence(), request(), prefill(), stream(), admission();
 }
 
 Eigen::VectorXd ParamSpace::lower() const {
@@ -92,6 +93,7 @@ std::pair<ParamSpace, Eigen::VectorXd> ParamSpace::of(model::Calibration const& 
     set(space.request(), c.request_overhead_s);
     set(space.prefill(), c.prefill_overhead_s);
     set(space.stream(), c.stream_overhead_s);
+    set(space.admission(), c.admission_wait);
     Eigen::VectorXd x = Eigen::Map<Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
     return {std::move(space), x};
 }
@@ -116,6 +118,7 @@ model::Calibration ParamSpace::calibration(Eigen::VectorXd const& x) const {
         else if (name == "request_overhead") c.request_overhead_s = v;
         else if (name == "prefill_overhead") c.prefill_overhead_s = v;
         else if (name == "stream_overhead") c.stream_overhead_s = v;
+        else if (name == "admission_wait") c.admission_wait = v;
         else if (head == "latency") {
             auto second = tail.find(' ');
             auto const* info = model::find_collective(tail.substr(0, second));
@@ -154,6 +157,7 @@ RowIndices index_row(RowModel const& row, ParamSpace& space) {
     out.launch = space.launch(), out.step = space.step(), out.layer = space.layer();
     out.sequence = space.sequence(), out.prefill = space.prefill(), out.request = space.request();
     out.stream = space.stream();
+    out.admission = space.admission();
     return out;
 }
 

@@ -22,7 +22,7 @@ namespace roofline::calibrate {
 
 class ParamSpace {
 public:
-    enum class Kind : std::uint8_t { inverse_efficiency, seconds };
+    enum class Kind : std::uint8_t { inverse_efficiency, seconds, steps };
     struct Param {
         std::string name;  // "gemm fp8", "attention hbm", "latency allreduce nvlink", "launch", ...
         Kind kind = Kind::seconds;
@@ -42,6 +42,7 @@ public:
     std::size_t request();  // per request, before its first token
     std::size_t prefill();  // per step with a prompt chunk
     std::size_t stream();   // per output token per second streamed, in TTFT
+    std::size_t admission();  // steps per sequence in flight, in TTFT
 
     // Registers every parameter the segments can use (the fit's unknowns).
     void add_all(RowModel const& row);
@@ -76,7 +77,7 @@ struct RowIndices {
     std::vector<Op> ops;
     std::vector<Collective> collectives;
     std::size_t launch = none, step = none, layer = none, sequence = none, prefill = none, request = none,
-                stream = none;
+                stream = none, admission = none;
 };
 RowIndices index_row(RowModel const& row, ParamSpace& space);
 

@@ -199,6 +199,10 @@ void RowPricing::features(Eigen::VectorXd const& x, RowFeatures& out) const {
                          (row_->output_tokens - 1) * (out.tpot.dot(x) + out.tpot_constant);
     if (cycle > 0 && std::isfinite(cycle))
         out.ttft(static_cast<Eigen::Index>(indices_.stream)) += row_->clients * row_->output_tokens / cycle;
+    // The admission wait: steps per sequence in flight (the C clients of
+    // the closed loop), each the mean TPOT at x, as serve's is.
+    double const tpot = out.tpot.dot(x) + out.tpot_constant;
+    if (std::isfinite(tpot)) out.ttft(static_cast<Eigen::Index>(indices_.admission)) += row_->clients * tpot;
     for (Eigen::Index j = 0; j < x.size(); ++j) {
         if (!std::isfinite(out.ttft(j))) out.ttft(j) = 0;
         if (!std::isfinite(out.tpot(j))) out.tpot(j) = 0;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace roofline::engine::serving {
 
@@ -314,6 +315,14 @@ bool simulate_point(model::Scenario const& scenario, PointSettings const& settin
         stream > 0) {
         for (double& t : ttft) t += stream;
         for (double& t : e2e) t += stream;
+    }
+    // The calibration's admission_wait: steps per sequence in flight (the
+    // mean running), each the mean TPOT, in front of every first token.
+    if (calibration && calibration->admission_wait > 0 && !tpot.empty()) {
+        double const mean_tpot = std::accumulate(tpot.begin(), tpot.end(), 0.0) / static_cast<double>(tpot.size());
+        double const wait = calibration->admission_wait * result.mean_running * mean_tpot;
+        for (double& t : ttft) t += wait;
+        for (double& t : e2e) t += wait;
     }
     result.ttft = latency_or_nan(std::move(ttft));
     result.tpot = latency_or_nan(std::move(tpot));

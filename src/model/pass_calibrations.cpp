@@ -24,7 +24,7 @@ constexpr double max_efficiency = 1.5;
 std::vector<std::string_view> const setting_names = {
     "source",         "efficiency",        "latency",          "launch",          "step_overhead",
     "layer_overhead", "sequence_overhead", "prefill_overhead", "request_overhead",
-    "stream_overhead"};
+    "stream_overhead", "admission_wait"};
 // The classes that take `efficiency CLASS DTYPE` and `efficiency CLASS hbm`;
 // a collective's factor is `efficiency network`.
 std::vector<std::string_view> const class_names = {"gemm", "attention", "elementwise"};
@@ -143,6 +143,24 @@ struct SettingsChecker {
         return base;
     }
 
+    // A count of steps (admission_wait): a plain number, at least 0, finite.
+    std::optional<double> steps(ast::CalibrationSetting const& s, std::string const& what) const {
+        ast::Unit const* unit = nullptr;
+        auto value = number(s, unit, "'" + what + "'");
+        if (!value) return std::nullopt;
+        if (unit) {
+            diagnostics().error(span(*unit), "'" + what + "' is steps per sequence in flight, a plain number, "
+                                                 "not '" + unit->text + "'");
+            return std::nullopt;
+        }
+        if (!(*value >= 0) || std::isinf(*value)) {
+            diagnostics().error(value_span(s), "'" + what + "' must be at least 0 and finite, not " +
+                                                   format_number(*value));
+            return std::nullopt;
+        }
+        return value;
+    }
+
     // The class of `efficiency CLASS ...`, or nullopt after an error.
     std::optional<OpClass> op_class(ast::Identifier const& word) const {
         for (std::size_t i = 0; i < class_names.size(); ++i)
@@ -258,6 +276,11 @@ struct SettingsChecker {
                 cal.source = text->value;
             return;
         }
+        if (key == "admission_wait") {
+            if (!no_words(s) || !first_time(s, key)) return;
+            if (auto w = steps(s, key)) cal.admission_wait = *w;
+            return;
+        }
         double* time = key == "launch"              ? &cal.launch_s
                        : key == "step_overhead"     ? &cal.step_overhead_s
                        : key == "layer_overhead"    ? &cal.layer_overhead_s
@@ -270,7 +293,7 @@ struct SettingsChecker {
             diagnostics().error(span(s.key), "a calibration has no setting '" + key +
                                                  "' (its settings are source, efficiency, latency, launch, "
                                                  "step_overhead, layer_overhead, sequence_overhead, "
-                                                 "prefill_overhead, request_overhead and stream_overhead)" +
+                                                 "prefill_overhead, request_overhead, stream_overhead and admission_wait)" +
                                                  did_you_mean(key, setting_names));
             return;
         }

@@ -78,6 +78,12 @@ struct Calibration {
     // detokenizing, the client); docs/calibration.md, section 3. `serve`
     // multiplies it by the point's output tokens/s.
     double stream_overhead_s = 0;
+    // Steps a first token waits per sequence in flight, added to TTFT (and
+    // e2e): admission_wait x the sequences running x the mean TPOT. The
+    // measured TTFT grows with the batch times the step time beyond what a
+    // scheduler of the engine's kind gives (docs/calibration.md, section 3).
+    // A plain number, not a time.
+    double admission_wait = 0;
 
     // The factors with their defaults.
     double e_math(OpClass op_class, std::string_view dtype) const {
