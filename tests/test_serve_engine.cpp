@@ -29,6 +29,22 @@ std::vector<engine::ServeResult> serve_of(test::Checked& checked) {
     return std::move(*results);
 }
 
+// closed(1) on the tiny chip with a calibration that sets only what `set`
+// does (every factor 1, every other overhead 0): its one serve result.
+template <class Set>
+engine::ServeResult closed_one_with(Set&& set) {
+    auto checked = test::tiny_serve({});
+    model::Calibration c;
+    c.name = "only";
+    c.hardware = checked->scenario.hardware[static_cast<std::size_t>(checked->scenario.targets[0])].id;
+    set(c);
+    checked->scenario.calibrations = {c};
+    checked->scenario.target_calibrations = {0};
+    auto results = serve_of(*checked);
+    REQUIRE(results.size() == 1);
+    return std::move(results[0]);
+}
+
 }  // namespace
 
 TEST_CASE("A step's time is the roofline of its counts summed over sequences and chunks",
@@ -158,16 +174,7 @@ TEST_CASE("A calibration's stream_overhead adds k x the output tokens/s to TTFT 
     // stream_overhead = 2e-11 s per token/s: every step is the serial
     // roofline's, the output rate 10 / e2e, and TTFT and e2e each gain
     // 2e-11 x 10 / 2.276589e-5 = 8.785e-6 s.
-    auto checked = test::tiny_serve({});
-    model::Calibration c;
-    c.name = "stream_only";
-    c.hardware = checked->scenario.hardware[static_cast<std::size_t>(checked->scenario.targets[0])].id;
-    c.stream_overhead_s = 2e-11;
-    checked->scenario.calibrations = {c};
-    checked->scenario.target_calibrations = {0};
-    auto const results = serve_of(*checked);
-    REQUIRE(results.size() == 1);
-    auto const& r = results[0];
+    auto const r = closed_one_with([](model::Calibration& c) { c.stream_overhead_s = 2e-11; });
     double const e2e = 2.276589e-5, extra = 2e-11 * 10 / e2e;
     CHECK(close(r.output_tokens_per_s, 10 / e2e, 1e-10));
     CHECK(close(r.ttft.mean, 2.82e-6 + extra, 1e-9));
@@ -182,16 +189,7 @@ TEST_CASE("A calibration's admission_wait adds w x the sequences running x the m
     // sends the next request as the last finishes), the mean TPOT the serial
     // roofline's 2.21621e-6 s. admission_wait = 2 steps per sequence: TTFT
     // and e2e each gain 2 x 1 x 2.21621e-6 = 4.43242e-6 s; TPOT none.
-    auto checked = test::tiny_serve({});
-    model::Calibration c;
-    c.name = "admission_only";
-    c.hardware = checked->scenario.hardware[static_cast<std::size_t>(checked->scenario.targets[0])].id;
-    c.admission_wait = 2;
-    checked->scenario.calibrations = {c};
-    checked->scenario.target_calibrations = {0};
-    auto const results = serve_of(*checked);
-    REQUIRE(results.size() == 1);
-    auto const& r = results[0];
+    auto const r = closed_one_with([](model::Calibration& c) { c.admission_wait = 2; });
     double const extra = 2 * 1 * 2.21621e-6;
     CHECK(close(r.mean_running, 1, 1e-12));
     CHECK(close(r.ttft.mean, 2.82e-6 + extra, 1e-9));
