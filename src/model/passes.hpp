@@ -101,6 +101,11 @@ void check_calibrations(Context const& context, std::vector<Pending<ast::Calibra
                         std::vector<Pending<ast::HardwareStmt>> const& definitions,
                         std::vector<Pending<ast::AliasStmt>> const& alias_statements,
                         Constants const& constant, Scenario& scenario);
+// pass_calibration_settings.cpp: one block's settings into `cal`, each error
+// at its word (the scenario's dtypes name `efficiency CLASS DTYPE`'s).
+void check_calibration_settings(Context const& context, Constants const& constant, Scenario const& scenario,
+                                ParsedFile const& file, std::vector<ast::CalibrationSetting> const& settings,
+                                Calibration& cal);
 
 // pass_mesh.cpp: each mesh axis named apart from the top-level values and
 // of a whole-number size; reports only.
