@@ -109,6 +109,11 @@ Workbook::Workbook(std::string path, DocumentProperties const& properties, bool 
     format_set_bold(f.header);
     format_set_bg_color(f.header, header_fill);
     format_set_bottom(f.header, LXW_BORDER_THIN);
+    f.header_number = add_format();
+    format_set_bold(f.header_number);
+    format_set_bg_color(f.header_number, header_fill);
+    format_set_bottom(f.header_number, LXW_BORDER_THIN);
+    format_set_align(f.header_number, LXW_ALIGN_RIGHT);
     f.note = add_format();
     format_set_italic(f.note);
     format_set_font_color(f.note, muted_text);

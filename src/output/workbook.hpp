@@ -27,6 +27,7 @@ struct DocumentProperties {
 // The formats every workbook of the tool shares.
 struct CommonFormats {
     lxw_format *title, *bold, *header, *note;  // text
+    lxw_format* header_number;  // a header over numbers: right-aligned, as they are
     lxw_format *time, *ratio;                  // numbers: seconds, FLOP/byte and ratios
 };
 

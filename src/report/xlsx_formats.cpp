@@ -45,6 +45,7 @@ void XlsxWriter::State::make_formats() {
     format_set_bold(F.section);
     format_set_font_size(F.section, 12);
     F.header = common.header;
+    F.header_number = common.header_number;
     F.note = common.note;
     F.sci = number_format(sci_format);
     F.ratio = common.ratio;

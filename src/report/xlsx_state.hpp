@@ -70,6 +70,7 @@ struct XlsxWriter::State {
     std::vector<std::string> cases_names;
 
     struct Formats {
+        lxw_format *header_number;  // over numbers, right-aligned as they are
         lxw_format *title, *label, *header, *section, *note, *sci, *ratio, *time, *fraction,
             *center, *indent, *energy, *compute, *memory, *unsupported, *never, *bytes, *whole, *rate;
         lxw_format *onchip, *network;  // static bound cells, as compute and memory
@@ -218,6 +219,15 @@ struct XlsxWriter::State {
     }
     // Sweep v's value at `point`: a number, or a dtype sweep's name (indented:
     // it may follow a number).
+    // A header row of the Summary's tables, which share the sheet's column
+    // widths: each header aligned as its column's values are (a number's
+    // header right, so that it sits over the number, not over the next
+    // column's start).
+    void header_cells(lxw_worksheet* ws, std::size_t row, std::vector<std::string> const& headers,
+                      std::vector<bool> const& over_numbers) {
+        for (std::size_t i = 0; i < headers.size(); ++i)
+            str(ws, row, i, headers[i], i < over_numbers.size() && over_numbers[i] ? fmt.header_number : fmt.header);
+    }
     void sweep_cell(lxw_worksheet* ws, std::size_t row, std::size_t col, std::size_t point,
                     std::size_t v) {
         double value = ctx.grid.sweep_value(point, v);

@@ -31,9 +31,12 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
                 : "; * marks the target's best row of each dtype. Values of this run: they do not follow edits.";
     str(ws, r++, 0, note, fmt.note);
     std::vector<std::string> headers = {"hardware", "best"};
-    for (std::size_t v : plan.row_sweeps()) headers.push_back(s.sweeps[v].name);
-    headers.push_back("chips");
-    for (std::size_t v : plan.other_sweeps) headers.push_back(s.sweeps[v].name);
+    std::vector<bool> over_numbers = {false, false};  // the rest are numbers but a dtype sweep's
+    for (std::size_t v : plan.row_sweeps())
+        headers.push_back(s.sweeps[v].name), over_numbers.push_back(!s.sweeps[v].of_dtypes);
+    headers.push_back("chips"), over_numbers.push_back(true);
+    for (std::size_t v : plan.other_sweeps)
+        headers.push_back(s.sweeps[v].name), over_numbers.push_back(!s.sweeps[v].of_dtypes);
     bool const onchip = s.has_onchip();
     bool const pipeline = s.pipeline_axis >= 0;
     headers.push_back(pipeline ? "step (one stage)" : "step");
@@ -44,7 +47,8 @@ std::size_t XlsxWriter::State::write_summary_plan(Summary const& sum, std::size_
         headers.push_back(h);
     if (onchip) headers.push_back("onchip-bound share");
     headers.push_back("resident per chip");
-    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    over_numbers.resize(headers.size(), true);
+    header_cells(ws, r, headers, over_numbers);
     ++r;
     for (auto const& row : plan.rows) {
         std::size_t c = 0;

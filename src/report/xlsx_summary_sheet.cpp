@@ -99,14 +99,16 @@ void XlsxWriter::State::write_summary_head() {
     double label = 12;
     if (points > 0) label = std::max(label, text_width("t_lower at " + point_label(ctx, 0)) + 2);
     // The Step section's headers widen the columns (times need 12
-    // characters, "28.04E-6 s"); the Plan above it shares them.
+    // characters, "28.04E-6 s"; a bold header a character more than its
+    // text, so that a right-aligned one and the next left-aligned one keep
+    // apart); the Plan above it shares them.
     auto const step_headers = summary_step_headers();
     std::vector<double> widths(std::max<std::size_t>(6 + 2 * sweeps, step_headers.size()), label);
     widths[0] = a;
     widths[1] = std::max(b, label);  // also the first "t_lower at ..." of Whole scenario
     widths[2] = std::max(hw, label);
     for (std::size_t i = 0; i < step_headers.size(); ++i)
-        widths[i] = std::max({widths[i], text_width(step_headers[i]) + 2, i > sweeps ? 12.0 : 0.0});
+        widths[i] = std::max({widths[i], text_width(step_headers[i]) + 3, i > sweeps ? 12.0 : 0.0});
     for (std::size_t i = 0; i < widths.size(); ++i) width(ws, i, std::min(widths[i], 60.0));
     worksheet_set_landscape(ws);
     worksheet_fit_to_pages(ws, 1, 0);

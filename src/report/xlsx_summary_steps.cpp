@@ -67,7 +67,12 @@ std::size_t XlsxWriter::State::write_summary_steps(Summary const& sum, std::size
     std::size_t const weights = rate + (st.tokens ? 1 : 0);
     std::size_t const capacity = weights + (st.bytes ? 3 : 0);
     auto const headers = summary_step_headers();
-    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    // Numbers but the hardware and a dtype sweep ("fits on ..." is centered
+    // under a right-aligned header as wide as its column).
+    std::vector<bool> over_numbers(headers.size(), true);
+    over_numbers[0] = false;
+    for (std::size_t v = 0; v < sweeps; ++v) over_numbers[1 + v] = !ctx.scenario.sweeps[v].of_dtypes;
+    header_cells(ws, r, headers, over_numbers);
     ++r;
 
     auto steps_cell = [&](std::size_t row, std::size_t column) {
