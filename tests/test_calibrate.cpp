@@ -1,12 +1,14 @@
 // roofline calibrate (docs/calibration.md): the NNLS solver on a problem
 // solved by hand, the measured file's errors at their line and column, and
 // the fit recovering factors chosen by hand from rows generated with them.
+#include "helpers.hpp"
 #include "sandbox.hpp"
 
 #include "calibrate/measured_csv.hpp"
 #include "calibrate/modelled.hpp"
 #include "calibrate/nnls.hpp"
 #include "calibrate/pricing.hpp"
+#include "calibrate/series.hpp"
 #include "roofline/calibrate/calibrate.hpp"
 #include "roofline/calibrate/predict.hpp"
 
@@ -15,6 +17,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -261,4 +265,35 @@ TEST_CASE("calibrate: a row priced by sorted roof groups equals the row priced o
     // The draws move some GEMMs from one roof to the other: the groups'
     // search is exercised, not only their ends.
     CHECK(most_roof_choices > 1);
+}
+
+TEST_CASE("calibrate: a 4-bit gpt-oss row is modelled on OpenAI's checkpoint (mxfp4 experts, bf16 inputs), on Hopper too",
+          "[calibrate]") {
+    // The sample labels gpt-oss-120b's 4-bit rows nvfp4, but the checkpoint
+    // they name has mxfp4 experts and bf16 attention (its config's
+    // quantization_config), and every matmul takes bf16 inputs: the compute
+    // dtype is bf16 (the input with more bytes), a peak H100 has.
+    std::string const row =
+        "g,vllm,0.11,openai/gpt-oss-120b,h100_sxm,fp4,agg,1024,128,nvfp4,nvfp4,4,2,1,,1,0,50,5,"
+        "openai--gpt-oss-120b_config.json\n";
+    auto file = parse_measured("m.csv", header + row);
+    REQUIRE(file.rows.size() == 1);
+    std::ifstream in(configs + "/openai--gpt-oss-120b_config.json");
+    std::string const config((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto const scenario = series_scenario(file.rows[0], {4}, config, "openai--gpt-oss-120b_config.json");
+    CHECK(test::contains(scenario.text, "let wdt = bf16 "));
+    CHECK(test::contains(scenario.text, "let mdt = wdt "));
+    CHECK(test::contains(scenario.text, "let edt = mxfp4 "));
+    CHECK_FALSE(test::contains(scenario.text, "nvfp4"));
+    // And the row is modelled, not skipped for a missing NVFP4 peak.
+    test::Sandbox box;
+    auto path = test::write_file(box.path / "m.csv", header + row);
+    PredictOptions options;
+    options.configs_dir = configs;
+    options.uncalibrated = true;
+    auto v = validate_measured(path.string(), options);
+    INFO((v.skipped.empty() ? std::string() : v.skipped[0].reason));
+    CHECK(v.skipped.empty());
+    REQUIRE(v.rows.size() == 1);
+    CHECK(v.rows[0].predicted_tpot_s > 0);
 }

@@ -49,11 +49,15 @@ SeriesScenario series_scenario(MeasuredRow const& row, std::vector<std::uint32_t
     options.layout.ep = size(row.moe_ep);
     // The row's precision: the checkpoint's own quantization where its
     // config has it in that format (fp8 blocks, Kimi's int4 with a bf16
-    // scale per 32), else --dtype of the experts' precision (most of the
-    // weights of a MoE model).
+    // scale per 32, gpt-oss's mxfp4 experts for a 4-bit row: the sample
+    // calls them nvfp4, but the checkpoint it names is OpenAI's, with bf16
+    // attention and mxfp4 experts), else --dtype of the experts' precision
+    // (most of the weights of a MoE model).
     std::string const precision = row.fields.at("moe_quant_mode");
     bool const fp8_checkpoint = config_text.find("\"quant_method\": \"fp8\"") != std::string::npos;
-    bool const own = precision == "int4_wo" || ((precision == "fp8" || precision == "fp8_block") && fp8_checkpoint);
+    bool const mxfp4_checkpoint = config_text.find("\"quant_method\": \"mxfp4\"") != std::string::npos;
+    bool const own = precision == "int4_wo" || ((precision == "fp8" || precision == "fp8_block") && fp8_checkpoint) ||
+                     ((precision == "nvfp4" || precision == "mxfp4") && mxfp4_checkpoint);
     if (!own && (precision == "fp8" || precision == "nvfp4")) {
         // A ModelOpt checkpoint of that precision, as the engines serve
         // one: fp8 or NVFP4 weights and matmul inputs, an fp8 KV cache.
