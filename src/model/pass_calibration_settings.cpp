@@ -85,16 +85,24 @@ struct SettingsChecker {
         return span(boost::get<ast::Quantity>(s.value).value);
     }
 
-    // `efficiency ... = E`: a plain number in (0, max_efficiency].
-    std::optional<double> efficiency(ast::CalibrationSetting const& s, std::string const& what) const {
+    // The value as a plain number, or nullopt after an error (at a unit:
+    // `is` says what the number is, as in "an efficiency is a fraction of
+    // the peak").
+    std::optional<double> plain(ast::CalibrationSetting const& s, std::string const& what,
+                                std::string const& is) const {
         ast::Unit const* unit = nullptr;
         auto value = number(s, unit, "'" + what + "'");
-        if (!value) return std::nullopt;
-        if (unit) {
-            diagnostics().error(span(*unit), "an efficiency is a fraction of the peak, a plain number, not '" +
-                                                 unit->text + "'");
+        if (value && unit) {
+            diagnostics().error(span(*unit), is + ", a plain number, not '" + unit->text + "'");
             return std::nullopt;
         }
+        return value;
+    }
+
+    // `efficiency ... = E`: a plain number in (0, max_efficiency].
+    std::optional<double> efficiency(ast::CalibrationSetting const& s, std::string const& what) const {
+        auto value = plain(s, what, "an efficiency is a fraction of the peak");
+        if (!value) return std::nullopt;
         if (!(*value > 0 && *value <= max_efficiency)) {
             diagnostics().error(value_span(s), "an efficiency must be above 0 and at most " +
                                                    format_number(max_efficiency) + ", not " +
@@ -135,14 +143,8 @@ struct SettingsChecker {
 
     // A count of steps (admission_wait): a plain number, at least 0, finite.
     std::optional<double> steps(ast::CalibrationSetting const& s, std::string const& what) const {
-        ast::Unit const* unit = nullptr;
-        auto value = number(s, unit, "'" + what + "'");
+        auto value = plain(s, what, "'" + what + "' is steps per sequence in flight");
         if (!value) return std::nullopt;
-        if (unit) {
-            diagnostics().error(span(*unit), "'" + what + "' is steps per sequence in flight, a plain number, "
-                                                 "not '" + unit->text + "'");
-            return std::nullopt;
-        }
         if (!(*value >= 0) || std::isinf(*value)) {
             diagnostics().error(value_span(s), "'" + what + "' must be at least 0 and finite, not " +
                                                    format_number(*value));
