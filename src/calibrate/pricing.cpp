@@ -195,13 +195,12 @@ void RowPricing::features(Eigen::VectorXd const& x, RowFeatures& out) const {
     // cycle (TTFT + (output - 1) x TPOT), as serve's rate is, before the
     // term itself. Its value moves with x, as the roofs do: each iterate of
     // the fit takes it anew.
-    double const cycle = out.ttft.dot(x) + out.ttft_constant +
-                         (row_->output_tokens - 1) * (out.tpot.dot(x) + out.tpot_constant);
+    double const tpot = out.tpot.dot(x) + out.tpot_constant;
+    double const cycle = out.ttft.dot(x) + out.ttft_constant + (row_->output_tokens - 1) * tpot;
     if (cycle > 0 && std::isfinite(cycle))
         out.ttft(static_cast<Eigen::Index>(indices_.stream)) += row_->clients * row_->output_tokens / cycle;
     // The admission wait: steps per sequence in flight (the C clients of
     // the closed loop), each the mean TPOT at x, as serve's is.
-    double const tpot = out.tpot.dot(x) + out.tpot_constant;
     if (std::isfinite(tpot)) out.ttft(static_cast<Eigen::Index>(indices_.admission)) += row_->clients * tpot;
     for (Eigen::Index j = 0; j < x.size(); ++j) {
         if (!std::isfinite(out.ttft(j))) out.ttft(j) = 0;
@@ -218,8 +217,6 @@ void row_features(RowModel const& row, ParamSpace& space, Eigen::VectorXd& x, Ro
 }
 
 std::pair<double, double> predict_row(RowModel const& row, model::Calibration const* calibration) {
-    model::Calibration const none_given;
-    auto [space, x] = ParamSpace::of(calibration ? *calibration : none_given);
     if (!calibration) {
         // The serial roofline keeps the roofline's collective latencies.
         ParamSpace plain;
@@ -228,6 +225,7 @@ std::pair<double, double> predict_row(RowModel const& row, model::Calibration co
         row_features(row, plain, px, f);
         return {f.ttft.dot(px) + f.ttft_constant, f.tpot.dot(px) + f.tpot_constant};
     }
+    auto [space, x] = ParamSpace::of(*calibration);
     RowFeatures f;
     row_features(row, space, x, f);
     return {f.ttft.dot(x) + f.ttft_constant, f.tpot.dot(x) + f.tpot_constant};

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 
 namespace roofline::engine::serving {
 
@@ -309,23 +308,22 @@ bool simulate_point(model::Scenario const& scenario, PointSettings const& settin
     result.served_rate = span > 0 ? static_cast<double>(result.requests) / span : 0;
     result.output_tokens_per_s = span > 0 ? tokens / span : 0;
     result.output_tokens_per_s_per_chip = result.output_tokens_per_s / result.chips;
-    // The calibration's stream_overhead: per output token per second
-    // streamed, in front of every request's first token.
-    if (double const stream = calibration ? calibration->stream_overhead_s * result.output_tokens_per_s : 0;
-        stream > 0) {
-        for (double& t : ttft) t += stream;
-        for (double& t : e2e) t += stream;
+    result.tpot = latency_or_nan(std::move(tpot));
+    // What the calibration puts in front of every first token under traffic:
+    // stream_overhead per output token per second streamed, and
+    // admission_wait steps (each the mean TPOT) per sequence in flight (the
+    // mean running).
+    double wait = 0;
+    if (calibration) {
+        wait += calibration->stream_overhead_s * result.output_tokens_per_s;
+        if (calibration->admission_wait > 0 && std::isfinite(result.tpot.mean))
+            wait += calibration->admission_wait * result.mean_running * result.tpot.mean;
     }
-    // The calibration's admission_wait: steps per sequence in flight (the
-    // mean running), each the mean TPOT, in front of every first token.
-    if (calibration && calibration->admission_wait > 0 && !tpot.empty()) {
-        double const mean_tpot = std::accumulate(tpot.begin(), tpot.end(), 0.0) / static_cast<double>(tpot.size());
-        double const wait = calibration->admission_wait * result.mean_running * mean_tpot;
+    if (wait > 0) {
         for (double& t : ttft) t += wait;
         for (double& t : e2e) t += wait;
     }
     result.ttft = latency_or_nan(std::move(ttft));
-    result.tpot = latency_or_nan(std::move(tpot));
     result.e2e = latency_or_nan(std::move(e2e));
     // A saturated point's figures are lower bounds: it meets no SLO; nor
     // does one the scheduler could not run.

@@ -234,7 +234,8 @@ struct Checker {
     // `span` about `what` ("layer 'a'").
     bool nesting_allowed(int scope, Span span, std::string const& what);
 
-    // check_templates.cpp
+    // check_templates.cpp (parameter_kinds: check_template_kinds.cpp; the
+    // argument checks: check_template_arguments.cpp)
     void collect_templates(std::vector<StatementRef> const& statements);
     void instantiate(ParsedFile const& file, ast::UseStmt const& use, int scope);
     std::vector<ParamKind> const& parameter_kinds(Template& templ);
