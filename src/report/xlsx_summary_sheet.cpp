@@ -198,7 +198,11 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
     }
     std::size_t const criticals = critical_sweeps.size();
     for (std::size_t p : at_points) headers.push_back(at("bound", p));
-    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    // Right-aligned over the critical sizes, and over the centered bounds
+    // (as wide as their column), so that the two keep apart.
+    std::vector<bool> over_numbers(headers.size(), true);
+    over_numbers[0] = over_numbers[1] = over_numbers[2] = over_numbers[3] = false;
+    header_cells(ws, r, headers, over_numbers);
     ++r;
     for (std::size_t t = 0; t < targets; ++t) {
         for (std::size_t m = 0; m < matmuls; ++m, ++r) {
@@ -266,7 +270,9 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
     str(ws, r++, 0, note, fmt.note);
     headers = {"layer", "hardware"};
     for (std::size_t p : at_points) headers.push_back(at("t_lower", p));
-    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    over_numbers.assign(headers.size(), true);
+    over_numbers[0] = over_numbers[1] = false;
+    header_cells(ws, r, headers, over_numbers);
     ++r;
     std::string const last = std::to_string(total_cases + 1);
     auto range = [&](std::size_t column) {
@@ -316,7 +322,9 @@ void XlsxWriter::State::write_summary_tables(Summary const& sum) {
     headers = {"hardware"};
     for (std::size_t p : at_points) headers.push_back(at("t_lower", p));
     for (std::size_t p : at_points) headers.push_back(at("t_upper", p));
-    for (std::size_t i = 0; i < headers.size(); ++i) str(ws, r, i, headers[i], fmt.header);
+    over_numbers.assign(headers.size(), true);
+    over_numbers[0] = false;
+    header_cells(ws, r, headers, over_numbers);
     ++r;
     auto steps_ref = [&](std::size_t row, std::size_t column) {
         return std::string("=Steps!$").append(column_letters(column)).append("$").append(
