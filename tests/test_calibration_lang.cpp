@@ -100,6 +100,36 @@ TEST_CASE("calibration: a full block, every value in SI units", "[calibration-la
     CHECK(c.math[0].span.offset == head.size() + full.find("efficiency gemm bf16"));
 }
 
+TEST_CASE("calibration: the expert class, its own factors or gemm's", "[calibration-lang]") {
+    auto checked = test::check_text(head +
+                                    "calibration own for h100 {\n"
+                                    "    efficiency gemm bf16 = 0.8\n"
+                                    "    efficiency expert bf16 = 0.4\n"
+                                    "    efficiency gemm hbm = 0.9\n"
+                                    "    efficiency expert hbm = 0.6\n"
+                                    "}\n"
+                                    "calibration borrowed for h100 {\n"
+                                    "    efficiency gemm bf16 = 0.8\n"
+                                    "    efficiency gemm hbm = 0.9\n"
+                                    "    efficiency hbm = 0.7\n"
+                                    "}\n"
+                                    "target h100 with own\n");
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    using model::OpClass;
+    auto const& own = checked->scenario.calibrations[0];
+    CHECK(own.e_math(OpClass::expert, "bf16") == 0.4);
+    CHECK(own.e_hbm(OpClass::expert) == 0.6);
+    CHECK(own.e_math(OpClass::gemm, "bf16") == 0.8);
+    // Without its own, an expert GEMM runs at gemm's factors (not at
+    // `efficiency hbm`, the other classes' default).
+    auto const& borrowed = checked->scenario.calibrations[1];
+    CHECK(borrowed.e_math(OpClass::expert, "bf16") == 0.8);
+    CHECK(borrowed.e_math(OpClass::expert, "fp8") == 1);
+    CHECK(borrowed.e_hbm(OpClass::expert) == 0.9);
+    CHECK(borrowed.e_hbm(OpClass::elementwise) == 0.7);
+}
+
 TEST_CASE("calibration: defaults, empty blocks, aliases, several targets", "[calibration-lang]") {
     // An empty calibration is the serial roofline: every factor 1, every overhead 0.
     auto checked = test::check_text(head +
@@ -227,8 +257,8 @@ TEST_CASE("calibration: errors at their line and column", "[calibration-lang]") 
                  "test.roof:6:5: error: 'launch' is given twice in calibration 'c'");
     // Classes and dtypes (5:16, 5:21).
     expect_error(head + open + "    efficiency gem bf16 = 0.7\n}\n",
-                 "test.roof:5:16: error: unknown op class 'gem' (the classes are gemm, attention and "
-                 "elementwise); did you mean 'gemm'?");
+                 "test.roof:5:16: error: unknown op class 'gem' (the classes are gemm, attention, "
+                 "elementwise and expert); did you mean 'gemm'?");
     expect_error(head + open + "    efficiency collective bf16 = 0.7\n}\n",
                  "test.roof:5:16: error: the collective class has no math or HBM efficiency; a collective's "
                  "bandwidth factor is 'efficiency network'");

@@ -3,10 +3,12 @@
 // round numbers: 1e12 B/s, 1e15 bf16 FLOP/s, 2e15 int8 OP/s, 1e9 B of HBM.
 #include "helpers.hpp"
 
+#include "roofline/engine/expected.hpp"
 #include "roofline/report/report.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace roofline;
@@ -153,6 +155,45 @@ tokens = B
     CHECK(grid.point_facts[1].tokens == 4);
     // The matmul reads its weight operand; the resident declaration adds no case.
     CHECK(r.scenario().ops.size() == 2);
+}
+
+TEST_CASE("an expert operand: traffic, not resident memory, a matmul of the expert class",
+          "[layers]") {
+    auto r = run(R"(
+sweep B = [1]
+let D = 64
+let F = 128
+let E = 8
+let A = 2
+layer moe x 2 {
+    resident experts = weight bf16[E, D, F]
+    matmul gate = bf16[A, B, D] * expert bf16[A, D, F] -> bf16[A, B, F]
+    matmul proj = bf16[B, D] * weight bf16[D, F] -> bf16[B, F]
+}
+tokens = B
+)");
+    // Resident weights per instance: the 8 experts, 8*64*128*2 = 131,072 B,
+    // and proj's 64*128*2 = 16,384 B (not the 2 experts gate reads): two
+    // instances, 2 x 147,456 = 294,912 B.
+    CHECK(r.evaluation.point_facts[0].weight_bytes == 294912);
+    // gate reads its 2 experts as traffic: 2*1*64*2 + 2*64*128*2 = 256 +
+    // 32,768 = 33,024 B.
+    auto const& gate = r.find("gate", "moe");
+    CHECK(gate.metrics.counts.bytes_read == 33024);
+    auto const& ops = r.scenario().ops;
+    auto op = [&](std::string const& name) -> model::Op const& {
+        return *std::find_if(ops.begin(), ops.end(), [&](model::Op const& o) { return o.name == name; });
+    };
+    CHECK(engine::op_class(op("gate")) == model::OpClass::expert);
+    CHECK(engine::op_class(op("proj")) == model::OpClass::gemm);
+}
+
+TEST_CASE("an expert operand is read, never held or written", "[layers]") {
+    auto resident = test::check_text(std::string(chip) + "let D = 4\nresident e = expert bf16[D, D]\n");
+    CHECK(test::contains(resident->errors(), "test.roof:9:14: error: a resident tensor is a weight or a cache"));
+    auto output = test::check_text(std::string(chip) +
+                                   "let D = 4\nmatmul m = bf16[D, D] * expert bf16[D, D] -> expert bf16[D, D]\n");
+    CHECK(test::contains(output->errors(), "test.roof:9:46: error: an output cannot be marked 'expert'"));
 }
 
 TEST_CASE("step totals: sum of count x time, memory share, min chips, tokens/s", "[layers]") {

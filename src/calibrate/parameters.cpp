@@ -7,6 +7,12 @@ namespace roofline::calibrate {
 
 namespace {
 
+// The classes with a math efficiency per compute dtype (elementwise math is
+// never fitted: its FLOPs are few).
+bool has_math(model::OpClass c) {
+    return c == model::OpClass::gemm || c == model::OpClass::attention || c == model::OpClass::expert;
+}
+
 std::string_view link_name(model::Link link) {
     switch (link) {
     case model::Link::ici: return "ici";
@@ -54,8 +60,7 @@ std::size_t ParamSpace::admission() { return add("admission_wait", Kind::steps);
 void ParamSpace::add_all(RowModel const& row) {
     for (auto const& seg : row.segments) {
         for (auto const& op : seg.ops) {
-            if (op.op_class == model::OpClass::gemm || op.op_class == model::OpClass::attention)
-                math(op.op_class, op.dtype);
+            if (has_math(op.op_class)) math(op.op_class, op.dtype);
             if (op.op_class != model::OpClass::collective) hbm(op.op_class);
         }
         for (auto const& c : seg.collectives) {
@@ -80,9 +85,12 @@ std::pair<ParamSpace, Eigen::VectorXd> ParamSpace::of(model::Calibration const& 
         values[i] = v;
     };
     for (auto const& m : c.math)
-        if (m.op_class == model::OpClass::gemm || m.op_class == model::OpClass::attention)
-            set(space.math(m.op_class, m.dtype), 1 / m.value);
-    for (auto cls : {model::OpClass::gemm, model::OpClass::attention, model::OpClass::elementwise})
+        if (has_math(m.op_class)) set(space.math(m.op_class, m.dtype), 1 / m.value);
+    // Without its own, the expert class takes gemm's factors, as t_expected does.
+    for (auto const& m : c.math)
+        if (m.op_class == model::OpClass::gemm)
+            set(space.math(model::OpClass::expert, m.dtype), 1 / c.e_math(model::OpClass::expert, m.dtype));
+    for (auto cls : {model::OpClass::gemm, model::OpClass::attention, model::OpClass::elementwise, model::OpClass::expert})
         set(space.hbm(cls), 1 / c.e_hbm(cls));
     set(space.network(), 1 / c.e_network());
     for (auto const& l : c.latencies) set(space.latency(l.kind, l.link), l.seconds);
@@ -107,8 +115,10 @@ model::Calibration ParamSpace::calibration(Eigen::VectorXd const& x) const {
         std::string const head = name.substr(0, space);
         std::string const tail = space == std::string::npos ? "" : name.substr(space + 1);
         auto cls = [](std::string const& h) {
-            return h == "gemm" ? model::OpClass::gemm : h == "attention" ? model::OpClass::attention
-                                                                         : model::OpClass::elementwise;
+            return h == "gemm"        ? model::OpClass::gemm
+                   : h == "attention" ? model::OpClass::attention
+                   : h == "expert"    ? model::OpClass::expert
+                                      : model::OpClass::elementwise;
         };
         if (name == "network") c.network = 1 / v;
         else if (name == "launch") c.launch_s = v;
@@ -142,8 +152,7 @@ RowIndices index_row(RowModel const& row, ParamSpace& space) {
     for (auto const& seg : row.segments) {
         for (auto const& op : seg.ops) {
             RowIndices::Op o;
-            if (op.op_class == model::OpClass::gemm || op.op_class == model::OpClass::attention)
-                o.math = space.math(op.op_class, op.dtype);
+            if (has_math(op.op_class)) o.math = space.math(op.op_class, op.dtype);
             if (op.op_class != model::OpClass::collective) o.hbm = space.hbm(op.op_class);
             out.ops.push_back(o);
         }

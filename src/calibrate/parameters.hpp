@@ -30,8 +30,8 @@ public:
     };
 
     // Indices, each parameter added the first time it is asked for.
-    std::size_t math(model::OpClass op_class, std::string const& dtype);  // gemm and attention
-    std::size_t hbm(model::OpClass op_class);                              // gemm, attention, elementwise
+    std::size_t math(model::OpClass op_class, std::string const& dtype);  // gemm, attention, expert
+    std::size_t hbm(model::OpClass op_class);                              // every class but collective
     std::size_t network();
     std::size_t latency(model::CollectiveKind kind, model::Link link);
     std::optional<std::size_t> find_latency(model::CollectiveKind kind, model::Link link) const;

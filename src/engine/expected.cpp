@@ -11,11 +11,10 @@ namespace roofline::engine {
 
 namespace {
 
-bool has_role(model::Op const& op, bool cache) {
+// A cache operand of any op; a weight or an expert operand of a matmul.
+bool has_role(model::Op const& op, model::Role role) {
     for (auto const& t : op.inputs)
-        if (cache ? t.role == model::Role::cache
-                  : (t.role == model::Role::weight && op.kind == model::OpKind::matmul))
-            return true;
+        if (t.role == role && (role == model::Role::cache || op.kind == model::OpKind::matmul)) return true;
     return false;
 }
 
@@ -23,14 +22,15 @@ bool has_role(model::Op const& op, bool cache) {
 
 model::OpClass op_class(model::Op const& op) {
     if (op.kind == model::OpKind::collective) return model::OpClass::collective;
-    auto any = [&](bool cache) {
-        if (has_role(op, cache)) return true;
+    auto any = [&](model::Role role) {
+        if (has_role(op, role)) return true;
         for (auto const& m : op.members)
-            if (has_role(m, cache)) return true;
+            if (has_role(m, role)) return true;
         return false;
     };
-    if (any(true)) return model::OpClass::attention;
-    if (any(false)) return model::OpClass::gemm;
+    if (any(model::Role::cache)) return model::OpClass::attention;
+    if (any(model::Role::expert)) return model::OpClass::expert;
+    if (any(model::Role::weight)) return model::OpClass::gemm;
     return model::OpClass::elementwise;
 }
 

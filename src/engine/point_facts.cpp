@@ -14,7 +14,7 @@ namespace roofline::engine {
 
 namespace {
 
-bool resident(model::Tensor const& t) { return t.role != model::Role::activation; }
+bool resident(model::Tensor const& t) { return t.resident(); }
 
 bool has_resident_operand(model::Op const& op) {
     for (auto const* o : leaf_ops(op))

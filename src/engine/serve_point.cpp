@@ -128,7 +128,8 @@ std::optional<model::EvalError> activation_bytes(model::Scenario const& scenario
     for (auto const* leaf : leaf_ops(op)) {
         if (auto e = evaluator.axis_sizes(*leaf, sizes)) return e;
         auto add = [&](model::Tensor const& t) {
-            if (t.resident() || t.onchip) return;
+            // An expert operand is weights (held by a `resident` declaration).
+            if (t.resident() || t.onchip || t.role == model::Role::expert) return;
             out += mesh_sizes.empty() || t.local.empty()
                        ? tensor_bytes(t, sizes, scenario.dtypes, evaluator.slots())
                        : tensor_bytes(t, t.local, sizes, mesh_sizes, scenario.dtypes, evaluator.slots());

@@ -341,7 +341,7 @@ auto const field_def = (identifier >> -identifier >> equals) > field_value;
 // --- matmul operands and sweeps --------------------------------------------
 // A role word is one only before a dtype name: `weight int8[D, F]`, but a
 // dtype that happens to be called `weight` still reads `weight[D, F]`.
-auto const role_def = lexeme[(x3::string("weight") | x3::string("cache")) >> !ident_char >>
+auto const role_def = lexeme[(x3::string("weight") | x3::string("cache") | x3::string("expert")) >> !ident_char >>
                              !(*x3::ascii::space >> '[')];
 auto const shards_def = ((lit('(') > axis_names) > close_paren) | x3::repeat(1)[identifier];
 auto const dim_def = identifier >> -(lit('@') > shards);

@@ -40,7 +40,7 @@ struct OperandResolver {
     void tensor(ast::Tensor const& t, Tensor& out, std::string_view unseen = {}) {
         out.span = file.span_of(t);
         out.dtype = dtype(t.dtype);
-        if (t.role) out.role = *t.role == "weight" ? Role::weight : Role::cache;
+        if (t.role) out.role = *t.role == "weight" ? Role::weight : *t.role == "cache" ? Role::cache : Role::expert;
         out.onchip = t.onchip;
         if (t.reads) out.reads_slot = checker.expression_slot(&t, scope);
         onchip_rules(t, out);
@@ -313,7 +313,7 @@ void Checker::check_residents() {
         auto const& scope = scopes[static_cast<std::size_t>(pending.scope)];
         Resident r{stmt.name.name, scope.path, scope.count, {}, {}, file.span_of(stmt.name)};
         OperandResolver resolve{*this, file, pending.scope, r.axes};
-        if (!stmt.tensor.role) {
+        if (!stmt.tensor.role || *stmt.tensor.role == "expert") {
             diagnostics.error(file.span_of(stmt.tensor),
                               "a resident tensor is a weight or a cache: write 'weight " +
                                   stmt.tensor.dtype.name + "[...]' or 'cache " +

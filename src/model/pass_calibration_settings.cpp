@@ -26,7 +26,7 @@ std::vector<std::string_view> const setting_names = {
     "stream_overhead", "admission_wait"};
 // The classes that take `efficiency CLASS DTYPE` and `efficiency CLASS hbm`;
 // a collective's factor is `efficiency network`.
-std::vector<std::string_view> const class_names = {"gemm", "attention", "elementwise"};
+std::vector<std::string_view> const class_names = {"gemm", "attention", "elementwise", "expert"};
 std::vector<std::string_view> const time_units = {"s", "ms", "us", "ns"};
 
 // One calibration block's settings into `cal`.
@@ -155,14 +155,14 @@ struct SettingsChecker {
 
     // The class of `efficiency CLASS ...`, or nullopt after an error.
     std::optional<OpClass> op_class(ast::Identifier const& word) const {
-        for (std::size_t i = 0; i < class_names.size(); ++i)
-            if (word.name == class_names[i]) return static_cast<OpClass>(i);
+        for (auto c : {OpClass::gemm, OpClass::attention, OpClass::elementwise, OpClass::expert})
+            if (word.name == op_class_name(c)) return c;
         if (word.name == op_class_name(OpClass::collective))
             diagnostics().error(span(word), "the collective class has no math or HBM efficiency; a "
                                             "collective's bandwidth factor is 'efficiency network'");
         else
             diagnostics().error(span(word), "unknown op class '" + word.name +
-                                                "' (the classes are gemm, attention and elementwise)" +
+                                                "' (the classes are gemm, attention, elementwise and expert)" +
                                                 did_you_mean(word.name, class_names));
         return std::nullopt;
     }
@@ -172,7 +172,7 @@ struct SettingsChecker {
         if (words.empty() || words.size() > 2) {
             Span at = words.empty() ? span(s.key) : span(words[2]);
             diagnostics().error(at, "an efficiency is 'efficiency CLASS DTYPE', 'efficiency CLASS hbm' or "
-                                    "'efficiency hbm|onchip|network' (CLASS: gemm, attention, elementwise)");
+                                    "'efficiency hbm|onchip|network' (CLASS: gemm, attention, elementwise, expert)");
             return;
         }
         if (words.size() == 1) {
@@ -192,9 +192,9 @@ struct SettingsChecker {
                     diagnostics().error(span(words[0]),
                                         "unknown efficiency '" + word +
                                             "': write hbm, onchip, network, or a class (gemm, attention, "
-                                            "elementwise) and a dtype or 'hbm'" +
+                                            "elementwise, expert) and a dtype or 'hbm'" +
                                             did_you_mean(word, {"hbm", "onchip", "network", "gemm", "attention",
-                                                                "elementwise"}));
+                                                                "elementwise", "expert"}));
                 return;
             }
             std::string what = "efficiency " + word;

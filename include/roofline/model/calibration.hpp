@@ -25,8 +25,11 @@ enum class Link : std::uint8_t;  // scenario.hpp: ici, nvlink, dcn
 // - collective: a `collective` op;
 // - elementwise: everything else (an elementwise op, a matmul of two
 //   activations that is not attention).
-enum class OpClass : std::uint8_t { gemm, attention, elementwise, collective };
-inline constexpr std::string_view op_class_names[] = {"gemm", "attention", "elementwise", "collective"};
+// expert: a matmul over routed experts' weights (an `expert` operand), a
+// grouped GEMM; a calibration without its own expert efficiencies applies
+// its gemm ones.
+enum class OpClass : std::uint8_t { gemm, attention, elementwise, collective, expert };
+inline constexpr std::string_view op_class_names[] = {"gemm", "attention", "elementwise", "collective", "expert"};
 inline std::string_view op_class_name(OpClass c) { return op_class_names[static_cast<std::size_t>(c)]; }
 
 // `efficiency CLASS DTYPE = E`: the fraction of the compute dtype's peak
@@ -85,16 +88,16 @@ struct Calibration {
     // A plain number, not a time.
     double admission_wait = 0;
 
-    // The factors with their defaults.
+    // The factors with their defaults; the expert class falls back on gemm's.
     double e_math(OpClass op_class, std::string_view dtype) const {
         for (auto const& m : math)
             if (m.op_class == op_class && m.dtype == dtype) return m.value;
-        return 1;
+        return op_class == OpClass::expert ? e_math(OpClass::gemm, dtype) : 1;
     }
     double e_hbm(OpClass op_class) const {
         for (auto const& h : hbm_by_class)
             if (h.op_class == op_class) return h.value;
-        return hbm.value_or(1);
+        return op_class == OpClass::expert ? e_hbm(OpClass::gemm) : hbm.value_or(1);
     }
     double e_onchip() const { return onchip.value_or(1); }
     double e_network() const { return network.value_or(1); }

@@ -98,8 +98,11 @@ struct DtypeRef {
 };
 
 // What an operand holds. Weights and caches stay in memory between steps and
-// make up the resident bytes; activations are transient.
-enum class Role : std::uint8_t { activation, weight, cache };
+// make up the resident bytes; activations are transient. An `expert`
+// operand is a weight read in part (the routed experts that receive tokens):
+// its bytes are traffic, its memory a `resident` declaration's, and its
+// matmul is of the `expert` class (model/calibration.hpp).
+enum class Role : std::uint8_t { activation, weight, cache, expert };
 
 // The mesh axes one dimension is split over, in order (`B@(X, Y)`): indices
 // into Scenario::mesh. Empty: not split.
@@ -122,7 +125,7 @@ struct Tensor {
     bool onchip = false;
     // `x EXPR`: the slot of EXPR, the number of times its bytes are read; -1: once.
     int reads_slot = -1;
-    bool resident() const { return role != Role::activation; }
+    bool resident() const { return role == Role::weight || role == Role::cache; }
 };
 
 // The interconnect a mesh axis runs over (docs/multichip.md).
