@@ -297,3 +297,26 @@ TEST_CASE("calibrate: a 4-bit gpt-oss row is modelled on OpenAI's checkpoint (mx
     REQUIRE(v.rows.size() == 1);
     CHECK(v.rows[0].predicted_tpot_s > 0);
 }
+
+TEST_CASE("calibrate: a fitted latency of 0 prices a row at its serial roofline, never below",
+          "[calibrate]") {
+    // Llama 3.1 70B at TP 4: two AllReduces over NVLink per layer, each with
+    // the roofline's ring latency floors (6 steps x 1 us) in its time.
+    std::string rows = header;
+    rows += "r1,trtllm,1,m,h100_sxm,bf16,agg,1024,16,,,8,4,1,,1,0,1,1,meta-llama--Meta-Llama-3.1-70B_config.json\n";
+    test::Sandbox box;
+    auto path = test::write_file(box.path / "one.csv", rows);
+    auto modelled = model_measured(path.string(), configs, {});
+    REQUIRE(modelled.models[0].problem == "");
+    auto const roofline = predict_row(modelled.models[0], nullptr);
+    model::Calibration zero;  // every efficiency 1, every overhead 0, a latency of 0
+    zero.latencies.push_back({model::CollectiveKind::allreduce, model::Link::nvlink, 0, {}});
+    auto const at_zero = predict_row(modelled.models[0], &zero);
+    // The bandwidth time alone would be less; the collective keeps its roofline time.
+    CHECK(at_zero.first == Approx(roofline.first).epsilon(1e-12));
+    CHECK(at_zero.second == Approx(roofline.second).epsilon(1e-12));
+    model::Calibration slow = zero;
+    slow.latencies[0].seconds = 100e-6;  // above every floor: 160 AllReduces a step, each 100 us more than its bandwidth time
+    auto const at_slow = predict_row(modelled.models[0], &slow);
+    CHECK(at_slow.second > roofline.second + 160 * 80e-6);
+}

@@ -370,3 +370,27 @@ TEST_CASE("the workbook: Cases' t_expected and calibration, Steps' step expected
             named = row[1].at("v") == "toy: toy_engine; plain: uncalibrated";
     CHECK(named);
 }
+
+TEST_CASE("a fitted collective latency never takes a collective below its roofline time", "[expected]") {
+    // By hand: a serial AllReduce over NVLink whose bandwidth time is 10 us and
+    // whose roofline time is 16 us (its ring steps' 1 us latency floors).
+    engine::CollectiveTime c;
+    c.kind = model::CollectiveKind::allreduce;
+    c.link = model::Link::nvlink;
+    c.bandwidth_s = 10e-6;
+    c.roofline_s = 16e-6;
+    model::Calibration cal;
+    cal.latencies.push_back({model::CollectiveKind::allreduce, model::Link::nvlink, 2e-6, {}});
+    // 10 + 2 = 12 us < 16 us: the roofline's 16 us.
+    CHECK(engine::expected_collective_seconds(c, &cal) == Approx(16e-6));
+    cal.latencies[0].seconds = 10e-6;  // 10 + 10 = 20 us
+    CHECK(engine::expected_collective_seconds(c, &cal) == Approx(20e-6));
+    cal.latencies[0].seconds = 0;
+    cal.network = 0.5;  // 10 / 0.5 + 0 = 20 us
+    CHECK(engine::expected_collective_seconds(c, &cal) == Approx(20e-6));
+    cal.latencies.clear();  // no latency for it: the roofline's time / e = 32 us
+    CHECK(engine::expected_collective_seconds(c, &cal) == Approx(32e-6));
+    c.weight = 0.5;  // a kernel member's share
+    CHECK(engine::expected_collective_seconds(c, &cal) == Approx(16e-6));
+    CHECK(engine::expected_collective_seconds(c, nullptr) == Approx(8e-6));
+}

@@ -28,13 +28,19 @@ struct Sink {
     }
 };
 
-// A collective's terms: its bandwidth time and its count of latencies where
-// the latency of its kind and link is fitted, else its roofline time (with
-// the roofline's latency in it), both against the network factor.
+// A collective's terms at x: its bandwidth time and its count of latencies
+// where the latency of its kind and link is fitted, else its roofline time
+// (with the roofline's latency in it), both against the network factor. A
+// fitted latency never takes a collective below its roofline time
+// (engine/expected.cpp): there the roofline's time is a constant (param none).
 template <class Each>
-void collective_terms(SegmentCollective const& col, RowIndices::Collective const& ci, Each&& each) {
-    if (ci.latency != none) each(ci.network, col.bandwidth_s), each(ci.latency, col.instances);
-    else each(ci.network, col.roofline_s);
+void collective_terms(SegmentCollective const& col, RowIndices::Collective const& ci, Eigen::VectorXd const& x,
+                      Each&& each) {
+    if (ci.latency == none) return each(ci.network, col.roofline_s);
+    double const fitted = x(static_cast<Eigen::Index>(ci.network)) * col.bandwidth_s +
+                          x(static_cast<Eigen::Index>(ci.latency)) * col.instances;
+    if (fitted >= col.roofline_s) each(ci.network, col.bandwidth_s), each(ci.latency, col.instances);
+    else each(none, col.roofline_s);
 }
 
 // An op's roof at x (the largest of math, HBM, on-chip and its overlapped
@@ -52,7 +58,7 @@ void price_op(Segment const& seg, std::size_t k, RowIndices const& idx, std::siz
         if (col.serial) continue;
         auto const& ci = idx.collectives[col_at + op.first + j];
         any_hidden = true;
-        collective_terms(col, ci, [&](std::size_t param, double v) { hidden += at(param) * v; });
+        collective_terms(col, ci, x, [&](std::size_t param, double v) { hidden += (param != none ? at(param) : 1.0) * v; });
     }
     double const math = op.t_math * (o.math != none ? at(o.math) : 1.0);
     double const hbm = op.t_comms * (o.hbm != none ? at(o.hbm) : 1.0);
@@ -68,22 +74,27 @@ void price_op(Segment const& seg, std::size_t k, RowIndices const& idx, std::siz
         for (std::uint32_t j = 0; j < op.collectives; ++j) {
             auto const& col = seg.collectives[op.first + j];
             if (col.serial) continue;
-            collective_terms(col, idx.collectives[col_at + op.first + j],
-                             [&](std::size_t param, double v) { sink.add(param, c * v); });
+            collective_terms(col, idx.collectives[col_at + op.first + j], x,
+                             [&](std::size_t param, double v) { sink.add_or_constant(param, c * v); });
         }
     }
 }
 
-// What does not depend on the roofs: the serial collectives and the launches
-// of an op.
-void fixed_op(Segment const& seg, std::size_t k, RowIndices const& idx, std::size_t col_at, Sink const& sink) {
+// What does not depend on the roofs: the serial collectives without a fitted
+// latency and the launches of an op. Those with one are left in `at_x`.
+void fixed_op(Segment const& seg, std::size_t k, RowIndices const& idx, std::size_t col_at, Sink const& sink,
+              std::vector<SerialAtX>& at_x) {
     auto const& op = seg.ops[k];
     double const c = op.count;
     for (std::uint32_t j = 0; j < op.collectives; ++j) {
         auto const& col = seg.collectives[op.first + j];
         if (!col.serial) continue;
-        collective_terms(col, idx.collectives[col_at + op.first + j],
-                         [&](std::size_t param, double v) { sink.add(param, c * v); });
+        auto const& ci = idx.collectives[col_at + op.first + j];
+        if (ci.latency != none) {
+            at_x.push_back(SerialAtX{&col, ci, c, seg.w_ttft, seg.w_tpot});
+            continue;
+        }
+        sink.add(ci.network, c * col.roofline_s);
     }
     sink.add(idx.launch, c * op.launches);
 }
@@ -112,7 +123,7 @@ RowPricing::RowPricing(RowModel const& row, RowIndices indices, Eigen::Index par
     for (auto const& seg : row.segments) {
         Sink const sink{fixed, seg.w_ttft, seg.w_tpot};
         for (std::size_t k = 0; k < seg.ops.size(); ++k) {
-            fixed_op(seg, k, indices_, col_at, sink);
+            fixed_op(seg, k, indices_, col_at, sink, serial_at_x_);
             auto const& op = seg.ops[k];
             if (!sorted || !math_or_hbm_only(seg, op)) {
                 one_by_one_.push_back(OneByOne{&seg, k, op_at, col_at});
@@ -191,6 +202,10 @@ void RowPricing::features(Eigen::VectorXd const& x, RowFeatures& out) const {
     for (auto const& one : one_by_one_)
         price_op(*one.segment, one.op, indices_, one.op_at, one.col_at, x,
                  Sink{out, one.segment->w_ttft, one.segment->w_tpot});
+    for (auto const& s : serial_at_x_) {
+        Sink const sink{out, s.w_ttft, s.w_tpot};
+        collective_terms(*s.col, s.ci, x, [&](std::size_t param, double v) { sink.add_or_constant(param, s.count * v); });
+    }
     // The stream term: the replica's output tokens/s at x, C x output / the
     // cycle (TTFT + (output - 1) x TPOT), as serve's rate is, before the
     // term itself. Its value moves with x, as the roofs do: each iterate of

@@ -25,6 +25,14 @@ struct RowFeatures {
     double ttft_constant = 0, tpot_constant = 0;
 };
 
+// A serial collective whose latency is fitted: priced at x, since it never
+// goes below its roofline time (engine/expected.cpp).
+struct SerialAtX {
+    SegmentCollective const* col = nullptr;
+    RowIndices::Collective ci;
+    double count = 1, w_ttft = 0, w_tpot = 0;
+};
+
 class RowPricing {
 public:
     // `sorted` false prices every op one by one (the reference the sorted
@@ -51,6 +59,7 @@ private:
     Eigen::VectorXd fixed_ttft_, fixed_tpot_;
     std::vector<Group> groups_;
     std::vector<OneByOne> one_by_one_;
+    std::vector<SerialAtX> serial_at_x_;
 };
 
 // The same for a row and a space (the space gets any parameter it lacks, at

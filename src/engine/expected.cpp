@@ -109,7 +109,10 @@ void expected_parts(model::Scenario const& scenario, model::Op const& op, model:
 double expected_collective_seconds(CollectiveTime const& c, model::Calibration const* calibration) {
     if (!calibration) return c.weight * c.roofline_s;
     double const e = calibration->e_network();
-    if (auto latency = calibration->latency(c.kind, c.link)) return c.weight * (c.bandwidth_s / e + *latency);
+    // A measured latency replaces the ring's latency floors, but the time
+    // stays at least the roofline's: no fit makes a collective beat its bound.
+    if (auto latency = calibration->latency(c.kind, c.link))
+        return c.weight * std::max(c.bandwidth_s / e + *latency, c.roofline_s);
     return c.weight * c.roofline_s / e;
 }
 

@@ -63,8 +63,11 @@ output::Chart chart(calibrate::Validation const& v, std::string const& chip, Fig
     lo = output::nice_floor(lo / 1.4);
     hi = output::nice_ceil(hi * 1.4);
     if (hi / lo < 10) hi = lo * 10;
-    c.x = output::log_axis(std::string("measured ") + figure.name + " (ms)", lo, hi, output::decimal_tick);
-    c.y = output::log_axis(std::string("predicted ") + figure.name + " (ms)", lo, hi, output::decimal_tick);
+    // Ticks of one kind on both axes: powers of ten once a plain decimal
+    // would run long (a 10⁶ beside 100000 reads as a different scale).
+    auto const tick = hi >= 1e5 ? output::power_tick : output::decimal_tick;
+    c.x = output::log_axis(std::string("measured ") + figure.name + " (ms)", lo, hi, tick);
+    c.y = output::log_axis(std::string("predicted ") + figure.name + " (ms)", lo, hi, tick);
     c.key = "outside below center horizontal height 0.6 maxrows 4";
 
     output::Series wide;
