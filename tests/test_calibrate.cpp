@@ -316,7 +316,8 @@ TEST_CASE("calibrate: a fitted latency of 0 prices a row at its serial roofline,
     CHECK(at_zero.first == Approx(roofline.first).epsilon(1e-12));
     CHECK(at_zero.second == Approx(roofline.second).epsilon(1e-12));
     model::Calibration slow = zero;
-    slow.latencies[0].seconds = 100e-6;  // above every floor: 160 AllReduces a step, each 100 us more than its bandwidth time
+    // Above every floor: 160 AllReduces a step, each 100 us on its bandwidth time.
+    slow.latencies[0].seconds = 100e-6;
     auto const at_slow = predict_row(modelled.models[0], &slow);
     CHECK(at_slow.second > roofline.second + 160 * 80e-6);
 }

@@ -90,7 +90,8 @@ std::pair<ParamSpace, Eigen::VectorXd> ParamSpace::of(model::Calibration const& 
     for (auto const& m : c.math)
         if (m.op_class == model::OpClass::gemm)
             set(space.math(model::OpClass::expert, m.dtype), 1 / c.e_math(model::OpClass::expert, m.dtype));
-    for (auto cls : {model::OpClass::gemm, model::OpClass::attention, model::OpClass::elementwise, model::OpClass::expert})
+    using model::OpClass;
+    for (auto cls : {OpClass::gemm, OpClass::attention, OpClass::elementwise, OpClass::expert})
         set(space.hbm(cls), 1 / c.e_hbm(cls));
     set(space.network(), 1 / c.e_network());
     for (auto const& l : c.latencies) set(space.latency(l.kind, l.link), l.seconds);

@@ -47,7 +47,7 @@ void collective_terms(SegmentCollective const& col, RowIndices::Collective const
 // collectives), times its count.
 void price_op(Segment const& seg, std::size_t k, RowIndices const& idx, std::size_t op_at, std::size_t col_at,
               Eigen::VectorXd const& x, Sink const& sink) {
-    auto at = [&](std::size_t i) { return x(static_cast<Eigen::Index>(i)); };
+    auto at = [&](std::size_t i) { return i != none ? x(static_cast<Eigen::Index>(i)) : 1.0; };  // none: x = 1
     auto const& op = seg.ops[k];
     auto const& o = idx.ops[op_at + k];
     double const c = op.count;
@@ -58,7 +58,7 @@ void price_op(Segment const& seg, std::size_t k, RowIndices const& idx, std::siz
         if (col.serial) continue;
         auto const& ci = idx.collectives[col_at + op.first + j];
         any_hidden = true;
-        collective_terms(col, ci, x, [&](std::size_t param, double v) { hidden += (param != none ? at(param) : 1.0) * v; });
+        collective_terms(col, ci, x, [&](std::size_t param, double v) { hidden += at(param) * v; });
     }
     double const math = op.t_math * (o.math != none ? at(o.math) : 1.0);
     double const hbm = op.t_comms * (o.hbm != none ? at(o.hbm) : 1.0);
@@ -204,7 +204,8 @@ void RowPricing::features(Eigen::VectorXd const& x, RowFeatures& out) const {
                  Sink{out, one.segment->w_ttft, one.segment->w_tpot});
     for (auto const& s : serial_at_x_) {
         Sink const sink{out, s.w_ttft, s.w_tpot};
-        collective_terms(*s.col, s.ci, x, [&](std::size_t param, double v) { sink.add_or_constant(param, s.count * v); });
+        collective_terms(*s.col, s.ci, x,
+                         [&](std::size_t param, double v) { sink.add_or_constant(param, s.count * v); });
     }
     // The stream term: the replica's output tokens/s at x, C x output / the
     // cycle (TTFT + (output - 1) x TPOT), as serve's rate is, before the
