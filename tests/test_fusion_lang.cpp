@@ -5,6 +5,7 @@
 #include "helpers.hpp"
 
 #include "roofline/engine/evaluate.hpp"
+#include "roofline/engine/expected.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -202,4 +203,29 @@ TEST_CASE("a request needs its phases' values, and i is the decode step", "[fusi
     CHECK(r.e2e == Approx(r.ttft + r.decode_total).epsilon(1e-15));
     CHECK(r.tokens_per_s == Approx(3 / r.e2e).epsilon(1e-15));
     CHECK(r.cache_bytes == 2 * 103 * D);  // the cache at its longest, i = 3
+}
+
+TEST_CASE("an expert operand may be held on chip in a kernel, as a weight may: prefetched, not written",
+          "[fusion]") {
+    // A chip of 1e15 FLOP/s, 1e12 B/s of HBM, 1e13 B/s on chip; A = 2 experts
+    // of D x F = 64 x 128 read on chip: 2 x 64 x 128 x 2 = 32,768 on-chip bytes,
+    // and the expert matmul is of the expert class.
+    auto r = run(R"(
+        hardware chip { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  onchip_bandwidth = 1e13 B/s }
+        target chip
+        let A = 2
+        let C = 4
+        let D = 64
+        let F = 128
+        kernel moe {
+            matmul gate = bf16[A, C, D] * expert onchip bf16[A, D, F] -> onchip bf16[A, C, F]
+            elementwise act = onchip bf16[A, C, F] -> bf16[A, C, F] flops 5
+        })");
+    auto const& k = r.find("moe").metrics;
+    // On chip: the experts (32,768 B) and gate's output written and read
+    // (2 x 2 x 4 x 128 x 2 = 4,096 B).
+    CHECK(k.counts.bytes_onchip == 32768 + 4096);
+    auto const& ops = r.checked->scenario.ops;
+    REQUIRE(ops.size() == 1);
+    CHECK(engine::op_class(ops[0]) == model::OpClass::expert);
 }

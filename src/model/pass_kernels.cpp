@@ -40,9 +40,10 @@ void check_kernel(Context const& context, Op& kernel, bool complete) {
     Span kernel_span = kernel.span;
     for (std::size_t j = 0; j < members.size(); ++j) {
         auto const& member = members[j];
-        // An on-chip input: written on chip by an earlier member.
+        // An on-chip input: written on chip by an earlier member (a weight,
+        // a cache or an expert operand may be held on chip: prefetched).
         for (auto const& input : member.inputs) {
-            if (!input.onchip || input.resident()) continue;
+            if (!input.onchip || input.role != Role::activation) continue;
             bool written = false;
             for (std::size_t w = 0; w < j && !written; ++w)
                 written = members[w].out.onchip && same_tensor(members[w], members[w].out, member, input);
