@@ -349,3 +349,34 @@ TEST_CASE("The serve statement end to end: closed(1) by hand, its SLOs, the prom
     CHECK(test::contains(errors, "test.roof:7:"));
     CHECK(test::contains(errors, "a prompt of 4000 and an output of 10 tokens need 4010 KV tokens"));
 }
+
+TEST_CASE("A serve's lets that divide by the step's tokens evaluate at every point of a mesh",
+          "[serve-engine]") {
+    // The mesh is sized per sweep point before any step runs; the linear
+    // part's lets (here 4 / N, as a MoE grid's rows per expert are N k / A)
+    // are then evaluated at the neutral step, one token, not at none.
+    auto checked = test::check_text(R"(hardware toy { hbm_bandwidth = 1e12 B/s  peak bf16 = 1e15 FLOP/s  hbm_capacity = 1e9 B }
+target toy
+let D = 8
+let F = 8
+let B = 1
+mesh tp = 2 over nvlink
+serve chat {
+    prompt = 4
+    output = 2
+    arrivals = closed(1)
+    requests = 2  warmup = 0
+    linear: let N = tokens
+        let P = 4 / N
+        matmul proj = bf16[N, D] * weight bf16[D, F@tp] -> bf16[N, F@tp]
+    decode: matmul scores = bf16[B, D] * cache bf16[context, D] -> bf16[B, context]
+    prefill: let PT = start + chunk
+        matmul att = bf16[chunk, D] * cache bf16[PT, D] -> bf16[chunk, PT]
+}
+)");
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto results = serve_of(*checked);
+    REQUIRE(results.size() == 1);
+    CHECK_FALSE(test::contains(checked->errors(), "division by zero"));
+}

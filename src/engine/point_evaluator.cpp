@@ -7,6 +7,14 @@ namespace roofline::engine {
 PointEvaluator::PointEvaluator(model::Scenario const& scenario) : scenario_(scenario) {
     values_.reserve(scenario.slots.size());
     for (auto const& slot : scenario.slots) values_.push_back(slot.constant);
+    // A serve's step slots at the neutral step (one token, context 1, a chunk
+    // of 1 at 0) until a step sets them, so that a point's lets evaluate
+    // (the mesh, the facts) without dividing by a step of no tokens.
+    if (auto const& serve = scenario.serve) {
+        for (int slot : {serve->tokens_slot, serve->context_slot, serve->chunk_slot})
+            if (slot >= 0) values_[static_cast<std::size_t>(slot)] = 1;
+        if (serve->start_slot >= 0) values_[static_cast<std::size_t>(serve->start_slot)] = 0;
+    }
 }
 
 std::optional<model::EvalError> PointEvaluator::set_point(std::span<double const> sweep_values) {
