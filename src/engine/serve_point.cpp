@@ -128,8 +128,8 @@ std::optional<model::EvalError> activation_bytes(model::Scenario const& scenario
     for (auto const* leaf : leaf_ops(op)) {
         if (auto e = evaluator.axis_sizes(*leaf, sizes)) return e;
         auto add = [&](model::Tensor const& t) {
-            // An expert operand is weights (held by a `resident` declaration).
-            if (t.resident() || t.onchip || t.role == model::Role::expert) return;
+            // Weights, caches and experts (held by a `resident` line) are not activations.
+            if (t.role != model::Role::activation || t.onchip) return;
             out += mesh_sizes.empty() || t.local.empty()
                        ? tensor_bytes(t, sizes, scenario.dtypes, evaluator.slots())
                        : tensor_bytes(t, t.local, sizes, mesh_sizes, scenario.dtypes, evaluator.slots());
