@@ -277,6 +277,38 @@ TEST_CASE("import --serve: every family's parts, at top level, check and evaluat
         std::string const S = decode_text.substr(at + 9, decode_text.find(' ', at + 9) - at - 9);
         auto one = evaluate(parts_at_top_level(import_text(config.c_str(), options), S, false));
         CHECK(one->facts_at(0).cache_bytes == decode->facts(1).cache_bytes);
+        // --flash: the same parts with the attention in flash kernels (every
+        // family but Gemma, GPT-2 and GLM-5's sparse attention): the same
+        // weights and cache, fewer HBM bytes (no score matrix), no more FLOPs
+        // (the causal mask's share computed in prefill).
+        if (config == gemma_7b || config == gemma2_9b || config == gpt2 ||
+            config == test::gpt_oss_glm_configs::glm5 || options.flash)
+            continue;
+        auto flash_options = options;
+        flash_options.flash = true;
+        auto const flash_text = import_text(config.c_str(), flash_options);
+        CHECK(contains(flash_text, "decode_attention"));
+        CHECK(contains(flash_text, "prefill_attention"));
+        CHECK_FALSE(contains(flash_text, "decode_attention("));
+        CHECK_FALSE(contains(flash_text, "prefill_attention("));
+        auto f = evaluate(parts_at_top_level(flash_text));
+        CHECK(f->facts_at(0).cache_bytes == r->facts_at(0).cache_bytes);
+        CHECK(f->facts_at(0).weight_bytes == r->facts_at(0).weight_bytes);
+        auto sum = [](auto const& e, auto field) {
+            double total = 0;
+            for (auto const& c : e.evaluation.cases)
+                if (c.point == 0 && c.target == 0) total += e.scenario.ops[c.op].count * field(c.metrics);
+            return total;
+        };
+        auto bytes = [](auto const& m) { return m.counts.bytes_read + m.counts.bytes_written; };
+        auto flops = [](auto const& m) { return m.counts.flops; };
+        CHECK(sum(*f, bytes) < sum(*r, bytes));
+        CHECK(sum(*f, flops) <= sum(*r, flops));
+    }
+    for (char const* config : {gemma_7b, gemma2_9b, gpt2}) {
+        auto flash_options = o;
+        flash_options.flash = true;
+        require_import_error(config, flash_options, "has no flash-attention templates (docs/import.md)");
     }
 }
 

@@ -401,3 +401,63 @@ TEST_CASE("serve_dsa: GLM-5's layers = their linear part + B x the sparse decode
                            use("dsa_decode_attention", "S = 100, H = 4, C = 24, Dr = 8" + idx, "part", "4"));
     require_equal(dense, 4);
 }
+
+TEST_CASE("serve flash forms (MLA, gpt-oss, the grid, Qwen3's grid): the FLOPs of the causal scores, "
+          "no score matrix in HBM, by hand", "[serve-templates]") {
+    // MLA, one chunk of T = 64 from P = 128 (Sk = 192 keys), bf16 (2 B):
+    //   k_up, v_up [192, 24] x [24, 4, 16]: 2 x 192 x 24 x 64 = 589,824 FLOPs each,
+    //     read (192 x 24 + 24 x 64) x 2 B = 12,288, written 192 x 64 x 2 B = 24,576;
+    //   the kernel, causal: 10,272 scores per head (as dense's chunk at these T, P):
+    //     scores 2 x (Dn + Dr = 24) x 4 x 10,272 = 1,972,224, softmax 5 x 4 x
+    //     10,272 = 205,440, values 2 x 16 x 4 x 10,272 = 1,314,816;
+    //     read q [64, 4, 24] 12,288 B, keys [192, 4, 24] 36,864 B, values
+    //     [192, 4, 16] 24,576 B; written [64, 4, 16] 8,192 B.
+    auto mla_chunk = test::evaluate_layers(scenario(
+        "layers/serve_mla.roof", "",
+        "use mla_prefill_attention_flash(T = 64, P = 128, H = 4, C = 24, Dn = 16, Dr = 8, Dv = 16) as chunk\n"));
+    auto chunk = mla_chunk->totals("chunk", 4);
+    CHECK(chunk.flops == 2 * 589824.0 + 1972224.0 + 205440.0 + 1314816.0);
+    CHECK(chunk.bytes_read == 2 * 12288.0 + 12288.0 + 36864.0 + 24576.0);
+    CHECK(chunk.bytes_written == 2 * 24576.0 + 8192.0);
+    CHECK(mla_chunk->facts(4).cache_bytes == 64.0 * 32 * 2);  // the chunk's latents
+
+    // MLA decode at S = 100: the FLOPs of mla_decode_attention (46,800);
+    // read q [4, 32] 256 B, the latents [100, 32] 6,400 B for the scores and
+    // [100, 24] 4,800 B for the values; written [4, 24] 192 B.
+    auto mla_step = test::evaluate_layers(scenario(
+        "layers/serve_mla.roof", "", "use mla_decode_attention_flash(S = 100, H = 4, C = 24, Dr = 8) as step\n"));
+    auto step = mla_step->totals("step", 4);
+    CHECK(step.flops == 46800);
+    CHECK(step.bytes_read == 256 + 6400 + 4800);
+    CHECK(step.bytes_written == 192);
+
+    // gpt-oss, the chunk of 64 at P = 10 in a window of 32 (1,817 scores per
+    // head, as above): the same FLOPs; read q [64, 2, 2, 16] 8,192 B, the
+    // Sk = min(74, 64 + 31) = 74 keys and values [74, 2, 16] 4,736 B each,
+    // the sinks [2, 2] 8 B; written [64, 2, 2, 16] 8,192 B.
+    auto oss = test::evaluate_layers(scenario(
+        "layers/serve_gpt_oss.roof", "",
+        "use gpt_oss_prefill_attention_flash(T = 64, P = 10, W = 32, " + std::string(heads) + ") as chunk\n"));
+    auto o = oss->totals("chunk", 4);
+    CHECK(o.flops == 2 * 232576.0 + 37364.0);
+    CHECK(o.bytes_read == 8192 + 2 * 4736 + 8);
+    CHECK(o.bytes_written == 8192);
+
+    // The grid (tp_ep = 2): per chip one key/value head of two, its 2 query
+    // heads: half of dense's flash chunk, 1,417,536 FLOPs; read q [64, 1, 2,
+    // 16] 4,096 B and K, V [192, 1, 16] 6,144 B each; written 4,096 B.
+    // Qwen3's grid form at TP = 2 holds the same heads (KVl 1, Gl 2).
+    std::string const mesh = "mesh dp = 1 over nvlink, tp_ep = 2 over nvlink, tp_etp = 1 over nvlink";
+    for (auto [file, use_line] :
+         {std::pair{"layers/serve_moe.roof", "use prefill_attention_grid_flash(T = 64, P = 128, " +
+                                                 std::string(heads) + ") as chunk\n"},
+          std::pair{"layers/serve_qwen3.roof", "use qk_norm_prefill_attention_grid_flash(T = 64, P = 128, TP = 2, " +
+                                                   std::string(heads) + ") as chunk\n"}}) {
+        INFO(file);
+        auto g = test::evaluate_layers(scenario(file, mesh, use_line));
+        auto t = g->totals("chunk", 4);
+        CHECK(t.flops == 1417536);
+        CHECK(t.bytes_read == 4096 + 2 * 6144);
+        CHECK(t.bytes_written == 4096);
+    }
+}

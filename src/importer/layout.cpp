@@ -29,7 +29,12 @@ std::optional<ParallelTemplates> parallel_templates(Family family) {
     }
 }
 
-bool has_flash(Family family, bool parallel) {
+bool has_flash(Family family, bool parallel, bool serve) {
+    // A serve statement's attention parts have flash forms for every family
+    // whose serve templates are not one of a kind (layers/serve_*.roof).
+    if (serve)
+        return family != Family::gemma && family != Family::gemma2 && family != Family::gpt2 &&
+               family != Family::glm_dsa;
     if (parallel) return family == Family::llama;
     return family == Family::llama || family == Family::mixtral;
 }
@@ -192,7 +197,7 @@ void check_splits(Config const& c, Shapes const& s, Layout const& l) {
 
 Layout resolve_layout(Config const& c, Shapes const& s, ImportOptions const& o) {
     Layout l;
-    if (o.flash && !has_flash(s.family, o.layout.given()))
+    if (o.flash && !has_flash(s.family, o.layout.given(), o.serve))
         c.fail("--flash: " + c.architecture() + " has no flash-attention templates" +
                (o.layout.given() ? " on a parallel layout" : "") + " (docs/import.md)");
     if (!o.layout.given()) return l;

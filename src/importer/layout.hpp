@@ -30,7 +30,7 @@ struct ParallelTemplates {
 std::optional<ParallelTemplates> parallel_templates(Family family);
 // Whether the family has flash-attention forms of its layer templates
 // (one chip, or on its parallel layout).
-bool has_flash(Family family, bool parallel);
+bool has_flash(Family family, bool parallel, bool serve);
 
 struct Layout {
     bool parallel = false;  // any of --tp --dp --ep --etp --pp given

@@ -101,9 +101,9 @@ void gpt_oss_parts(Shapes const& s, Args const& a, Parts& p) {
     p.linear += in + "use gpt_oss_linear" + a.suffix + "(N = tokens, D = D, " + heads + ", F = F, E = E, k = K" +
                 a.grid_sizes + a.wdt + dtype_arguments(s, true) + ") as decoder x L\n";
     auto layers = [&](std::string const& window, std::string const& as, std::string const& count) {
-        p.decode += in + "use gpt_oss_decode_attention" + a.suffix + "(S = context" + window + ", " + heads +
+        p.decode += in + "use gpt_oss_decode_attention" + a.suffix + a.flash + "(S = context" + window + ", " + heads +
                     a.attention + ") as " + as + times(count) + "\n";
-        p.prefill += in + "use gpt_oss_prefill_attention" + a.suffix + "(T = chunk, P = start" + window + ", " +
+        p.prefill += in + "use gpt_oss_prefill_attention" + a.suffix + a.flash + "(T = chunk, P = start" + window + ", " +
                      heads + a.attention + ") as " + as + times(count) + "\n";
     };
     if (s.Ls > 0) layers(", W = W", "sliding", "Ls");
@@ -132,9 +132,9 @@ void deepseek_parts(Shapes const& s, Args const& a, Parts& p) {
     std::string const top = dsa ? index + ", Kt = Kt" : "";
     std::string const attention = dsa ? "dsa_" : "mla_";
     std::string const layer = dsa ? "dsa_" : "deepseek_";
-    std::string const decode = attention + "decode_attention" + a.suffix + "(S = context, H = H, C = C, Dr = Dr" +
+    std::string const decode = attention + "decode_attention" + a.suffix + a.flash + "(S = context, H = H, C = C, Dr = Dr" +
                                top + a.attention;
-    std::string const prefill = attention + "prefill_attention" + a.suffix +
+    std::string const prefill = attention + "prefill_attention" + a.suffix + a.flash +
                                 "(T = chunk, P = start, H = H, C = C, Dn = Dn, Dr = Dr, Dv = Dv" + top + a.wdt +
                                 a.kv;
     if (s.Ld > 0)
@@ -166,9 +166,10 @@ void gqa_parts(Shapes const& s, Args const& a, Parts& p) {
     // TP = TP_EP x TP_ETP).
     bool const replicated = a.grid && s.family == Family::qwen3_moe;
     std::string const kind = replicated ? "qk_norm_" : "";
-    std::string const decode = a.grid ? kind + "decode_attention_grid" : "dense_decode_attention" + a.suffix + a.flash;
+    std::string const decode =
+        (a.grid ? kind + "decode_attention_grid" : "dense_decode_attention" + a.suffix) + a.flash;
     std::string const prefill =
-        a.grid ? kind + "prefill_attention_grid" : "dense_prefill_attention" + a.suffix + a.flash;
+        (a.grid ? kind + "prefill_attention_grid" : "dense_prefill_attention" + a.suffix) + a.flash;
     std::string const attention_heads = heads + (replicated ? ", TP = TP_EP * TP_ETP" : "");
     // Mistral's sliding window: decode attends to the last W positions.
     std::string const context = s.window ? "S = min(context, W)" : "S = context";
