@@ -141,10 +141,13 @@ Chart serve_latency_chart(ReportContext const& context, std::size_t t) {
                 if (std::isfinite(v) && v > 0) lo = std::min(lo, v), hi = std::max(hi, v);
             }
         }
-    TimeUnit const unit = time_unit(hi > 0 ? hi : 1);
+    // Over more than three decades (a saturated queue beside a TPOT) no one
+    // unit reads well at both ends: seconds, the ticks powers of ten.
+    bool const decades = lo > 0 && hi / lo > 1e3;
+    TimeUnit const unit = decades ? TimeUnit{1, "s"} : time_unit(hi > 0 ? hi : 1);
     chart.x = sweep_axis(closed ? "clients (closed loop)" : "offered rate (requests/s)", loads);
     chart.y = fitted_axis(std::string("latency (") + unit.name + ", log)", lo / unit.seconds, hi / unit.seconds,
-                          time_tick);
+                          decades ? power_tick : time_tick);
     if (!chart.y.log) chart.y.label = std::string("latency (") + unit.name + ")";
 
     Points saturated;
