@@ -37,6 +37,9 @@ struct TinyServe {
     // in the context: window = bf16[B, D] x cache bf16[SW, D] -> bf16[B, SW],
     // SW = min(S, 16): bytes 2000 + 2002 SW.
     bool window = false;
+    // A sample part: head = bf16[M, D] x weight bf16[D, V] -> bf16[M, V],
+    // V = 500, M the step's sampled sequences.
+    bool sample = false;
 };
 
 inline int slot_named(model::Scenario const& scenario, std::string const& name) {
@@ -64,25 +67,28 @@ let PT = P + T
 matmul proj = bf16[N, D] * weight bf16[D, F] -> bf16[N, F]
 matmul scores = bf16[B, D] * cache bf16[S, D] -> bf16[B, S]
 matmul att = bf16[T, D] * cache bf16[PT, D] -> bf16[T, PT]
-)" + (s.window ? "let SW = min(S, 16)\nmatmul window = bf16[B, D] * cache bf16[SW, D] -> bf16[B, SW]\n" : "");
+)" + (s.window ? "let SW = min(S, 16)\nmatmul window = bf16[B, D] * cache bf16[SW, D] -> bf16[B, SW]\n" : "") +
+                             (s.sample ? "let M = 1\nlet V = 500\nmatmul head = bf16[M, D] * weight bf16[D, V] -> bf16[M, V]\n" : "");
     auto checked = check_text(text);
     INFO(checked->errors());
     REQUIRE_FALSE(checked->diagnostics.has_errors());
     auto& sc = checked->scenario;
-    REQUIRE(sc.ops.size() == (s.window ? 4u : 3u));
+    REQUIRE(sc.ops.size() == (s.window ? 4u : 3u) + (s.sample ? 1u : 0u));
     model::Serve serve;
     serve.name = "chat";
     serve.linear = {sc.ops[0]};
     serve.decode = {sc.ops[1]};
     if (s.window) serve.decode.push_back(sc.ops[3]);
     serve.prefill = {sc.ops[2]};
+    if (s.sample) serve.sample = {sc.ops.back()};
     sc.ops.clear();
     serve.tokens_slot = slot_named(sc, "N");
     serve.context_slot = slot_named(sc, "S");
     serve.chunk_slot = slot_named(sc, "T");
     serve.start_slot = slot_named(sc, "P");
-    for (int slot : {serve.tokens_slot, serve.context_slot, serve.chunk_slot, serve.start_slot})
-        sc.slots[static_cast<std::size_t>(slot)].depends_on = model::step_bit;
+    if (s.sample) serve.sampled_slot = slot_named(sc, "M");
+    for (int slot : {serve.tokens_slot, serve.context_slot, serve.chunk_slot, serve.start_slot, serve.sampled_slot})
+        if (slot >= 0) sc.slots[static_cast<std::size_t>(slot)].depends_on = model::step_bit;
     // PT follows the step: a let evaluated at every step.
     int const pt = slot_named(sc, "PT");
     sc.slots[static_cast<std::size_t>(pt)].depends_on = model::step_bit;

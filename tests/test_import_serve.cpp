@@ -59,7 +59,9 @@ TEST_CASE("import --serve: Llama 3.1 70B at tp 4, the serve statement and its pa
     CHECK(contains(text, "        use embedding_tp(N = tokens, D = D, V = V, wdt = wdt)\n"));
     CHECK(contains(text, "        use dense_linear_tp(N = tokens, D = D, H = H, KV = KV, Hd = Hd, F = F, "
                          "wdt = wdt, mdt = mdt) as decoder x L\n"));
-    CHECK(contains(text, "        use lm_head_tp(N = tokens, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
+    CHECK(contains(text, "        use final_norm(N = tokens, D = D, mdt = mdt)\n"));
+    CHECK(contains(text, "    sample:"));
+    CHECK(contains(text, "        use logits_tp(N = sampled, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
     CHECK(contains(text, "    decode:"));
     CHECK(contains(text, "        use dense_decode_attention_tp(S = context, H = H, KV = KV, Hd = Hd, "
                          "mdt = mdt) as decoder x L\n"));
@@ -86,7 +88,8 @@ TEST_CASE("import --serve: --request P,G sets the lengths, --flash the flash par
     CHECK(contains(text, "        use dense_linear(N = tokens, "));
     CHECK(contains(text, "        use dense_decode_attention_flash(S = context, "));
     CHECK(contains(text, "        use dense_prefill_attention_flash(T = chunk, P = start, "));
-    CHECK(contains(text, "        use lm_head(N = tokens, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
+    CHECK(contains(text, "        use final_norm(N = tokens, D = D, mdt = mdt)\n"));
+    CHECK(contains(text, "        use logits(N = sampled, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
 }
 
 TEST_CASE("import --serve: the MoE and MLA families, one chip and on the grid", "[serve-import]") {
@@ -120,7 +123,8 @@ TEST_CASE("import --serve: the MoE and MLA families, one chip and on the grid", 
                              "as moe_decoder x (L - Ld)\n"));
     CHECK(contains(deepseek, "use mla_prefill_attention_grid(T = chunk, P = start, H = H, C = C, Dn = Dn, "
                              "Dr = Dr, Dv = Dv, wdt = wdt, mdt = mdt) as dense_decoder x Ld\n"));
-    CHECK(contains(deepseek, "use lm_head_grid(N = tokens, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
+    CHECK(contains(deepseek, "use final_norm_grid(N = tokens, D = D, mdt = mdt)\n"));
+    CHECK(contains(deepseek, "use logits_grid(N = sampled, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
 
     // Gemma 2: the local layers' decode within the window, the global ones not.
     auto gemma2 = import_text(gemma2_9b, o);
@@ -133,7 +137,8 @@ TEST_CASE("import --serve: the MoE and MLA families, one chip and on the grid", 
                            "as local x (L / 2)\n"));
     CHECK(contains(gemma2, "use gemma2_decode_attention(S = context, H = H, KV = KV, Hd = Hd, mdt = mdt) "
                            "as global x (L / 2)\n"));
-    CHECK(contains(gemma2, "use gemma2_lm_head(N = tokens, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
+    CHECK(contains(gemma2, "use final_norm(N = tokens, D = D, mdt = mdt)\n"));
+    CHECK(contains(gemma2, "use gemma2_logits(N = sampled, D = D, V = V, wdt = wdt, mdt = mdt)\n"));
 
     // Qwen3-235B at tp 8 x ep 8: 4 key/value heads, each replicated on 2 GPUs.
     auto qwen3 = import_text(test::qwen3_minimax_kimi_configs::qwen3_235b_fp8, g);
@@ -194,12 +199,12 @@ std::string parts_at_top_level(std::string const& text, std::string const& conte
             continue;
         }
         if (line == "}") inside = false;
-        for (char const* name : {"linear", "decode", "prefill"})
+        for (char const* name : {"linear", "decode", "prefill", "sample"})
             if (line.rfind(std::string("    ") + name + ":", 0) == 0) part = name;
         if (line.rfind("        use ", 0) != 0 || (part == "prefill" && !with_prefill)) continue;
         for (auto [word, value] :
              {std::pair<char const*, std::string>{"tokens", "8"}, {"context", context}, {"chunk", "64"},
-              {"start", "128"}})
+              {"start", "128"}, {"sampled", "4"}})
             line = replace_word(line, word, value);
         auto as = line.find(" as ");
         if (as != std::string::npos) line.insert(as + 4, part + "_");

@@ -380,3 +380,33 @@ serve chat {
     REQUIRE(results.size() == 1);
     CHECK_FALSE(test::contains(checked->errors(), "division by zero"));
 }
+
+TEST_CASE("The sample part runs once per step at the sequences it samples: none while a long prompt's "
+          "first chunks run", "[serve-engine]") {
+    // The prompt of 300 in three chunks of 100 (the steps of the case above,
+    // 9.12e-6 s to the first token), plus the head at M = the step's sampled
+    // sequences: 0 in the first two steps (not run), 1 in the third (the
+    // prompt's last chunk) and in every decode step. At M = 1: flops 2 x 1000
+    // x 500 = 1e6 (1e-9 s); bytes 2 x 1000 + 2 x 1000 x 500 + 2 x 500 =
+    // 1,003,000 (1.003e-6 s). TTFT = 9.12e-6 + 1.003e-6 = 1.0123e-5.
+    test::TinyServe s;
+    s.prompt = "300";
+    s.sample = true;
+    auto checked = test::tiny_serve(s);
+    auto const results = serve_of(*checked);
+    REQUIRE(results.size() == 1);
+    auto const& r = results[0];
+    CHECK(close(r.ttft.mean, 1.0123e-5));
+    CHECK(close(r.ttft.p99, 1.0123e-5));
+    // The head's weights are resident: 2e6 + 1e6 B. Its activations at the
+    // most a step samples, min(max_seqs 256, max_step_tokens 100) = 100:
+    // in 2e5 + out 1e5 B, below the linear part's 4e5 reserve. Capacity =
+    // floor((9e6 - 3e6 - 4e5) / 2000) = 2800.
+    CHECK(r.weight_bytes == 3e6);
+    CHECK(r.reserve_bytes == 4e5);
+    CHECK(r.kv_capacity_tokens == 2800);
+    // Each decode step samples its one sequence: TPOT at context 301 .. 309,
+    // linear 2.004e-6 + decode (2000 + 2002 x 305) 1e-12 = 6.12610e-7 at the
+    // mean context + the head 1.003e-6 = 3.61961e-6.
+    CHECK(close(r.tpot.mean, 3.61961e-6, 1e-9));
+}

@@ -258,7 +258,7 @@ TEST_CASE("serve: errors at the user's token", "[serve-lang]") {
                  "arrivals, requests, warmup, seed, max_seqs, max_step_tokens and memory_utilization); did "
                  "you mean 'requests'?");
     expect_error(serve_text(settings + "decod: let x = 1\n" + parts),
-                 "test.roof:5:1: error: a serve has the parts linear:, decode: and prefill:, not 'decod:'; did "
+                 "test.roof:5:1: error: a serve has the parts linear:, decode:, prefill: and sample:, not 'decod:'; did "
                  "you mean 'decode'?");
     {
         // `output` again on line 5; first at line 4 col 15.
@@ -342,6 +342,28 @@ TEST_CASE("serve: errors at the user's token", "[serve-lang]") {
     expect_error(head + "let x = tokens\n",
                  "test.roof:3:9: error: unknown name 'tokens': it is the step's tokens only inside a serve's "
                  "linear part");
+    // `sampled` only in a sample part: in linear, at col 17 of "linear: let N = sampled".
+    expect_error(serve_text(settings + "linear: let N = sampled matmul up = bf16[N, D] * weight bf16[D, F] -> "
+                                       "bf16[N, F]\n" + decode_part + prefill_part),
+                 "test.roof:5:17: error: unknown name 'sampled': it is the step's sampled sequences only inside "
+                 "a serve's sample part");
+    expect_error(serve_text(settings + parts + "sample:\n"), "test.roof:9:1: error: the sample part has no statements");
+}
+
+TEST_CASE("serve: a sample part, its ops at the engine's `sampled`", "[serve-lang]") {
+    auto checked = check_with_files(
+        serve_text(settings + parts + "sample: matmul head = bf16[sampled, D] * weight bf16[D, F] -> bf16[sampled, F]\n"),
+        {});
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto const& serve = *checked->scenario.serve;
+    REQUIRE(serve.sample.size() == 1);
+    CHECK(serve.sample[0].name == "head");
+    REQUIRE(serve.sampled_slot >= 0);
+    CHECK(checked->scenario.slots[static_cast<std::size_t>(serve.sampled_slot)].name == "sampled");
+    CHECK(serve.linear.size() == 1);
+    CHECK(serve.decode.size() == 1);
+    CHECK(serve.prefill.size() == 1);
 }
 
 TEST_CASE("serve: a trace's errors at the file's string", "[serve-lang]") {

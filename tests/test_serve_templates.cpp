@@ -461,3 +461,31 @@ TEST_CASE("serve flash forms (MLA, gpt-oss, the grid, Qwen3's grid): the FLOPs o
         CHECK(t.bytes_written == 4096);
     }
 }
+
+TEST_CASE("serve_head: each LM head = its final norm (linear part) + its logits (sample part), op for op",
+          "[serve-templates]") {
+    // D 64, V 256: the whole head at N = 4 against the norm and the logits
+    // at N = 4, in FLOPs, bytes, network bytes and resident bytes.
+    std::string const dv = "N = 4, D = 64, V = 256";
+    std::string const d = "N = 4, D = 64";
+    std::string const tp = "mesh tp = 2 over nvlink";
+    std::string const grid = "mesh dp = 1 over nvlink, tp_ep = 2 over nvlink, tp_etp = 1 over nvlink";
+    struct Head {
+        char const* include;
+        std::string mesh, whole, norm, logits;
+    };
+    for (auto const& h : std::vector<Head>{
+             {"layers/serve_dense.roof", "", "lm_head", "final_norm", "logits"},
+             {"layers/serve_dense.roof", "", "tied_lm_head", "final_norm", "tied_logits"},
+             {"layers/serve_dense.roof", tp, "lm_head_tp", "final_norm", "logits_tp"},
+             {"layers/serve_dense.roof", tp, "tied_lm_head_tp", "final_norm", "tied_logits_tp"},
+             {"layers/serve_moe.roof", grid, "lm_head_grid", "final_norm_grid", "logits_grid"},
+             {"layers/serve_moe.roof", grid, "tied_lm_head_grid", "final_norm_grid", "tied_logits_grid"},
+             {"layers/serve_gpt2.roof", "", "gpt2_lm_head", "gpt2_final_norm", "tied_logits"},
+             {"layers/serve_gemma.roof", "", "gemma2_lm_head", "final_norm", "gemma2_logits"}}) {
+        INFO(h.whole);
+        auto s = split(h.include, h.mesh, use(h.whole, dv, "whole"),
+                       use(h.norm, d, "linear") + use(h.logits, dv, "part"));
+        require_equal(s, 1);
+    }
+}

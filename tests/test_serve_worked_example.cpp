@@ -1,6 +1,6 @@
 // The worked example of docs/serving.md (scenarios/llama3-70b-serve.roof,
 // Llama 3.1 70B) at TP 2 in bf16: the memory of a replica by hand, the H100
-// that cannot hold one request and the H200 that can.
+// that holds one request at a time and the H200 that holds 147.
 #include "roofline/engine/evaluate.hpp"
 #include "roofline/engine/serve.hpp"
 #include "roofline/model/load.hpp"
@@ -29,19 +29,20 @@ TEST_CASE("worked example: Llama 3.1 70B at TP 2 in bf16, per chip by hand", "[s
     // norms every chip holds whole: (80 x 2 x 8192 + 8192) x 2 B / 2 =
     // 1,318,912 B: 70,553,706,496 + 1,318,912 = 70,555,025,408 B.
     CHECK(h100.weight_bytes == 70555025408.0);
-    // Reserve: the largest linear op's activations at 8192 tokens, the LM
-    // head's: input 8192 x 8192 x 2 B + output 8192 x (128256 / 2) x 2 B =
-    // 134,217,728 + 1,050,673,152 = 1,184,890,880 B.
-    CHECK(h100.reserve_bytes == 1184890880.0);
+    // Reserve: the largest op's activations, the linear part at 8192 tokens
+    // and the sample part at min(max_seqs, max_step_tokens) = 256 sequences.
+    // silu_mul's: two inputs and an output of 8192 x (28672 / 2) x 2 B =
+    // 3 x 234,881,024 = 704,643,072 B (gate's and down's 369,098,752; the
+    // logits' at 256: 256 x 8192 x 2 + 256 x 64,128 x 2 = 37,027,840).
+    CHECK(h100.reserve_bytes == 704643072.0);
     // KV: 2 (K, V) x 80 layers x (8 / 2) heads x 128 x 2 B = 163,840 B a token.
     CHECK(h100.kv_bytes_per_token == 163840.0);
-    // H100, 80 GB: floor((0.9 x 80e9 - 70,555,025,408 - 1,184,890,880) / 163,840)
-    // = floor(260,083,712 / 163,840) = 1,587 < 2048 + 256: its row's problem.
-    CHECK(h100.kv_capacity_tokens == 1587);
-    CHECK(h100.problem == "a prompt of 2048 and an output of 256 tokens need 2304 KV tokens, the cache "
-                          "holds 1587 on hardware 'h100_sxm'");
-    // H200, 141 GB: floor((126.9e9 - 71,739,916,288) / 163,840) = floor(336,670.4) = 336,670.
-    CHECK(h200.kv_capacity_tokens == 336670);
+    // H100, 80 GB: floor((0.9 x 80e9 - 70,555,025,408 - 704,643,072) / 163,840)
+    // = floor(740,331,520 / 163,840) = 4,518: one request of 2048 + 256 at a time.
+    CHECK(h100.kv_capacity_tokens == 4518);
+    CHECK(h100.problem.empty());
+    // H200, 141 GB: floor((126.9e9 - 71,259,668,480) / 163,840) = floor(339,601.7) = 339,601.
+    CHECK(h200.kv_capacity_tokens == 339601);
     CHECK(h200.problem.empty());
     CHECK(h200.requests == 1800);  // 2,000 less the default warm-up of 200
 }

@@ -74,8 +74,10 @@ int cmd_check(std::vector<std::string> const& args) {
             auto const& v = *s.serve;
             std::size_t const points = s.point_count() * s.targets.size();
             std::cout << "; serve " << v.name << ": linear " << v.linear.size() << ", decode "
-                      << v.decode.size() << ", prefill " << v.prefill.size() << " op"
-                      << (v.prefill.size() == 1 ? "" : "s") << " per step, " << points
+                      << v.decode.size() << ", prefill " << v.prefill.size();
+            if (!v.sample.empty()) std::cout << ", sample " << v.sample.size();
+            std::size_t const last = v.sample.empty() ? v.prefill.size() : v.sample.size();
+            std::cout << " op" << (last == 1 ? "" : "s") << " per step, " << points
                       << " serve point" << (points == 1 ? "" : "s");
             if (!s.serve_slos.empty())
                 std::cout << ", " << s.serve_slos.size() << " slo" << (s.serve_slos.size() == 1 ? "" : "s");

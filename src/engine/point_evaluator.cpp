@@ -7,14 +7,20 @@ namespace roofline::engine {
 PointEvaluator::PointEvaluator(model::Scenario const& scenario) : scenario_(scenario) {
     values_.reserve(scenario.slots.size());
     for (auto const& slot : scenario.slots) values_.push_back(slot.constant);
-    // A serve's step slots at the neutral step (one token, context 1, a chunk
-    // of 1 at 0) until a step sets them, so that a point's lets evaluate
-    // (the mesh, the facts) without dividing by a step of no tokens.
-    if (auto const& serve = scenario.serve) {
-        for (int slot : {serve->tokens_slot, serve->context_slot, serve->chunk_slot})
-            if (slot >= 0) values_[static_cast<std::size_t>(slot)] = 1;
-        if (serve->start_slot >= 0) values_[static_cast<std::size_t>(serve->start_slot)] = 0;
-    }
+    set_step_slots(StepSlots{});  // the neutral step until a step sets them
+}
+
+void PointEvaluator::set_step_slots(StepSlots const& step) {
+    auto const& serve = scenario_.serve;
+    if (!serve) return;
+    auto set = [&](int slot, double value) {
+        if (slot >= 0) values_[static_cast<std::size_t>(slot)] = value;
+    };
+    set(serve->tokens_slot, step.tokens);
+    set(serve->context_slot, step.context);
+    set(serve->chunk_slot, step.chunk);
+    set(serve->start_slot, step.start);
+    set(serve->sampled_slot, step.sampled);
 }
 
 std::optional<model::EvalError> PointEvaluator::set_point(std::span<double const> sweep_values) {

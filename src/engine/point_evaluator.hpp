@@ -15,6 +15,16 @@
 
 namespace roofline::engine {
 
+// A serve's step slots (docs/serving.md, section 2), the values its parts
+// are counted at. The defaults are the neutral step: one token, context 1, a
+// chunk of 1 at position 0, one sampled sequence; a part is counted with its
+// own slots set and the others neutral, so that an evaluation never depends
+// on the one before it, and a point's lets evaluate (the mesh, the facts)
+// before any step runs, without dividing by a step of no tokens.
+struct StepSlots {
+    double tokens = 1, context = 1, chunk = 1, start = 0, sampled = 1;
+};
+
 class PointEvaluator {
 public:
     explicit PointEvaluator(model::Scenario const& scenario);
@@ -34,6 +44,8 @@ public:
     std::span<double const> slots() const { return values_; }
     // A value no let computes (a request's step `i`), kept by set_point.
     void set_slot(int slot, double value) { values_[static_cast<std::size_t>(slot)] = value; }
+    // A serve's step slots (those it has), kept by set_point.
+    void set_step_slots(StepSlots const& step);
 
     // The size of each mesh axis at the current point (none without a mesh);
     // an error when one is not a positive integer.

@@ -148,32 +148,41 @@ std::optional<model::EvalError> replica_bytes(model::Scenario const& scenario,
                                               PointSettings const& settings, ReplicaMemory& out) {
     auto const& serve = *scenario.serve;
     PointEvaluator evaluator(scenario);
-    ResidentBytes linear, decode1, decode2, prefill;
-    // The linear part at the largest step: its weights (a mixture of
-    // experts reads them all) and the reserve, the largest op's activations.
-    double const n = settings.max_step_tokens;
-    if (auto e = set_step(scenario, evaluator, point, n, 1, 1, 0)) return e;
-    if (auto e = resident_bytes(scenario, serve.linear, serve.linear_residents, evaluator, mesh_sizes, linear))
-        return e;
+    ResidentBytes linear, sample, decode1, decode2, prefill;
+    // The linear part at the largest step and the sample part at the most
+    // sequences a step samples: their weights (a mixture of experts reads
+    // them all) and the reserve, the largest op's activations.
     long double reserve = 0, bytes = 0;
-    for (auto const& op : serve.linear) {
-        if (auto e = activation_bytes(scenario, op, evaluator, mesh_sizes, bytes)) return e;
-        reserve = std::max(reserve, bytes);
-    }
+    auto once = [&](StepSlots const& step, std::vector<model::Op> const& ops,
+                    std::vector<model::Resident> const& residents, ResidentBytes& out) -> std::optional<model::EvalError> {
+        if (auto e = set_step(scenario, evaluator, point, step)) return e;
+        if (auto e = resident_bytes(scenario, ops, residents, evaluator, mesh_sizes, out)) return e;
+        for (auto const& op : ops) {
+            if (auto e = activation_bytes(scenario, op, evaluator, mesh_sizes, bytes)) return e;
+            reserve = std::max(reserve, bytes);
+        }
+        return std::nullopt;
+    };
+    double const sampled = std::min(settings.max_seqs, settings.max_step_tokens);
+    if (auto e = once(StepSlots{.tokens = static_cast<double>(settings.max_step_tokens)}, serve.linear,
+                      serve.linear_residents, linear))
+        return e;
+    if (auto e = once(StepSlots{.sampled = sampled}, serve.sample, serve.sample_residents, sample)) return e;
     // The KV bytes of one context position: the decode part's caches at
     // context 2 less at context 1 (the rate of a sliding window's cache
     // before it slides: the most a position can take).
-    if (auto e = set_step(scenario, evaluator, point, 1, 1, 1, 0)) return e;
+    if (auto e = set_step(scenario, evaluator, point, StepSlots{})) return e;
     if (auto e = resident_bytes(scenario, serve.decode, serve.decode_residents, evaluator, mesh_sizes, decode1))
         return e;
     if (auto e = resident_bytes(scenario, serve.prefill, serve.prefill_residents, evaluator, mesh_sizes, prefill))
         return e;
-    if (auto e = set_step(scenario, evaluator, point, 1, 2, 1, 0)) return e;
+    if (auto e = set_step(scenario, evaluator, point, StepSlots{.context = 2})) return e;
     if (auto e = resident_bytes(scenario, serve.decode, serve.decode_residents, evaluator, mesh_sizes, decode2))
         return e;
     // The attention parts read the same weights in two forms (MLA's
     // absorbed decode and its prefill): the larger counted once.
-    out.weight_bytes = static_cast<double>(linear.weight + std::max(decode1.weight, prefill.weight));
+    out.weight_bytes =
+        static_cast<double>(linear.weight + sample.weight + std::max(decode1.weight, prefill.weight));
     out.reserve_bytes = static_cast<double>(reserve);
     out.kv_bytes_per_token = static_cast<double>(decode2.cache - decode1.cache);
     return std::nullopt;
@@ -190,8 +199,8 @@ ReplicaMemory replica_on(model::Scenario const& scenario, ReplicaMemory m, std::
         return m;
     }
     PointEvaluator evaluator(scenario);
-    if (!set_step(scenario, evaluator, point, 1, 1, 1, 0))
-        for (auto const* part : {&serve.linear, &serve.decode, &serve.prefill})
+    if (!set_step(scenario, evaluator, point, StepSlots{}))
+        for (auto const* part : {&serve.linear, &serve.decode, &serve.prefill, &serve.sample})
             for (auto const& op : *part) {
                 int const dtype = op.compute_dtype_at(evaluator.slots(), scenario.dtypes);
                 if (op.kind != model::OpKind::collective && !hw.peak_for(dtype)) {
@@ -264,7 +273,7 @@ double slo_value(ServeResult const& r, model::ServeSlo const& slo) {
 std::optional<model::EvalError> prepare_point(model::Scenario const& scenario, PointEvaluator& evaluator,
                                               std::span<double const> point, std::vector<double>& mesh_sizes,
                                               PointSettings& settings, ReplicaMemory& bytes) {
-    auto error = set_step(scenario, evaluator, point, 1, 1, 1, 0);
+    auto error = set_step(scenario, evaluator, point, StepSlots{});
     if (!error) error = evaluator.mesh_sizes(mesh_sizes);
     if (!error) error = read_settings(scenario, evaluator.slots(), settings);
     if (!error) error = replica_bytes(scenario, point, mesh_sizes, settings, bytes);

@@ -174,7 +174,7 @@ private:
         }
         std::uint64_t budget =
             settings_.max_step_tokens > contexts_.size() ? settings_.max_step_tokens - contexts_.size() : 0;
-        std::uint64_t tokens = contexts_.size();
+        std::uint64_t tokens = contexts_.size(), sampled = contexts_.size();
         for (std::uint32_t r : running_) {
             if (budget == 0) break;
             std::uint32_t left = out_.requests[r].prompt - prefilled_[r];
@@ -184,8 +184,9 @@ private:
             chunk_owners_.push_back(r);
             budget -= chunk;
             tokens += chunk;
+            if (chunk == left) ++sampled;
         }
-        double seconds = cost_(StepWork{contexts_, chunks_, tokens});
+        double seconds = cost_(StepWork{contexts_, chunks_, tokens, sampled});
         if (!(std::isfinite(seconds) && seconds >= 0)) {
             out_ = Simulation{};
             out_.problem = "the step cost of " + std::to_string(tokens) + " tokens is " +

@@ -13,20 +13,11 @@ namespace {
 
 constexpr std::size_t fields = 5;  // flops, read, written, onchip, net bytes
 
-void set_if(PointEvaluator& evaluator, int slot, double value) {
-    if (slot >= 0) evaluator.set_slot(slot, value);
-}
-
 }  // namespace
 
-std::optional<model::EvalError> set_step(model::Scenario const& scenario, PointEvaluator& evaluator,
-                                         std::span<double const> point, double tokens, double context,
-                                         double chunk, double start) {
-    auto const& serve = *scenario.serve;
-    set_if(evaluator, serve.tokens_slot, tokens);
-    set_if(evaluator, serve.context_slot, context);
-    set_if(evaluator, serve.chunk_slot, chunk);
-    set_if(evaluator, serve.start_slot, start);
+std::optional<model::EvalError> set_step(model::Scenario const&, PointEvaluator& evaluator,
+                                         std::span<double const> point, StepSlots const& step) {
+    evaluator.set_step_slots(step);
     return evaluator.set_point(point);
 }
 
@@ -39,31 +30,35 @@ StepModel::StepModel(model::Scenario const& scenario, std::span<double const> po
     linear_.ops = &serve.linear;
     decode_.ops = &serve.decode;
     prefill_.ops = &serve.prefill;
+    sample_.ops = &serve.sample;
+    linear_once_.part = &linear_;
+    sample_once_.part = &sample_;
     unsupported_.resize(scenario.targets.size(), 0);
     layers_ = layer_count(serve.linear.empty() ? serve.decode : serve.linear);
     for (int t : scenario.targets)
         no_latency_.push_back(hardware_without_latency(scenario.hardware[static_cast<std::size_t>(t)]));
 }
 
-bool StepModel::count_part(Part& part, double tokens, double context, double chunk, double start,
-                           std::size_t& entry) {
+bool StepModel::count_part(Part& part, StepSlots const& step, std::size_t& entry) {
     if (error_) return false;
     auto fail = [&](model::EvalError const& error) {
         error_ = error;
         auto const& serve = *scenario_.serve;
         auto name = [&](int slot) { return scenario_.slots[static_cast<std::size_t>(slot)].name; };
         if (&part == &linear_ && serve.tokens_slot >= 0)
-            error_where_ = name(serve.tokens_slot) + " = " + model::format_number(tokens);
+            error_where_ = name(serve.tokens_slot) + " = " + model::format_number(step.tokens);
         else if (&part == &decode_ && serve.context_slot >= 0)
-            error_where_ = name(serve.context_slot) + " = " + model::format_number(context);
+            error_where_ = name(serve.context_slot) + " = " + model::format_number(step.context);
         else if (&part == &prefill_ && serve.chunk_slot >= 0)
-            error_where_ = name(serve.chunk_slot) + " = " + model::format_number(chunk) +
+            error_where_ = name(serve.chunk_slot) + " = " + model::format_number(step.chunk) +
                            (serve.start_slot >= 0
-                                ? ", " + name(serve.start_slot) + " = " + model::format_number(start)
+                                ? ", " + name(serve.start_slot) + " = " + model::format_number(step.start)
                                 : std::string());
+        else if (&part == &sample_ && serve.sampled_slot >= 0)
+            error_where_ = name(serve.sampled_slot) + " = " + model::format_number(step.sampled);
         return false;
     };
-    if (auto e = set_step(scenario_, evaluator_, point_, tokens, context, chunk, start)) return fail(*e);
+    if (auto e = set_step(scenario_, evaluator_, point_, step)) return fail(*e);
     // The compute dtypes depend on the point only (a dtype sweep), never on a step slot.
     if (part.compute.size() != part.ops->size()) {
         part.compute.clear();
@@ -140,22 +135,46 @@ void StepModel::collect_parts(Part& part, std::size_t target, std::vector<OpPart
     }
 }
 
-double StepModel::linear_seconds(std::uint64_t tokens, std::size_t target) {
+StepSlots StepModel::once_slots(OncePerStep const& once, std::uint64_t n) const {
+    StepSlots step;
+    (once.part == &linear_ ? step.tokens : step.sampled) = static_cast<double>(n);
+    return step;
+}
+
+double StepModel::once_seconds(OncePerStep& once, std::uint64_t n, std::size_t target) {
     std::size_t const targets = scenario_.targets.size();
-    std::size_t const at = static_cast<std::size_t>(tokens) * targets;
-    if (at + targets > linear_memo_.size())
-        linear_memo_.resize(at + targets, std::numeric_limits<double>::quiet_NaN());
-    if (std::isnan(linear_memo_[at + target])) {
+    std::size_t const at = static_cast<std::size_t>(n) * targets;
+    if (at + targets > once.seconds.size())
+        once.seconds.resize(at + targets, std::numeric_limits<double>::quiet_NaN());
+    if (std::isnan(once.seconds[at + target])) {
+        Part& part = *once.part;
         std::size_t entry = 0;
-        linear_.entries.clear();
-        if (!count_part(linear_, static_cast<double>(tokens), 1, 1, 0, entry)) return 0;
-        clear_sum(linear_);
-        add_entry(linear_, entry);
+        part.entries.clear();
+        if (!count_part(part, once_slots(once, n), entry)) return 0;
+        clear_sum(part);
+        add_entry(part, entry);
         // Counted once, timed on every target; NaN stays for an unsupported one.
-        for (std::size_t t = 0; t < targets; ++t)
-            linear_memo_[at + t] = static_cast<double>(time_part(linear_, t));
+        for (std::size_t t = 0; t < targets; ++t) once.seconds[at + t] = static_cast<double>(time_part(part, t));
     }
-    return linear_memo_[at + target];
+    return once.seconds[at + target];
+}
+
+bool StepModel::once_parts(OncePerStep& once, std::uint64_t n, std::size_t target, std::vector<OpParts>& out) {
+    std::uint64_t const key = n * scenario_.targets.size() + target;
+    auto found = once.parts.find(key);
+    if (found == once.parts.end()) {
+        Part& part = *once.part;
+        std::size_t entry = 0;
+        part.entries.clear();
+        if (!count_part(part, once_slots(once, n), entry)) return false;
+        clear_sum(part);
+        add_entry(part, entry);
+        std::vector<OpParts> parts;
+        collect_parts(part, target, parts);
+        found = once.parts.emplace(key, std::move(parts)).first;
+    }
+    out.insert(out.end(), found->second.begin(), found->second.end());
+    return true;
 }
 
 void StepModel::note_context(Part& part, std::uint32_t context, std::size_t entry) {
@@ -231,7 +250,7 @@ bool StepModel::sum_step(StepWork const& work, bool& has_decode, bool& has_prefi
             if (c >= decode_index_.size()) decode_index_.resize(std::size_t{c} + 1, 0);
             if (decode_index_[c] != 0) continue;
             std::size_t entry = 0;
-            if (!count_part(decode_, 1, c, 1, 0, entry)) return false;
+            if (!count_part(decode_, StepSlots{.context = static_cast<double>(c)}, entry)) return false;
             decode_index_[c] = static_cast<std::uint32_t>(entry + 1);
             note_context(decode_, c, entry);
         }
@@ -244,7 +263,9 @@ bool StepModel::sum_step(StepWork const& work, bool& has_decode, bool& has_prefi
             auto found = prefill_index_.find(key);
             if (found == prefill_index_.end()) {
                 std::size_t entry = 0;
-                if (!count_part(prefill_, 1, 1, chunk.tokens, chunk.start, entry)) return false;
+                StepSlots const step{.chunk = static_cast<double>(chunk.tokens),
+                                     .start = static_cast<double>(chunk.start)};
+                if (!count_part(prefill_, step, entry)) return false;
                 found = prefill_index_.emplace(key, static_cast<std::uint32_t>(entry)).first;
             }
             if (first) clear_sum(prefill_), first = false;
@@ -256,7 +277,8 @@ bool StepModel::sum_step(StepWork const& work, bool& has_decode, bool& has_prefi
 
 double StepModel::seconds(StepWork const& work, std::size_t target) {
     if (error_) return 0;
-    long double total = linear_.ops->empty() ? 0 : linear_seconds(work.tokens, target);
+    long double total = linear_.ops->empty() ? 0 : once_seconds(linear_once_, work.tokens, target);
+    if (work.sampled > 0 && !sample_.ops->empty()) total += once_seconds(sample_once_, work.sampled, target);
     bool has_decode = false, has_prefill = false;
     if (!sum_step(work, has_decode, has_prefill)) return 0;
     if (has_decode) total += time_part(decode_, target);
@@ -270,21 +292,9 @@ double StepModel::seconds(StepWork const& work, std::size_t target) {
 bool StepModel::step_parts(StepWork const& work, std::size_t target, std::vector<OpParts>& out) {
     out.clear();
     if (error_) return false;
-    if (!linear_.ops->empty()) {
-        std::uint64_t const key = work.tokens * scenario_.targets.size() + target;
-        auto found = linear_parts_memo_.find(key);
-        if (found == linear_parts_memo_.end()) {
-            std::size_t entry = 0;
-            linear_.entries.clear();
-            if (!count_part(linear_, static_cast<double>(work.tokens), 1, 1, 0, entry)) return false;
-            clear_sum(linear_);
-            add_entry(linear_, entry);
-            std::vector<OpParts> parts;
-            collect_parts(linear_, target, parts);
-            found = linear_parts_memo_.emplace(key, std::move(parts)).first;
-        }
-        out = found->second;
-    }
+    if (!linear_.ops->empty() && !once_parts(linear_once_, work.tokens, target, out)) return false;
+    if (work.sampled > 0 && !sample_.ops->empty() && !once_parts(sample_once_, work.sampled, target, out))
+        return false;
     bool has_decode = false, has_prefill = false;
     if (!sum_step(work, has_decode, has_prefill)) return false;
     if (has_decode) collect_parts(decode_, target, out);

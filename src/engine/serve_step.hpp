@@ -2,13 +2,16 @@
 // The seconds of one engine step (docs/serving.md, section 2) on the targets
 // of one sweep point: the serve statement's `linear` ops once at the step's
 // tokens, its `decode` ops once per decoding sequence at its context, its
-// `prefill` ops once per chunk at its chunk and start; each op's counts
+// `prefill` ops once per chunk at its chunk and start, its `sample` ops once
+// at the step's sampled sequences (not at all in a step that samples none:
+// a prompt chunk that does not finish its prompt); each op's counts
 // (FLOPs, bytes, on-chip bytes, collective volumes) summed over the sequences
 // and chunks first, then timed as one op with case_metrics, and the step the
 // sum of count x t_step as a request's phase (requests.cpp).
 //
 // Memoized, so that a simulation never evaluates lets per sequence per step:
-// the linear part's seconds per token count and target, the decode part's
+// the linear part's seconds per token count and target (the sample part's
+// per sampled count), the decode part's
 // per-op counts per context, the prefill part's per (chunk, start). Summing
 // the cached counts of each context is exact whether or not an op's counts
 // are affine in the context (gpt-oss's min(S, W)). And fast: a decode op
@@ -29,13 +32,10 @@
 
 namespace roofline::engine::serving {
 
-// Sets the four step slots of the serve (those it has) and evaluates the
-// point's lets: the slots no part is counted at hold neutral values
-// (tokens, context and chunk 1, start 0), so that an evaluation never
-// depends on the one before it.
+// Sets the step slots of the serve (those it has; StepSlots{} the neutral
+// step) and evaluates the point's lets.
 std::optional<model::EvalError> set_step(model::Scenario const& scenario, PointEvaluator& evaluator,
-                                         std::span<double const> point, double tokens, double context,
-                                         double chunk, double start);
+                                         std::span<double const> point, StepSlots const& step);
 
 class StepModel {
 public:
@@ -83,8 +83,7 @@ private:
     };
     void note_context(Part& part, std::uint32_t context, std::size_t entry);
     void sum_decode(std::span<std::uint32_t const> contexts);
-    bool count_part(Part& part, double tokens, double context, double chunk, double start,
-                    std::size_t& entry);
+    bool count_part(Part& part, StepSlots const& step, std::size_t& entry);
     void clear_sum(Part& part) const;
     void add_entry(Part& part, std::size_t entry) const;
     // Sum of count x t_step of the part's summed counts on target t.
@@ -94,7 +93,16 @@ private:
     void collect_parts(Part& part, std::size_t target, std::vector<OpParts>& out);
     // Sums the step's counts into the parts' sums: false after an error.
     bool sum_step(StepWork const& work, bool& has_decode, bool& has_prefill);
-    double linear_seconds(std::uint64_t tokens, std::size_t target);
+    // A part counted once per step at n (linear: its tokens; sample: its
+    // sampled sequences), memoized per n: its seconds, and its ops' parts.
+    struct OncePerStep {
+        Part* part = nullptr;
+        std::vector<double> seconds;  // [n * targets + t]; NaN: not yet
+        std::unordered_map<std::uint64_t, std::vector<OpParts>> parts;  // n * targets + t
+    };
+    StepSlots once_slots(OncePerStep const& once, std::uint64_t n) const;
+    double once_seconds(OncePerStep& once, std::uint64_t n, std::size_t target);
+    bool once_parts(OncePerStep& once, std::uint64_t n, std::size_t target, std::vector<OpParts>& out);
 
     model::Scenario const& scenario_;
     std::vector<double> point_, mesh_sizes_;
@@ -102,11 +110,10 @@ private:
     PointEvaluator evaluator_;
     CaseScratch scratch_;
     CaseCounts counts_;
-    Part linear_, decode_, prefill_;
+    Part linear_, decode_, prefill_, sample_;
+    OncePerStep linear_once_, sample_once_;
     double layers_ = 0;                            // layer_count of the linear part (else the decode part)
     std::vector<model::Hardware> no_latency_;      // per target: hardware_without_latency
-    std::vector<double> linear_memo_;
-    std::unordered_map<std::uint64_t, std::vector<OpParts>> linear_parts_memo_;  // tokens * targets + t              // [tokens * targets + t]; NaN: not yet
     std::vector<std::uint32_t> decode_index_;      // per context: entry + 1; 0: not yet
     std::unordered_map<std::uint64_t, std::uint32_t> prefill_index_;  // chunk << 32 | start
     std::optional<model::EvalError> error_;

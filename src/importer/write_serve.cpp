@@ -44,7 +44,7 @@ std::string times(std::string const& count) {
 }
 
 struct Parts {
-    std::string linear, decode, prefill;
+    std::string linear, decode, prefill, sample;
 };
 
 // The three parts' uses of one layer kind, `as` it, `count` times.
@@ -189,14 +189,19 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
     if (a.grid) a.grid_sizes = ", DP = DP, TP_EP = TP_EP, TP_ETP = TP_ETP";
 
     Parts p;
-    // The embedding (a gather per token) and the LM head, at N = tokens: the
-    // head then scores every prefill token too (layers/serve_dense.roof).
+    // The embedding (a gather per token) at N = tokens; the LM head split
+    // (layers/serve_head.roof): its final norm on every token of the step,
+    // its logits on the sequences the step samples only.
     std::string const table = ", wdt = " + table_dtype(s);
     std::string const head_dtypes = s.dtypes.quantized ? ", wdt = hdt, mdt = hdt" : a.wdt;
+    std::string const norm_dtypes = s.dtypes.quantized ? ", mdt = hdt" : ", mdt = mdt";
     bool const gemma = s.family == Family::gemma || s.family == Family::gemma2;
-    std::string const head = s.family == Family::gpt2     ? "gpt2_lm_head"
-                             : s.family == Family::gemma2 ? "gemma2_lm_head"
-                             : (s.tied ? "tied_lm_head" : "lm_head") + a.suffix;
+    std::string const norm = s.family == Family::gpt2 ? "gpt2_final_norm"
+                             : a.grid                 ? "final_norm_grid"
+                                                      : "final_norm";
+    std::string const logits = s.family == Family::gpt2     ? "tied_logits"
+                               : s.family == Family::gemma2 ? "gemma2_logits"
+                               : (s.tied ? "tied_logits" : "logits") + a.suffix;
     p.linear += in + "use " + (gemma ? "scaled_embedding" : "embedding" + a.suffix) + "(N = tokens, D = D, V = V" +
                 table + ")\n";
     if (s.family == Family::gpt2)
@@ -214,7 +219,8 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
         break;
     default: gqa_parts(s, a, p);
     }
-    p.linear += in + "use " + head + "(N = tokens, D = D, V = V" + head_dtypes + ")\n";
+    p.linear += in + "use " + norm + "(N = tokens, D = D" + norm_dtypes + ")\n";
+    p.sample += in + "use " + logits + "(N = sampled, D = D, V = V" + head_dtypes + ")\n";
 
     std::string out = "serve chat {\n";
     out += "    prompt = Tp                  # tokens per request (--request P,G)\n";
@@ -226,6 +232,7 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
     out += "    linear:                      # once per step, N = its tokens\n" + p.linear;
     out += "    decode:                      # per decoding sequence, S = its context\n" + p.decode;
     out += "    prefill:                     # per prompt chunk: T tokens from position P\n" + p.prefill;
+    out += "    sample:                      # once per step, N = the sequences it samples\n" + p.sample;
     out += "}\n\n";
     out += "# Service-level objectives, for example:\n";
     out += "# slo ttft_p99 <= 2 s\n";

@@ -18,9 +18,10 @@ std::vector<Op>& Checker::ops_of_scope(int scope) {
     auto const& s = scopes[static_cast<std::size_t>(scope)];
     if (s.serve) {
         auto& serve = *scenario.serve;
-        return s.phase == ServeSource::linear   ? serve.linear
-               : s.phase == ServeSource::decode ? serve.decode
-                                                : serve.prefill;
+        return s.phase == ServeSource::linear    ? serve.linear
+               : s.phase == ServeSource::decode  ? serve.decode
+               : s.phase == ServeSource::prefill ? serve.prefill
+                                                 : serve.sample;
     }
     if (s.request < 0) return scenario.ops;
     auto& request = scenario.requests[static_cast<std::size_t>(s.request)];
@@ -31,9 +32,10 @@ std::vector<Resident>& Checker::residents_of_scope(int scope) {
     auto const& s = scopes[static_cast<std::size_t>(scope)];
     if (s.serve) {
         auto& serve = *scenario.serve;
-        return s.phase == ServeSource::linear   ? serve.linear_residents
-               : s.phase == ServeSource::decode ? serve.decode_residents
-                                                : serve.prefill_residents;
+        return s.phase == ServeSource::linear    ? serve.linear_residents
+               : s.phase == ServeSource::decode  ? serve.decode_residents
+               : s.phase == ServeSource::prefill ? serve.prefill_residents
+                                                 : serve.sample_residents;
     }
     if (s.request < 0) return scenario.residents;
     auto& request = scenario.requests[static_cast<std::size_t>(s.request)];
@@ -140,7 +142,7 @@ namespace {
 constexpr std::string_view serve_settings[] = {"prompt", "output", "arrivals", "requests", "warmup",
                                                "seed", "max_seqs", "max_step_tokens",
                                                "memory_utilization"};
-constexpr std::string_view serve_parts[] = {"linear", "decode", "prefill"};
+constexpr std::string_view serve_parts[] = {"linear", "decode", "prefill", "sample"};
 
 std::vector<std::string_view> names_of(std::span<std::string_view const> names) {
     return {names.begin(), names.end()};
@@ -267,11 +269,12 @@ void Checker::collect_serve(ParsedFile const& file, ast::ServeStmt const& s) {
     serve_source.close = {whole.file, whole.offset + whole.length - 1, 1};
     int serve_scope = open_scope(0, s.name.name);
     // The engine's names of each part, values no let computes: set per step.
-    static constexpr std::string_view engine_names[3][2] = {{"tokens", {}}, {"context", {}},
-                                                            {"chunk", "start"}};
-    int* engine_slots[3][2] = {{&serve.tokens_slot, nullptr},
+    static constexpr std::string_view engine_names[4][2] = {
+        {"tokens", {}}, {"context", {}}, {"chunk", "start"}, {"sampled", {}}};
+    int* engine_slots[4][2] = {{&serve.tokens_slot, nullptr},
                                {&serve.context_slot, nullptr},
-                               {&serve.chunk_slot, &serve.start_slot}};
+                               {&serve.chunk_slot, &serve.start_slot},
+                               {&serve.sampled_slot, nullptr}};
     std::map<std::string, Span, std::less<>> seen;  // settings and parts written
     for (auto const& item : s.items) {
         if (auto const* setting = boost::get<ast::ServeSetting>(&item.get())) {
@@ -310,7 +313,7 @@ void Checker::collect_serve(ParsedFile const& file, ast::ServeStmt const& s) {
         Span part_span = file.span_of(part.name);
         auto known = std::find(std::begin(serve_parts), std::end(serve_parts), name);
         if (known == std::end(serve_parts)) {
-            diagnostics.error(part_span, "a serve has the parts linear:, decode: and prefill:, not '" + name +
+            diagnostics.error(part_span, "a serve has the parts linear:, decode:, prefill: and sample:, not '" + name +
                                              ":'" + did_you_mean(name, names_of(serve_parts)));
             continue;
         }

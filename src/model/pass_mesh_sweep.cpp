@@ -46,8 +46,10 @@ void for_each_tensor(Scenario const& scenario, Visit const& visit) {
         for (auto const& r : request.decode_residents) visit(r.axes, r.tensor);
     }
     if (auto const& serve = scenario.serve) {
-        for (auto const* part : {&serve->linear, &serve->decode, &serve->prefill}) for_each_tensor(*part, visit);
-        for (auto const* part : {&serve->linear_residents, &serve->decode_residents, &serve->prefill_residents})
+        for (auto const* part : {&serve->linear, &serve->decode, &serve->prefill, &serve->sample})
+            for_each_tensor(*part, visit);
+        for (auto const* part : {&serve->linear_residents, &serve->decode_residents, &serve->prefill_residents,
+                                 &serve->sample_residents})
             for (auto const& r : *part) visit(r.axes, r.tensor);
     }
 }

@@ -175,6 +175,7 @@ char const* serve_name_place(std::string_view name) {
     if (name == "context") return "it is a decoding sequence's context only inside a serve's decode part";
     if (name == "chunk" || name == "start")
         return "it is a prompt chunk's tokens (chunk) or first position (start) only inside a serve's prefill part";
+    if (name == "sampled") return "it is the step's sampled sequences only inside a serve's sample part";
     return nullptr;
 }
 

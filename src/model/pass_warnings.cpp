@@ -30,7 +30,8 @@ void warn_unsupported(Context const& context, Scenario const& scenario) {
             for (auto const& op : *phase)
                 warn(op, " ops have no time, so request '" + request.name + "' has none there");
     if (scenario.serve)
-        for (auto const* part : {&scenario.serve->linear, &scenario.serve->decode, &scenario.serve->prefill})
+        for (auto const* part : {&scenario.serve->linear, &scenario.serve->decode, &scenario.serve->prefill,
+                                 &scenario.serve->sample})
             for (auto const& op : *part)
                 warn(op, " ops have no time, so serve '" + scenario.serve->name + "' has no step time there");
 }

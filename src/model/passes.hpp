@@ -139,11 +139,11 @@ void check_requests(Context const& context, std::vector<Pending<ast::RequestStmt
 // collect_serve), for check_serve. The settings' values are hidden slots,
 // already in the Serve.
 struct ServeSource {
-    enum Part : int { linear = 0, decode = 1, prefill = 2 };
+    enum Part : int { linear = 0, decode = 1, prefill = 2, sample = 3 };
     ParsedFile const* file = nullptr;
     ast::ServeStmt const* node = nullptr;  // nullptr: no serve statement
     Span close;                            // its closing brace
-    ast::ServePart const* parts[3] = {nullptr, nullptr, nullptr};
+    ast::ServePart const* parts[4] = {nullptr, nullptr, nullptr, nullptr};
     int seed_slot = -1;
     ast::String const* trace = nullptr;  // `trace "file.csv"`, in `file`
     // prefill_pool(...), decode_pool(...): disaggregated serving, or nullptr.

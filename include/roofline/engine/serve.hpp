@@ -46,6 +46,9 @@ struct StepWork {
     std::span<std::uint32_t const> contexts;
     std::span<Chunk const> chunks;
     std::uint64_t tokens = 0;
+    // The sequences that produce a token: every decode, and every prompt
+    // whose last chunk runs in the step (its first token).
+    std::uint64_t sampled = 0;
 };
 
 // The seconds of one step. Called once per step; the scheduler never calls

@@ -277,9 +277,16 @@ struct Serve {
     int requests_slot = -1, warmup_slot = -1, max_seqs_slot = -1, max_step_tokens_slot = -1,
         memory_utilization_slot = -1;
     std::uint64_t seed = 1;
-    int tokens_slot = -1, context_slot = -1, chunk_slot = -1, start_slot = -1;
-    std::vector<Op> linear, decode, prefill;
-    std::vector<Resident> linear_residents, decode_residents, prefill_residents;
+    // The engine's step values: the step's tokens (linear), a decoding
+    // sequence's context (decode), a prompt chunk's tokens and first position
+    // (prefill), the step's sampled sequences (sample: one per decode and
+    // one per prompt whose last chunk runs in the step).
+    int tokens_slot = -1, context_slot = -1, chunk_slot = -1, start_slot = -1, sampled_slot = -1;
+    // The parts: linear once per step at its tokens, decode once per decoding
+    // sequence, prefill once per prompt chunk, sample once per step at its
+    // sampled sequences (none in a step that samples none; the LM head).
+    std::vector<Op> linear, decode, prefill, sample;
+    std::vector<Resident> linear_residents, decode_residents, prefill_residents, sample_residents;
     // Disaggregated serving: both pools or neither.
     std::optional<ServePool> prefill_pool, decode_pool;
 };
