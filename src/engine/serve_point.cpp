@@ -154,8 +154,9 @@ std::optional<model::EvalError> replica_bytes(model::Scenario const& scenario,
     // them all) and the reserve, the largest op's activations.
     long double reserve = 0, bytes = 0;
     auto once = [&](StepSlots const& step, std::vector<model::Op> const& ops,
-                    std::vector<model::Resident> const& residents, ResidentBytes& out) -> std::optional<model::EvalError> {
-        if (auto e = set_step(scenario, evaluator, point, step)) return e;
+                    std::vector<model::Resident> const& residents,
+                    ResidentBytes& out) -> std::optional<model::EvalError> {
+        if (auto e = set_step(evaluator, point, step)) return e;
         if (auto e = resident_bytes(scenario, ops, residents, evaluator, mesh_sizes, out)) return e;
         for (auto const& op : ops) {
             if (auto e = activation_bytes(scenario, op, evaluator, mesh_sizes, bytes)) return e;
@@ -171,12 +172,12 @@ std::optional<model::EvalError> replica_bytes(model::Scenario const& scenario,
     // The KV bytes of one context position: the decode part's caches at
     // context 2 less at context 1 (the rate of a sliding window's cache
     // before it slides: the most a position can take).
-    if (auto e = set_step(scenario, evaluator, point, StepSlots{})) return e;
+    if (auto e = set_step(evaluator, point, StepSlots{})) return e;
     if (auto e = resident_bytes(scenario, serve.decode, serve.decode_residents, evaluator, mesh_sizes, decode1))
         return e;
     if (auto e = resident_bytes(scenario, serve.prefill, serve.prefill_residents, evaluator, mesh_sizes, prefill))
         return e;
-    if (auto e = set_step(scenario, evaluator, point, StepSlots{.context = 2})) return e;
+    if (auto e = set_step(evaluator, point, StepSlots{.context = 2})) return e;
     if (auto e = resident_bytes(scenario, serve.decode, serve.decode_residents, evaluator, mesh_sizes, decode2))
         return e;
     // The attention parts read the same weights in two forms (MLA's
@@ -199,7 +200,7 @@ ReplicaMemory replica_on(model::Scenario const& scenario, ReplicaMemory m, std::
         return m;
     }
     PointEvaluator evaluator(scenario);
-    if (!set_step(scenario, evaluator, point, StepSlots{}))
+    if (!set_step(evaluator, point, StepSlots{}))
         for (auto const* part : {&serve.linear, &serve.decode, &serve.prefill, &serve.sample})
             for (auto const& op : *part) {
                 int const dtype = op.compute_dtype_at(evaluator.slots(), scenario.dtypes);
@@ -273,7 +274,7 @@ double slo_value(ServeResult const& r, model::ServeSlo const& slo) {
 std::optional<model::EvalError> prepare_point(model::Scenario const& scenario, PointEvaluator& evaluator,
                                               std::span<double const> point, std::vector<double>& mesh_sizes,
                                               PointSettings& settings, ReplicaMemory& bytes) {
-    auto error = set_step(scenario, evaluator, point, StepSlots{});
+    auto error = set_step(evaluator, point, StepSlots{});
     if (!error) error = evaluator.mesh_sizes(mesh_sizes);
     if (!error) error = read_settings(scenario, evaluator.slots(), settings);
     if (!error) error = replica_bytes(scenario, point, mesh_sizes, settings, bytes);

@@ -30,7 +30,7 @@ std::optional<model::EvalError> make_pool(model::Scenario const& scenario, CaseG
         if (!grid.mesh_unsupported.empty()) out.unsupported[t] = grid.mesh_unsupported[out.grid_point * targets + t];
     PointEvaluator evaluator(scenario);
     std::vector<double> mesh_sizes;
-    auto error = set_step(scenario, evaluator, out.point, StepSlots{});
+    auto error = set_step(evaluator, out.point, StepSlots{});
     if (!error) error = evaluator.mesh_sizes(mesh_sizes);
     if (!error) error = read_settings(scenario, evaluator.slots(), out.settings);
     if (!error) error = replica_bytes(scenario, out.point, mesh_sizes, out.settings, out.bytes);
@@ -199,7 +199,7 @@ std::optional<model::EvalError> make_pools(model::Scenario const& scenario, Case
                                            std::span<double const> point, PointSettings& traffic,
                                            PoolSide& prefill, PoolSide& decode) {
     PointEvaluator evaluator(scenario);
-    auto error = set_step(scenario, evaluator, point, StepSlots{});
+    auto error = set_step(evaluator, point, StepSlots{});
     if (!error) error = read_settings(scenario, evaluator.slots(), traffic);
     if (!error) error = make_pool(scenario, grid, point, *scenario.serve->prefill_pool, prefill);
     if (!error) error = make_pool(scenario, grid, point, *scenario.serve->decode_pool, decode);

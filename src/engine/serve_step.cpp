@@ -15,8 +15,8 @@ constexpr std::size_t fields = 5;  // flops, read, written, onchip, net bytes
 
 }  // namespace
 
-std::optional<model::EvalError> set_step(model::Scenario const&, PointEvaluator& evaluator,
-                                         std::span<double const> point, StepSlots const& step) {
+std::optional<model::EvalError> set_step(PointEvaluator& evaluator, std::span<double const> point,
+                                         StepSlots const& step) {
     evaluator.set_step_slots(step);
     return evaluator.set_point(point);
 }
@@ -58,7 +58,7 @@ bool StepModel::count_part(Part& part, StepSlots const& step, std::size_t& entry
             error_where_ = name(serve.sampled_slot) + " = " + model::format_number(step.sampled);
         return false;
     };
-    if (auto e = set_step(scenario_, evaluator_, point_, step)) return fail(*e);
+    if (auto e = set_step(evaluator_, point_, step)) return fail(*e);
     // The compute dtypes depend on the point only (a dtype sweep), never on a step slot.
     if (part.compute.size() != part.ops->size()) {
         part.compute.clear();

@@ -34,8 +34,8 @@ namespace roofline::engine::serving {
 
 // Sets the step slots of the serve (those it has; StepSlots{} the neutral
 // step) and evaluates the point's lets.
-std::optional<model::EvalError> set_step(model::Scenario const& scenario, PointEvaluator& evaluator,
-                                         std::span<double const> point, StepSlots const& step);
+std::optional<model::EvalError> set_step(PointEvaluator& evaluator, std::span<double const> point,
+                                         StepSlots const& step);
 
 class StepModel {
 public:
