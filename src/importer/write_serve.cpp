@@ -101,10 +101,10 @@ void gpt_oss_parts(Shapes const& s, Args const& a, Parts& p) {
     p.linear += in + "use gpt_oss_linear" + a.suffix + "(N = tokens, D = D, " + heads + ", F = F, E = E, k = K" +
                 a.grid_sizes + a.wdt + dtype_arguments(s, true) + ") as decoder x L\n";
     auto layers = [&](std::string const& window, std::string const& as, std::string const& count) {
-        p.decode += in + "use gpt_oss_decode_attention" + a.suffix + a.flash + "(S = context" + window + ", " + heads +
-                    a.attention + ") as " + as + times(count) + "\n";
-        p.prefill += in + "use gpt_oss_prefill_attention" + a.suffix + a.flash + "(T = chunk, P = start" + window + ", " +
-                     heads + a.attention + ") as " + as + times(count) + "\n";
+        p.decode += in + "use gpt_oss_decode_attention" + a.suffix + a.flash + "(S = context" + window + ", " +
+                    heads + a.attention + ") as " + as + times(count) + "\n";
+        p.prefill += in + "use gpt_oss_prefill_attention" + a.suffix + a.flash + "(T = chunk, P = start" + window +
+                     ", " + heads + a.attention + ") as " + as + times(count) + "\n";
     };
     if (s.Ls > 0) layers(", W = W", "sliding", "Ls");
     if (s.Ls < s.L) layers("", "full", "L - Ls");
@@ -132,8 +132,8 @@ void deepseek_parts(Shapes const& s, Args const& a, Parts& p) {
     std::string const top = dsa ? index + ", Kt = Kt" : "";
     std::string const attention = dsa ? "dsa_" : "mla_";
     std::string const layer = dsa ? "dsa_" : "deepseek_";
-    std::string const decode = attention + "decode_attention" + a.suffix + a.flash + "(S = context, H = H, C = C, Dr = Dr" +
-                               top + a.attention;
+    std::string const decode = attention + "decode_attention" + a.suffix + a.flash +
+                               "(S = context, H = H, C = C, Dr = Dr" + top + a.attention;
     std::string const prefill = attention + "prefill_attention" + a.suffix + a.flash +
                                 "(T = chunk, P = start, H = H, C = C, Dn = Dn, Dr = Dr, Dv = Dv" + top + a.wdt +
                                 a.kv;
