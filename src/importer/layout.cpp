@@ -39,6 +39,10 @@ bool has_flash(Family family, bool parallel, bool serve) {
     return family == Family::llama || family == Family::mixtral;
 }
 
+bool writes_flash(ImportOptions const& o, Family family) {
+    return o.flash || (o.serve && has_flash(family, o.layout.given(), true));
+}
+
 namespace {
 
 std::string num(Int v) { return std::to_string(v); }

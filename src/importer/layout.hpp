@@ -31,6 +31,11 @@ std::optional<ParallelTemplates> parallel_templates(Family family);
 // Whether the family has flash-attention forms of its layer templates
 // (one chip, or on its parallel layout).
 bool has_flash(Family family, bool parallel, bool serve);
+// Whether the scenario's attention is written in its flash forms: with
+// --flash, and with --serve wherever the family has them (the kernels every
+// serving engine runs; the eager parts' score matrix in HBM is time no
+// engine spends, and their step would be no lower bound).
+bool writes_flash(ImportOptions const& o, Family family);
 
 struct Layout {
     bool parallel = false;  // any of --tp --dp --ep --etp --pp given

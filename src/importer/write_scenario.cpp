@@ -104,7 +104,7 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
     else
         title += decode ? ", " + std::to_string(S) + " context" : ", " + std::to_string(T) + " prompts";
     title += layout_title(l);
-    if (o.flash) title += ", flash attention";
+    if (writes_flash(o, s.family)) title += ", flash attention";
     out += "scenario \"" + title + "\"\n\n";
 
     auto [file, layer] = layer_templates(s.family);
