@@ -141,20 +141,26 @@ StepSlots StepModel::once_slots(OncePerStep const& once, std::uint64_t n) const 
     return step;
 }
 
+bool StepModel::sum_once(OncePerStep& once, std::uint64_t n) {
+    Part& part = *once.part;
+    std::size_t entry = 0;
+    part.entries.clear();
+    if (!count_part(part, once_slots(once, n), entry)) return false;
+    clear_sum(part);
+    add_entry(part, entry);
+    return true;
+}
+
 double StepModel::once_seconds(OncePerStep& once, std::uint64_t n, std::size_t target) {
     std::size_t const targets = scenario_.targets.size();
     std::size_t const at = static_cast<std::size_t>(n) * targets;
     if (at + targets > once.seconds.size())
         once.seconds.resize(at + targets, std::numeric_limits<double>::quiet_NaN());
     if (std::isnan(once.seconds[at + target])) {
-        Part& part = *once.part;
-        std::size_t entry = 0;
-        part.entries.clear();
-        if (!count_part(part, once_slots(once, n), entry)) return 0;
-        clear_sum(part);
-        add_entry(part, entry);
+        if (!sum_once(once, n)) return 0;
         // Counted once, timed on every target; NaN stays for an unsupported one.
-        for (std::size_t t = 0; t < targets; ++t) once.seconds[at + t] = static_cast<double>(time_part(part, t));
+        for (std::size_t t = 0; t < targets; ++t)
+            once.seconds[at + t] = static_cast<double>(time_part(*once.part, t));
     }
     return once.seconds[at + target];
 }
@@ -163,14 +169,9 @@ bool StepModel::once_parts(OncePerStep& once, std::uint64_t n, std::size_t targe
     std::uint64_t const key = n * scenario_.targets.size() + target;
     auto found = once.parts.find(key);
     if (found == once.parts.end()) {
-        Part& part = *once.part;
-        std::size_t entry = 0;
-        part.entries.clear();
-        if (!count_part(part, once_slots(once, n), entry)) return false;
-        clear_sum(part);
-        add_entry(part, entry);
+        if (!sum_once(once, n)) return false;
         std::vector<OpParts> parts;
-        collect_parts(part, target, parts);
+        collect_parts(*once.part, target, parts);
         found = once.parts.emplace(key, std::move(parts)).first;
     }
     out.insert(out.end(), found->second.begin(), found->second.end());

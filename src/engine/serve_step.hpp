@@ -101,6 +101,8 @@ private:
         std::unordered_map<std::uint64_t, std::vector<OpParts>> parts;  // n * targets + t
     };
     StepSlots once_slots(OncePerStep const& once, std::uint64_t n) const;
+    // The part counted at n into its sums: false after an error.
+    bool sum_once(OncePerStep& once, std::uint64_t n);
     double once_seconds(OncePerStep& once, std::uint64_t n, std::size_t target);
     bool once_parts(OncePerStep& once, std::uint64_t n, std::size_t target, std::vector<OpParts>& out);
 
