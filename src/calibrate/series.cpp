@@ -39,10 +39,9 @@ void replace_line(std::string& text, std::string const& prefix, std::string cons
 SeriesScenario series_scenario(MeasuredRow const& row, std::vector<std::uint32_t> const& batches,
                                std::string const& config_text, std::string const& config_name) {
     model::ImportOptions options;
+    // A serve's attention parts are the flash forms the engines run
+    // (docs/import.md, "Serving scenarios").
     options.serve = true;
-    // The engines run attention in flash kernels (FlashAttention, FlashInfer,
-    // FlashMLA, TensorRT-LLM's FMHA): no score matrix in HBM.
-    options.flash = true;
     options.targets = {row.key.system};  // the sample's chip names are catalog aliases
     options.request = model::ImportRequest{row.key.isl, row.key.osl};
     auto size = [](std::uint32_t n) { return n > 1 ? std::optional<std::int64_t>(n) : std::nullopt; };
