@@ -1,5 +1,5 @@
 #pragma once
-// Declares the statement grammar; grammar_def.hpp defines it and grammar.cpp
+// Declares the statement grammar; grammar_rules.hpp and grammar_def.hpp define it and grammar.cpp
 // instantiates it once, so only that translation unit pays for the templates.
 
 #include "roofline/lang/ast.hpp"
