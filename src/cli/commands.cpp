@@ -153,7 +153,7 @@ constexpr Command table[] = {
      "                          chosen chip together and written for HW (e.g. fitted\n"
      "                          on --hardware h100_sxm --hardware h200, for b200)\n"
      "  --ttft-weight W         the weight of each row's TTFT against its TPOT in the\n"
-     "                          fit (default: 0.3)\n"
+     "                          fit (default: 0.1)\n"
      "  -o, --output FILE.roof  write the calibrations: one FILE.roof, or a folder with\n"
      "                          one file per chip and engine\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
