@@ -421,15 +421,28 @@ TEST_CASE("serve flash forms (MLA, gpt-oss, the grid, Qwen3's grid): the FLOPs o
     CHECK(chunk.bytes_written == 2 * 24576.0 + 8192.0);
     CHECK(mla_chunk->facts(4).cache_bytes == 64.0 * 32 * 2);  // the chunk's latents
 
-    // MLA decode at S = 100: the FLOPs of mla_decode_attention (46,800);
-    // read q [4, 32] 256 B, the latents [100, 32] 6,400 B for the scores and
-    // [100, 24] 4,800 B for the values; written [4, 24] 192 B.
+    // MLA decode at S = 100, each latent read once: the FLOPs of
+    // mla_decode_attention, 46,800 (scores 2 x 4 x 100 x (24 + 8) = 25,600
+    // in its latent 19,200 and RoPE 6,400 parts, softmax 5 x 4 x 100 =
+    // 2,000, values 2 x 4 x 100 x 24 = 19,200); read the latents [100, 24]
+    // 4,800 B once (loaded on chip for the scores and the values), their
+    // RoPE part [100, 8] 1,600 B, q [4, 24] 192 B and [4, 8] 64 B; written
+    // [4, 24] 192 B. The two cache reads are the whole latent cache, 100 x
+    // 32 x 2 B, as mla_decode_attention's resident line holds it.
     auto mla_step = test::evaluate_layers(scenario(
         "layers/serve_mla.roof", "", "use mla_decode_attention_flash(S = 100, H = 4, C = 24, Dr = 8) as step\n"));
     auto step = mla_step->totals("step", 4);
     CHECK(step.flops == 46800);
-    CHECK(step.bytes_read == 256 + 6400 + 4800);
+    CHECK(step.bytes_read == 4800 + 1600 + 192 + 64);
     CHECK(step.bytes_written == 192);
+    CHECK(mla_step->facts(4).cache_bytes == 100.0 * 32 * 2);
+    // Eager: the latents read by the scores and again by the values, 256 +
+    // 6,400 + 4,800 B, and the [4, 100] scores and probabilities through
+    // HBM, 800 B each.
+    auto mla_eager = test::evaluate_layers(scenario(
+        "layers/serve_mla.roof", "", "use mla_decode_attention(S = 100, H = 4, C = 24, Dr = 8) as step\n"));
+    CHECK(mla_eager->totals("step", 4).bytes_read == 256 + 6400 + 4800 + 2 * 800);
+    CHECK(mla_eager->facts(4).cache_bytes == 100.0 * 32 * 2);
 
     // gpt-oss, the chunk of 64 at P = 10 in a window of 32 (1,817 scores per
     // head, as above): the same FLOPs; read q [64, 2, 2, 16] 8,192 B, the
@@ -442,6 +455,20 @@ TEST_CASE("serve flash forms (MLA, gpt-oss, the grid, Qwen3's grid): the FLOPs o
     CHECK(o.flops == 2 * 232576.0 + 37364.0);
     CHECK(o.bytes_read == 8192 + 2 * 4736 + 8);
     CHECK(o.bytes_written == 8192);
+
+    // gpt-oss decode at S = 100 in a window of 32 (Sw = 32): scores 2 x (2 x
+    // 2 x 32) x 16 = 4,096 FLOPs, softmax (5 x 32 + 4) / 32 x 128 = 656 (the
+    // sink in each head's sum), values 4,096; read q [1, 2, 2, 16] 128 B, K
+    // and V [32, 2, 16] 2,048 B each, the sinks 8 B; written 128 B. K and V
+    // are the cache held: 2 x 32 x 2 x 16 x 2 B.
+    auto oss_step = test::evaluate_layers(scenario(
+        "layers/serve_gpt_oss.roof", "",
+        "use gpt_oss_decode_attention_flash(S = 100, W = 32, " + std::string(heads) + ") as step\n"));
+    auto os = oss_step->totals("step", 4);
+    CHECK(os.flops == 4096 + 656 + 4096);
+    CHECK(os.bytes_read == 128 + 2 * 2048 + 8);
+    CHECK(os.bytes_written == 128);
+    CHECK(oss_step->facts(4).cache_bytes == 2.0 * 32 * 2 * 16 * 2);
 
     // The grid (tp_ep = 2): per chip one key/value head of two, its 2 query
     // heads: half of dense's flash chunk, 1,417,536 FLOPs; read q [64, 1, 2,
