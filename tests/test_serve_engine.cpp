@@ -350,6 +350,37 @@ TEST_CASE("The serve statement end to end: closed(1) by hand, its SLOs, the prom
     CHECK(test::contains(errors, "a prompt of 4000 and an output of 10 tokens need 4010 KV tokens"));
 }
 
+TEST_CASE("admission = grow admits on the cache held and preempts, reserve holds prompt + output",
+          "[serve-engine]") {
+    // The tiny scenario's 3,300 KV tokens, 40 clients of 100 + 10 tokens:
+    // reserve holds 110 a request, so at most 30 run (3,300 at the peak);
+    // grow admits on the 100 of each prompt, 33 at once, and the cache fills
+    // as they decode (at most 3,300 committed, preempting the newest): more
+    // run on average (the setting reaches the scheduler, whose rules
+    // test_serve_scheduler.cpp checks step by step).
+    auto text = [](std::string const& admission) {
+        std::string t = tiny_text("100");
+        auto at = t.find("arrivals = closed(1)");
+        t.replace(at, 20, "arrivals = closed(40)" + admission);
+        at = t.find("requests = 5");
+        t.replace(at, 12, "requests = 400");
+        return t;
+    };
+    auto reserve = test::check_text(text(""));
+    auto grow = test::check_text(text("  admission = grow"));
+    INFO(reserve->errors() << grow->errors());
+    REQUIRE_FALSE(reserve->diagnostics.has_errors());
+    REQUIRE_FALSE(grow->diagnostics.has_errors());
+    auto const r = serve_of(*reserve), g = serve_of(*grow);
+    REQUIRE(r.size() == 1);
+    REQUIRE(g.size() == 1);
+    CHECK(r[0].kv_capacity_tokens == 3300);
+    CHECK(r[0].peak_kv_tokens == 3300);
+    CHECK(r[0].mean_running <= 30);
+    CHECK(g[0].peak_kv_tokens <= 3300);
+    CHECK(g[0].mean_running > 30);
+}
+
 TEST_CASE("A serve's lets that divide by the step's tokens evaluate at every point of a mesh",
           "[serve-engine]") {
     // The mesh is sized per sweep point before any step runs; the linear

@@ -99,7 +99,7 @@ serve chat {
     output = uniform(16, 256)
     arrivals = poisson(R)
     requests = 2000  warmup = 200  seed = 7  max_seqs = 128
-    max_step_tokens = 4096  memory_utilization = 0.8
+    max_step_tokens = 4096  memory_utilization = 0.8  admission = grow
     linear:  use lin(N = tokens, D = 64) as decoder x L
     decode:  use dec(S = context, D = 64) as decoder x L
     prefill: use pre(T = chunk, P = start, D = 64) as decoder x L
@@ -137,6 +137,7 @@ fleet rate = 500 /s
     CHECK(constant(serve.max_seqs_slot) == 128);
     CHECK(constant(serve.max_step_tokens_slot) == 4096);
     CHECK(constant(serve.memory_utilization_slot) == 0.8);
+    CHECK(serve.admission == model::Serve::Admission::grow);
     // The engine's names: values of the step, like a request's `i`.
     for (int slot : {serve.tokens_slot, serve.context_slot, serve.chunk_slot, serve.start_slot}) {
         REQUIRE(slot >= 0);
@@ -197,6 +198,7 @@ TEST_CASE("serve: closed clients, defaults, and `tokens` still a statement", "[s
     CHECK(s.serve->max_seqs_slot == -1);
     CHECK(s.serve->max_step_tokens_slot == -1);
     CHECK(s.serve->memory_utilization_slot == -1);
+    CHECK(s.serve->admission == model::Serve::Admission::reserve);
     CHECK(s.serve->seed == 1);
     // The top-level `tokens = 8` and `slo step <= 5 ms` are unchanged.
     REQUIRE(s.tokens_slot >= 0);
@@ -255,8 +257,16 @@ TEST_CASE("serve: errors at the user's token", "[serve-lang]") {
                  "arrivals = closed(C)");
     expect_error(serve_text("reqests = 10\n" + settings + parts),
                  "test.roof:4:1: error: a serve has no setting 'reqests' (its settings are prompt, output, "
-                 "arrivals, requests, warmup, seed, max_seqs, max_step_tokens and memory_utilization); did "
-                 "you mean 'requests'?");
+                 "arrivals, requests, warmup, seed, max_seqs, max_step_tokens, memory_utilization and "
+                 "admission); did you mean 'requests'?");
+    // "admission = " is 12 characters: the policy at col 13.
+    expect_error(serve_text(settings + "admission = grown\n" + parts),
+                 "test.roof:5:13: error: admission is reserve (prompt + output held from admission) or grow "
+                 "(the cache a request holds, the newest preempted when it is full); did you mean 'grow'?");
+    expect_error(serve_text(settings + "admission = 2\n" + parts),
+                 "test.roof:5:13: error: admission is reserve (prompt + output held from admission) or grow");
+    expect_error(serve_text(settings + "admission = grow + 1\n" + parts),
+                 "test.roof:5:13: error: admission is reserve");
     expect_error(serve_text(settings + "decod: let x = 1\n" + parts),
                  "test.roof:5:1: error: a serve has the parts linear:, decode:, prefill: and sample:, not 'decod:'; did "
                  "you mean 'decode'?");

@@ -216,6 +216,61 @@ TEST_CASE("A KV cache that holds exactly K requests runs at most K, the rest wai
     CHECK(two.requests[6].finish == 16);
 }
 
+TEST_CASE("Admission::grow: admitted on the cache held, the newest preempted and recomputed, by hand",
+          "[serve-scheduler]") {
+    // Two requests at 0 of P 10 + G 40 (39 decodes), a cache of 60 tokens,
+    // 1 s a step; a third at 25 s of P 5 + G 2.
+    std::vector<RequestSpec> requests{{0, 10, 40}, {0, 10, 40}, {25, 5, 2}};
+    // reserve: 2 x 50 > 60, one at a time: 1 runs steps 1-40, 2 steps 41-80,
+    // 3 (admitted with 2: 50 + 7 <= 60) prefills in step 41 and decodes in 42.
+    auto reserve = simulate(requests, settings(256, 8192, 60), constant(1));
+    CHECK(reserve.requests[1].first_token == 41);
+    CHECK(reserve.requests[1].finish == 80);
+    CHECK(reserve.preemptions == 0);
+
+    // grow: both admitted (10 + 10 <= 60), both prefilled in step 1 (first
+    // tokens at 1 s); steps 2-21 decode both, the cache 20 + 2 per step: 60
+    // after step 21. Step 22 would need 62: request 2 (the newest) is
+    // preempted, its 10 + 20 tokens freed, 1 decodes alone (31 held after
+    // it). 2 waits at the front (31 + its 30 > 60), and 3 (5 tokens, at
+    // 25 s) may not overtake it. 1 finishes its 39th decode in step 40; at
+    // 40 s 2 and 3 are admitted: step 41 prefills 2's 10 + 20 tokens again
+    // (a chunk of 30 from 0, no token sampled) and 3's 5 (its first token at
+    // 41 s); step 42 decodes 2 (context 10 + 20 + 1) and 3 (context 6, its
+    // last); 2 decodes its 19 left in steps 42-60.
+    SchedulerSettings grow = settings(256, 8192, 60);
+    grow.admission = SchedulerSettings::Admission::grow;
+    std::vector<Recorded> steps;
+    std::vector<std::uint64_t> sampled;
+    auto sim = simulate(requests, grow, [&](StepWork const& work) {
+        steps.push_back({{work.contexts.begin(), work.contexts.end()},
+                         {work.chunks.begin(), work.chunks.end()},
+                         work.tokens});
+        sampled.push_back(work.sampled);
+        return 1.0;
+    });
+    REQUIRE(sim.problem.empty());
+    REQUIRE(steps.size() == 60);
+    CHECK(sim.preemptions == 1);
+    CHECK(sim.peak_kv_tokens == 60);
+    CHECK(sim.requests[0].first_token == 1);
+    CHECK(sim.requests[0].finish == 40);
+    CHECK(sim.requests[1].first_token == 1);  // the first one emitted
+    CHECK(sim.requests[1].finish == 60);
+    CHECK(sim.requests[2].first_token == 41);
+    CHECK(sim.requests[2].finish == 42);
+    CHECK(sampled[0] == 2);
+    CHECK(steps[20].contexts == std::vector<std::uint32_t>{30, 30});  // step 21: the 20th decodes
+    CHECK(steps[21].contexts == std::vector<std::uint32_t>{31});      // step 22: 1 alone
+    REQUIRE(steps[40].chunks.size() == 2);                             // step 41
+    CHECK(steps[40].chunks[0].tokens == 30);
+    CHECK(steps[40].chunks[0].start == 0);
+    CHECK(steps[40].chunks[1].tokens == 5);
+    CHECK(steps[40].contexts.empty());
+    CHECK(sampled[40] == 1);  // 3's first token; 2's recompute samples none
+    CHECK(steps[41].contexts == std::vector<std::uint32_t>{31, 6});
+}
+
 TEST_CASE("max_seqs 1 and a constant step are M/D/1: mean wait lambda S^2 / (2 (1 - lambda S))",
           "[serve-scheduler]") {
     // d = 10 ms, G = 10: S = 10 d = 0.1 s (a prefill step and 9 decodes); lambda = 3 /s:

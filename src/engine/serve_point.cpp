@@ -101,6 +101,8 @@ std::optional<model::EvalError> read_settings(model::Scenario const& scenario,
                                         model::format_number(u)};
         out.memory_utilization = u;
     }
+    out.admission = serve.admission == model::Serve::Admission::grow ? SchedulerSettings::Admission::grow
+                                                                     : SchedulerSettings::Admission::reserve;
     out.requests = static_cast<std::size_t>(requests);
     out.warmup = static_cast<std::size_t>(warmup);
     out.max_seqs = static_cast<std::uint32_t>(seqs);
@@ -288,11 +290,13 @@ bool simulate_point(model::Scenario const& scenario, PointSettings const& settin
     scheduler.max_step_tokens = settings.max_step_tokens;
     scheduler.kv_capacity_tokens = result.kv_capacity_tokens;
     scheduler.clients = settings.closed ? settings.clients : 0;
+    scheduler.admission = settings.admission;
     std::size_t const target = result.target;
     Simulation sim = simulate(requests, scheduler,
                               [&](StepWork const& work) { return model.seconds(work, target); });
     if (model.error()) return false;
     result.steps = sim.steps;
+    result.preemptions = sim.preemptions;
     result.saturated = sim.saturated;
     result.mean_running = sim.mean_running;
     result.mean_step = sim.steps ? sim.busy_seconds / static_cast<double>(sim.steps) : 0;

@@ -25,6 +25,7 @@ struct PointSettings {
     std::size_t requests = 1000, warmup = 100;
     std::uint32_t max_seqs = 256, max_step_tokens = 8192;
     double memory_utilization = 0.9;
+    SchedulerSettings::Admission admission = SchedulerSettings::Admission::reserve;
     std::uint32_t prompt_low = 0, prompt_high = 0, output_low = 0, output_high = 0;
     std::vector<std::uint32_t> prompt_trace, output_trace;  // a trace: its columns
     LengthSource prompt() const { return {prompt_low, prompt_high, prompt_trace}; }

@@ -91,6 +91,7 @@ SchedulerSettings scheduler_of(PoolSide const& side, double capacity) {
     s.max_seqs = side.settings.max_seqs;
     s.max_step_tokens = side.settings.max_step_tokens;
     s.kv_capacity_tokens = capacity;
+    s.admission = side.settings.admission;
     return s;
 }
 
@@ -124,12 +125,14 @@ void fill_figures(model::Scenario const& scenario, std::size_t warmup, Disaggreg
     result.e2e = latency_or_nan(std::move(e2e));
     // The group's replicas: sequences summed, the decode steps' mean, the fullest decode cache.
     result.steps = 0;
+    result.preemptions = 0;
     result.mean_running = 0;
     result.peak_kv_tokens = 0;
     double decode_busy = 0, decode_steps = 0;
     for (auto const* pool : {&sim.prefill, &sim.decode})
         for (auto const& replica : *pool) {
             result.steps += replica.steps;
+            result.preemptions += replica.preemptions;
             result.mean_running += replica.mean_running;
         }
     for (auto const& replica : sim.decode) {

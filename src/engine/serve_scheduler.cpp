@@ -10,6 +10,16 @@
 //   plus its prompt plus its output fit in kv_capacity_tokens. A request's
 //   prompt + output are reserved whole at admission and freed when it
 //   finishes (no eviction, no preemption: TensorRT-LLM's default policy).
+// - Admission::grow (vLLM's and SGLang's way): a request is admitted when
+//   the cache committed (each running request's tokens held, plus the
+//   prompt tokens it has still to prefill) plus its prompt fits; a decode
+//   adds one token. When a step's decodes would overflow the cache, the
+//   newest running request is preempted (its cache freed, back to the front
+//   of the queue, the most recently preempted first) until they fit. When
+//   readmitted it prefills again its prompt and the tokens it had decoded
+//   (recompute), in chunks as a prompt, then decodes on; its first token
+//   stays the first one emitted. Preempted requests are admitted before new
+//   ones, in that order.
 // - A step: every running request past its prefill decodes one token; the
 //   budget max_step_tokens - decodes (0 if the decodes exceed it) goes to
 //   prefill chunks of the admitted requests in arrival order, each chunk
@@ -46,6 +56,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <numeric>
 
 namespace roofline::engine::serving {
@@ -90,7 +101,8 @@ class Scheduler {
 public:
     Scheduler(std::vector<RequestSpec> const& requests, std::vector<std::uint32_t> const& order,
               SchedulerSettings const& settings, StepCost const& cost)
-        : settings_(settings), cost_(cost), n_(order.size()), closed_(settings.clients > 0) {
+        : settings_(settings), cost_(cost), n_(order.size()), closed_(settings.clients > 0),
+          grow_(settings.admission == SchedulerSettings::Admission::grow) {
         out_.requests.resize(n_);
         for (std::size_t k = 0; k < n_; ++k) {
             auto const& r = requests[order[k]];
@@ -100,14 +112,19 @@ public:
             t.output = r.output;
         }
         prefilled_.assign(n_, 0);
+        has_first_.assign(n_, 0);
+        target_.resize(n_);
+        for (std::size_t k = 0; k < n_; ++k) target_[k] = out_.requests[k].prompt;
         // A prefilled request (disaggregated decode) arrives with its KV cache
         // and its first token out: it only decodes.
         for (std::size_t k = 0; k < n_; ++k)
             if (requests[order[k]].prefilled) {
                 prefilled_[k] = out_.requests[k].prompt;
                 out_.requests[k].first_token = out_.requests[k].arrival;
+                has_first_[k] = 1;
             }
         decoded_.assign(n_, 0);
+        recomputed_.assign(n_, 0);
         admitted_at_.assign(n_, 0);
         // closed(C): the first C requests are sent at 0, the rest as clients free up.
         sent_ = closed_ ? std::min<std::size_t>(settings.clients, n_) : n_;
@@ -120,7 +137,7 @@ public:
     }
 
     Simulation run() {
-        while (next_ < n_ || !running_.empty()) {
+        while (next_ < n_ || !running_.empty() || !preempted_.empty()) {
             admit();
             if (running_.empty()) {  // nothing arrived yet: wait for the next arrival
                 // A closed loop waits only for a staggered first request.
@@ -141,50 +158,95 @@ public:
     }
 
 private:
-    // First come, first served: stop at the first that has not arrived or
-    // does not fit.
+    // The cache a running request commits under grow: its prefill target
+    // (prompt + recomputed tokens, held or still to prefill) and the tokens
+    // decoded since.
+    std::uint64_t committed(std::uint32_t r) const {
+        return std::uint64_t{target_[r]} + decoded_[r] - recomputed_[r];
+    }
+
+    // First come, first served (the preempted first): stop at the first that
+    // has not arrived or does not fit.
     void admit() {
-        while (next_ < n_ && running_.size() < settings_.max_seqs) {
-            auto const& r = out_.requests[next_];
-            bool arrived = (!closed_ || next_ < sent_) && r.arrival <= time_;
-            if (!arrived) return;
-            std::uint64_t need = std::uint64_t{r.prompt} + r.output;
+        while (running_.size() < settings_.max_seqs) {
+            bool const again = !preempted_.empty();
+            if (!again) {
+                if (next_ >= n_) return;
+                bool arrived = (!closed_ || next_ < sent_) && out_.requests[next_].arrival <= time_;
+                if (!arrived) return;
+            }
+            auto const r = again ? preempted_.front() : static_cast<std::uint32_t>(next_);
+            auto const& times = out_.requests[r];
+            std::uint64_t need = grow_ ? target_[r] : std::uint64_t{times.prompt} + times.output;
             if (static_cast<double>(reserved_ + need) > settings_.kv_capacity_tokens) return;
             reserved_ += need;
             out_.peak_kv_tokens = std::max(out_.peak_kv_tokens, static_cast<double>(reserved_));
-            admitted_at_[next_] = time_;
-            running_.push_back(static_cast<std::uint32_t>(next_));
-            ++next_;
+            if (again) {
+                preempted_.pop_front();
+            } else {
+                admitted_at_[next_] = time_;
+                ++next_;
+            }
+            running_.push_back(r);
         }
     }
 
-    // One step of the running requests; false (and problem set) when the
-    // cost is not a time.
-    bool step() {
+    // grow: the newest running request gives its cache back and waits at
+    // the front of the queue to prefill again all it had.
+    void preempt_newest() {
+        std::uint32_t const r = running_.back();
+        running_.pop_back();
+        reserved_ -= committed(r);
+        recomputed_[r] = decoded_[r];
+        target_[r] = out_.requests[r].prompt + decoded_[r];
+        prefilled_[r] = 0;
+        preempted_.push_front(r);
+        ++out_.preemptions;
+    }
+
+    // The step's decodes and chunks; tokens and sampled sequences out.
+    void plan(std::uint64_t& tokens, std::uint64_t& sampled) {
         contexts_.clear();
         decoders_.clear();
         chunks_.clear();
         chunk_owners_.clear();
         for (std::uint32_t r : running_) {
             auto const& times = out_.requests[r];
-            if (prefilled_[r] == times.prompt) {
+            if (prefilled_[r] == target_[r]) {
                 contexts_.push_back(times.prompt + decoded_[r] + 1);
                 decoders_.push_back(r);
             }
         }
         std::uint64_t budget =
             settings_.max_step_tokens > contexts_.size() ? settings_.max_step_tokens - contexts_.size() : 0;
-        std::uint64_t tokens = contexts_.size(), sampled = contexts_.size();
+        tokens = contexts_.size();
+        sampled = contexts_.size();
         for (std::uint32_t r : running_) {
             if (budget == 0) break;
-            std::uint32_t left = out_.requests[r].prompt - prefilled_[r];
+            std::uint32_t left = target_[r] - prefilled_[r];
             if (left == 0) continue;
             auto chunk = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, budget));
             chunks_.push_back({chunk, prefilled_[r]});
             chunk_owners_.push_back(r);
             budget -= chunk;
             tokens += chunk;
-            if (chunk == left) ++sampled;
+            // A prompt's last chunk samples its first token; a recompute's
+            // only rebuilds the cache (its next token comes from a decode).
+            if (chunk == left && !has_first_[r]) ++sampled;
+        }
+    }
+
+    // One step of the running requests; false (and problem set) when the
+    // cost is not a time.
+    bool step() {
+        std::uint64_t tokens = 0, sampled = 0;
+        plan(tokens, sampled);
+        // grow: each decode adds a token to the cache; preempt the newest
+        // until they fit (a lone request always does: settings_problem).
+        while (grow_ && running_.size() > 1 &&
+               static_cast<double>(reserved_ + contexts_.size()) > settings_.kv_capacity_tokens) {
+            preempt_newest();
+            plan(tokens, sampled);
         }
         double seconds = cost_(StepWork{contexts_, chunks_, tokens, sampled});
         if (!(std::isfinite(seconds) && seconds >= 0)) {
@@ -200,11 +262,16 @@ private:
 
         for (std::uint32_t r : decoders_)
             if (++decoded_[r] == out_.requests[r].output - 1) out_.requests[r].finish = end;
+        if (grow_) {
+            reserved_ += decoders_.size();
+            out_.peak_kv_tokens = std::max(out_.peak_kv_tokens, static_cast<double>(reserved_));
+        }
         for (std::size_t c = 0; c < chunks_.size(); ++c) {
             std::uint32_t r = chunk_owners_[c];
             auto& times = out_.requests[r];
             prefilled_[r] += chunks_[c].tokens;
-            if (prefilled_[r] < times.prompt) continue;
+            if (prefilled_[r] < target_[r] || has_first_[r]) continue;
+            has_first_[r] = 1;
             times.first_token = end;
             if (times.output == 1) times.finish = end;
         }
@@ -219,12 +286,12 @@ private:
         std::size_t kept = 0;
         for (std::uint32_t r : running_) {
             auto const& times = out_.requests[r];
-            bool done = prefilled_[r] == times.prompt && decoded_[r] + 1 == times.output;
+            bool done = prefilled_[r] == target_[r] && decoded_[r] + 1 == times.output;
             if (!done) {
                 running_[kept++] = r;
                 continue;
             }
-            reserved_ -= std::uint64_t{times.prompt} + times.output;
+            reserved_ -= grow_ ? committed(r) : std::uint64_t{times.prompt} + times.output;
             if (closed_ && sent_ < n_) out_.requests[sent_++].arrival = time_;
         }
         running_.resize(kept);
@@ -233,13 +300,18 @@ private:
     SchedulerSettings const& settings_;
     StepCost const& cost_;
     std::size_t n_;
-    bool closed_;
+    bool closed_, grow_;
     Simulation out_;
-    std::vector<std::uint32_t> prefilled_, decoded_;  // per request: prompt tokens done, decode steps done
+    // Per request: tokens prefilled of its target (the prompt, plus under
+    // grow the tokens decoded before its last preemption: recomputed_),
+    // decode steps done, its first token out.
+    std::vector<std::uint32_t> prefilled_, target_, decoded_, recomputed_;
+    std::vector<std::uint8_t> has_first_;
+    std::deque<std::uint32_t> preempted_;  // grow: the front readmitted first
     std::vector<double> admitted_at_;
     std::size_t next_ = 0;  // the first request not admitted (admission runs in order)
     std::size_t sent_ = 0;  // requests that have arrived (closed loop)
-    std::uint64_t reserved_ = 0;
+    std::uint64_t reserved_ = 0;  // reserve: prompt + output per running request; grow: committed()
     double time_ = 0, running_seconds_ = 0;
     // The step's, reused: running requests, decoding ones and their contexts, chunks and theirs.
     std::vector<std::uint32_t> running_, contexts_, decoders_, chunk_owners_;

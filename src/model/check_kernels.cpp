@@ -141,7 +141,8 @@ namespace {
 
 constexpr std::string_view serve_settings[] = {"prompt", "output", "arrivals", "requests", "warmup",
                                                "seed", "max_seqs", "max_step_tokens",
-                                               "memory_utilization"};
+                                               "memory_utilization", "admission"};
+constexpr std::string_view admission_policies[] = {"reserve", "grow"};
 constexpr std::string_view serve_parts[] = {"linear", "decode", "prefill", "sample"};
 
 std::vector<std::string_view> names_of(std::span<std::string_view const> names) {
@@ -199,6 +200,21 @@ void Checker::collect_serve_setting(ParsedFile const& file, ast::ServeSetting co
     if (trace) {
         diagnostics.error(file.span_of(*trace), "a trace gives the lengths: write it as 'prompt = trace \"" +
                                                     trace->path.value + "\"', not as '" + key + "'");
+        return;
+    }
+    if (key == "admission") {
+        // A policy's name, not an expression: reserve or grow.
+        auto const* name = expr->rest.empty() ? boost::get<ast::Identifier>(&expr->first.get()) : nullptr;
+        auto const known = name ? std::find(std::begin(admission_policies), std::end(admission_policies), name->name)
+                                : std::end(admission_policies);
+        if (known == std::end(admission_policies)) {
+            diagnostics.error(file.span_of(*expr),
+                              "admission is reserve (prompt + output held from admission) or grow (the cache a "
+                              "request holds, the newest preempted when it is full)" +
+                                  (name ? did_you_mean(name->name, names_of(admission_policies)) : std::string()));
+            return;
+        }
+        serve.admission = *known == "grow" ? Serve::Admission::grow : Serve::Admission::reserve;
         return;
     }
     if (key == "arrivals") {

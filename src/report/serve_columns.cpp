@@ -104,6 +104,7 @@ constexpr ServeColumnSpec specs[] = {
     {"kv_bytes_per_token",           "KV bytes/token per chip", "",          Each::once, Cell::bytes,  Term::si_bytes, false, value<&Result::kv_bytes_per_token>},
     {"steps",                        "steps",                  "",           Each::once, Cell::whole,  Term::count,   false, count<&Result::steps>},
     {"requests",                     "requests counted",       "",           Each::once, Cell::whole,  Term::count,   false, count<&Result::requests>},
+    {"preemptions",                  "preemptions",            "",           Each::once, Cell::whole,  Term::count,   false, count<&Result::preemptions>},
     // The latencies of a saturated point are lower bounds (serving.md, section 3).
     {"saturated",                    "saturated (lower bounds)", "saturated", Each::once, Cell::center, Term::text,  false, nullptr,
      [](R const& r, std::size_t) { return r.result.problem.empty() ? yes_no(r.result.saturated) : std::string(); }},

@@ -66,6 +66,12 @@ struct SchedulerSettings {
     // RequestSpec::arrival instead of at 0 (`roofline calibrate` starts the
     // clients spread over a cycle, as a long benchmark's clients drift apart).
     bool staggered = false;
+    // How admission counts the KV cache (docs/serving.md, section 3):
+    // reserve, a request's prompt + output held whole from admission
+    // (TensorRT-LLM's default); grow, the cache a request holds now, grown by
+    // one token per decode, the newest request preempted and recomputed when
+    // a step would overflow it (vLLM's and SGLang's).
+    enum class Admission : std::uint8_t { reserve, grow } admission = Admission::reserve;
 };
 
 // A request's times, in seconds from the start of the simulation.
@@ -80,7 +86,8 @@ struct Simulation {
     double busy_seconds = 0;          // the sum of the steps' times
     double end = 0;                   // the last request's finish
     double mean_running = 0;          // sequences running (admitted, not finished), time-weighted
-    double peak_kv_tokens = 0;        // the most tokens reserved at once
+    double peak_kv_tokens = 0;        // the most tokens reserved (grow: held and to prefill) at once
+    std::uint64_t preemptions = 0;    // grow: requests preempted (each recomputed when readmitted)
     // The queue kept growing: arrivals faster than service (docs/serving.md,
     // section 3); the figures are then lower bounds.
     bool saturated = false;
@@ -164,6 +171,7 @@ struct ServeResult {
     double mean_running = 0, mean_step = 0;
     double peak_kv_tokens = 0;
     std::uint64_t steps = 0, requests = 0;  // requests counted (after warm-up)
+    std::uint64_t preemptions = 0;         // admission = grow: requests preempted (recomputed), the whole run
     bool saturated = false;
     std::vector<std::uint8_t> slo_met;     // per Scenario::serve_slos
     std::string problem;                   // nonempty: not simulated (unsupported chip, no KV room, ...)

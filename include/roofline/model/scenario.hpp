@@ -276,6 +276,9 @@ struct Serve {
     Span arrivals_span;
     int requests_slot = -1, warmup_slot = -1, max_seqs_slot = -1, max_step_tokens_slot = -1,
         memory_utilization_slot = -1;
+    // admission = reserve (prompt + output held from admission, the default)
+    // or grow (the cache held now; preemption and recompute when full).
+    enum class Admission : std::uint8_t { reserve, grow } admission = Admission::reserve;
     std::uint64_t seed = 1;
     // The engine's step values: the step's tokens (linear), a decoding
     // sequence's context (decode), a prompt chunk's tokens and first position
