@@ -17,8 +17,9 @@ constexpr char const* fraction_format = "0.0%";         // attained / peak
 // 1 mJ, a power of ten below (a decode step's op draws microjoules).
 constexpr char const* energy_format = "[>=1]#,##0.000\" J\";[>=0.001]0.00000\" J\";##0.00E+0\" J\"";
 // Bytes in GB (10^9: each trailing comma divides by 1000), as hbm_capacity is
-// usually quoted.
-constexpr char const* bytes_format = "#,##0.00,,,\" GB\"";
+// usually quoted; in MB from 10^6, and whole bytes below (a KV cache's bytes
+// per token, a few KB, read "0.00 GB" before).
+constexpr char const* bytes_format = "[>=1E9]#,##0.00,,,\" GB\";[>=1E6]#,##0.00,,\" MB\";#,##0\" B\"";
 constexpr char const* whole_format = "#,##0";   // chips, tokens
 constexpr char const* rate_format = "#,##0.0";  // tokens/s
 
