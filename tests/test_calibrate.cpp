@@ -267,6 +267,22 @@ TEST_CASE("calibrate: a row priced by sorted roof groups equals the row priced o
     CHECK(most_roof_choices > 1);
 }
 
+TEST_CASE("calibrate: vLLM and SGLang rows admit on the cache in use (admission = grow), TensorRT-LLM's reserve",
+          "[calibrate]") {
+    std::ifstream in(configs + "/meta-llama--Meta-Llama-3.1-8B_config.json");
+    std::string const config((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::string backend : {"vllm", "sglang", "trtllm"}) {
+        INFO(backend);
+        auto file = parse_measured("m.csv", header + "a," + backend +
+                                                ",1,m,h100_sxm,bf16,agg,128,16,,,4,1,1,,1,0,10,5,"
+                                                "meta-llama--Meta-Llama-3.1-8B_config.json\n");
+        REQUIRE(file.rows.size() == 1);
+        auto const scenario = series_scenario(file.rows[0], {4}, config, "meta-llama--Meta-Llama-3.1-8B_config.json");
+        CHECK(test::contains(scenario.text, "    admission = grow\n") == (backend != "trtllm"));
+        CHECK(test::contains(scenario.text, "    max_seqs = clients\n"));
+    }
+}
+
 TEST_CASE("calibrate: a 4-bit gpt-oss row is modelled on OpenAI's checkpoint (mxfp4 experts, bf16 inputs), on Hopper too",
           "[calibrate]") {
     // The sample labels gpt-oss-120b's 4-bit rows nvfp4, but the checkpoint

@@ -104,6 +104,7 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
     scheduler.max_step_tokens = settings.max_step_tokens;
     scheduler.kv_capacity_tokens = memory.capacity_tokens;
     scheduler.clients = settings.clients;
+    scheduler.admission = settings.admission;
     std::vector<std::uint8_t> no_problem(scenario.targets.size(), 0);
     StepModel model(scenario, point, mesh_sizes, no_problem);
 

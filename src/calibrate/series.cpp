@@ -82,6 +82,11 @@ SeriesScenario series_scenario(MeasuredRow const& row, std::vector<std::uint32_t
     replace_line(out.text, "    arrivals = ", "    arrivals = closed(clients)");
     replace_line(out.text, "    requests = ", "    requests = 2 * clients  warmup = clients");
     replace_line(out.text, "    max_seqs = ", "    max_seqs = clients");
+    // vLLM and SGLang admit on the cache in use and preempt when it is
+    // full; TensorRT-LLM reserves each request's whole length (its
+    // GUARANTEED_NO_EVICT default), the serve statement's default.
+    if (row.key.backend == "vllm" || row.key.backend == "sglang")
+        replace_line(out.text, "    max_step_tokens = ", "    max_step_tokens = 8192\n    admission = grow");
     return out;
 }
 
