@@ -104,17 +104,17 @@ public:
         : settings_(settings), cost_(cost), n_(order.size()), closed_(settings.clients > 0),
           grow_(settings.admission == SchedulerSettings::Admission::grow) {
         out_.requests.resize(n_);
+        target_.resize(n_);
         for (std::size_t k = 0; k < n_; ++k) {
             auto const& r = requests[order[k]];
             auto& t = out_.requests[k];
             t.arrival = closed_ && !(settings.staggered && k < settings.clients) ? 0 : r.arrival;
             t.prompt = r.prompt;
             t.output = r.output;
+            target_[k] = r.prompt;
         }
         prefilled_.assign(n_, 0);
         has_first_.assign(n_, 0);
-        target_.resize(n_);
-        for (std::size_t k = 0; k < n_; ++k) target_[k] = out_.requests[k].prompt;
         // A prefilled request (disaggregated decode) arrives with its KV cache
         // and its first token out: it only decodes.
         for (std::size_t k = 0; k < n_; ++k)
