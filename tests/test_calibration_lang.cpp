@@ -40,6 +40,7 @@ std::string const full =
     "    sequence_overhead = 20 us\n"
     "    stream_overhead = 30 us\n"
     "    admission_wait = 0.05\n"
+    "    cold_start = 0.1\n"
     "}\n";
 
 // The first error's full text (file:line:col: error: message) is among the errors.
@@ -89,6 +90,7 @@ TEST_CASE("calibration: a full block, every value in SI units", "[calibration-la
     CHECK(c.sequence_overhead_s == 2e-5);
     CHECK(c.stream_overhead_s == 3e-5);
     CHECK(c.admission_wait == 0.05);  // steps per sequence in flight: no unit
+    CHECK(c.cold_start == 0.1);       // a share of the measured requests: no unit
     // The targets in order: h100_sxm calibrated, b200 not.
     REQUIRE(s.targets.size() == 2);
     CHECK(s.hardware[static_cast<std::size_t>(s.targets[0])].id == "h100_sxm");
@@ -152,6 +154,7 @@ TEST_CASE("calibration: defaults, empty blocks, aliases, several targets", "[cal
     CHECK(none.layer_overhead_s == 0);
     CHECK(none.sequence_overhead_s == 0);
     CHECK(none.admission_wait == 0);
+    CHECK(none.cold_start == 0);
     CHECK(none.source.empty());
     CHECK(s.target_calibrations == std::vector<int>{0, 1});
 
@@ -287,6 +290,15 @@ TEST_CASE("calibration: errors at their line and column", "[calibration-lang]") 
     expect_error(head + open + "    admission_wait = -1\n}\n",
                  "test.roof:5:22: error: 'admission_wait' must be at least 0 and finite, not -1");
     expect_error(head + open + "    admission_wai = 1\n}\n", "did you mean 'admission_wait'?");
+    // The cold start: a share, a plain number from 0 to 1 (the unit at
+    // 5:22, the value at 5:18).
+    expect_error(head + open + "    cold_start = 5 ms\n}\n",
+                 "test.roof:5:20: error: 'cold_start' is a share of the requests, a plain number, not 'ms'");
+    expect_error(head + open + "    cold_start = 1.5\n}\n",
+                 "test.roof:5:18: error: 'cold_start' is a share: from 0 to 1, not 1.5");
+    expect_error(head + open + "    cold_start = -0.1\n}\n",
+                 "test.roof:5:18: error: 'cold_start' is a share: from 0 to 1, not -0.1");
+    expect_error(head + open + "    cold_strat = 0.1\n}\n", "did you mean 'cold_start'?");
     // Latencies: a collective kind and a link (5:13, 5:23).
     expect_error(head + open + "    latency allreduc nvlink = 14 us\n}\n",
                  "test.roof:5:13: error: unknown collective 'allreduc'");

@@ -198,6 +198,17 @@ TEST_CASE("A calibration's admission_wait adds w x the sequences running x the m
     CHECK(close(r.e2e.p90, 2.276589e-5 + extra, 1e-9));
 }
 
+TEST_CASE("A calibration's cold_start is the measurements' own: serve's times do not change with it",
+          "[serve-engine][expected]") {
+    // The share of a measured benchmark's requests in its cold first wave
+    // (docs/calibration.md): serve runs the arrivals and warm-up its
+    // scenario gives, so closed(1) is as uncalibrated.
+    auto const r = closed_one_with([](model::Calibration& c) { c.cold_start = 0.5; });
+    CHECK(close(r.ttft.mean, 2.82e-6, 1e-9));
+    CHECK(close(r.tpot.mean, 2.21621e-6, 1e-10));
+    CHECK(close(r.e2e.p90, 2.276589e-5, 1e-9));
+}
+
 TEST_CASE("A prompt of 3 x max_step_tokens alone takes three steps to its first token", "[serve-engine]") {
     test::TinyServe s;
     s.prompt = "300";

@@ -184,6 +184,7 @@ std::string calibration_text(GroupFit const& g, CalibrateResult const& r, std::s
     t += "    request_overhead = " + duration(c.request_overhead_s) + "\n";
     t += "    stream_overhead = " + duration(c.stream_overhead_s) + "\n";
     t += "    admission_wait = " + number(c.admission_wait) + "\n";
+    t += "    cold_start = " + number(c.cold_start) + "\n";
     t += "}\n";
     return t;
 }

@@ -56,19 +56,21 @@ std::size_t ParamSpace::request() { return add("request_overhead", Kind::seconds
 std::size_t ParamSpace::prefill() { return add("prefill_overhead", Kind::seconds); }
 std::size_t ParamSpace::stream() { return add("stream_overhead", Kind::seconds); }
 std::size_t ParamSpace::admission() { return add("admission_wait", Kind::steps); }
+std::size_t ParamSpace::cold_start() { return add("cold_start", Kind::share); }
 
 void ParamSpace::add_all(RowModel const& row) {
-    for (auto const& seg : row.segments) {
-        for (auto const& op : seg.ops) {
-            if (has_math(op.op_class)) math(op.op_class, op.dtype);
-            if (op.op_class != model::OpClass::collective) hbm(op.op_class);
+    for (auto const* segments : {&row.segments, &row.cold_segments})
+        for (auto const& seg : *segments) {
+            for (auto const& op : seg.ops) {
+                if (has_math(op.op_class)) math(op.op_class, op.dtype);
+                if (op.op_class != model::OpClass::collective) hbm(op.op_class);
+            }
+            for (auto const& c : seg.collectives) {
+                network();
+                latency(c.kind, c.link);
+            }
         }
-        for (auto const& c : seg.collectives) {
-            network();
-            latency(c.kind, c.link);
-        }
-    }
-    launch(), step(), layer(), sequence(), request(), prefill(), stream(), admission();
+    launch(), step(), layer(), sequence(), request(), prefill(), stream(), admission(), cold_start();
 }
 
 Eigen::VectorXd ParamSpace::lower() const {
@@ -103,6 +105,7 @@ std::pair<ParamSpace, Eigen::VectorXd> ParamSpace::of(model::Calibration const& 
     set(space.prefill(), c.prefill_overhead_s);
     set(space.stream(), c.stream_overhead_s);
     set(space.admission(), c.admission_wait);
+    set(space.cold_start(), c.cold_start);
     Eigen::VectorXd x = Eigen::Map<Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
     return {std::move(space), x};
 }
@@ -130,6 +133,7 @@ model::Calibration ParamSpace::calibration(Eigen::VectorXd const& x) const {
         else if (name == "prefill_overhead") c.prefill_overhead_s = v;
         else if (name == "stream_overhead") c.stream_overhead_s = v;
         else if (name == "admission_wait") c.admission_wait = v;
+        else if (name == "cold_start") c.cold_start = v;
         else if (head == "latency") {
             auto second = tail.find(' ');
             auto const* info = model::find_collective(tail.substr(0, second));
@@ -148,26 +152,37 @@ model::Calibration ParamSpace::calibration(Eigen::VectorXd const& x) const {
     return c;
 }
 
-RowIndices index_row(RowModel const& row, ParamSpace& space) {
-    RowIndices out;
-    for (auto const& seg : row.segments) {
+namespace {
+
+void index_segments(std::vector<Segment> const& segments, ParamSpace& space, std::vector<RowIndices::Op>& ops,
+                    std::vector<RowIndices::Collective>& collectives) {
+    for (auto const& seg : segments) {
         for (auto const& op : seg.ops) {
             RowIndices::Op o;
             if (has_math(op.op_class)) o.math = space.math(op.op_class, op.dtype);
             if (op.op_class != model::OpClass::collective) o.hbm = space.hbm(op.op_class);
-            out.ops.push_back(o);
+            ops.push_back(o);
         }
         for (auto const& c : seg.collectives) {
             RowIndices::Collective o;
             o.network = space.network();
             if (auto latency = space.find_latency(c.kind, c.link)) o.latency = *latency;
-            out.collectives.push_back(o);
+            collectives.push_back(o);
         }
     }
+}
+
+}  // namespace
+
+RowIndices index_row(RowModel const& row, ParamSpace& space) {
+    RowIndices out;
+    index_segments(row.segments, space, out.ops, out.collectives);
+    index_segments(row.cold_segments, space, out.cold_ops, out.cold_collectives);
     out.launch = space.launch(), out.step = space.step(), out.layer = space.layer();
     out.sequence = space.sequence(), out.prefill = space.prefill(), out.request = space.request();
     out.stream = space.stream();
     out.admission = space.admission();
+    out.cold_start = space.cold_start();
     return out;
 }
 

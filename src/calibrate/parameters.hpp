@@ -22,7 +22,7 @@ namespace roofline::calibrate {
 
 class ParamSpace {
 public:
-    enum class Kind : std::uint8_t { inverse_efficiency, seconds, steps };
+    enum class Kind : std::uint8_t { inverse_efficiency, seconds, steps, share };
     struct Param {
         std::string name;  // "gemm fp8", "attention hbm", "latency allreduce nvlink", "launch", ...
         Kind kind = Kind::seconds;
@@ -43,6 +43,7 @@ public:
     std::size_t prefill();  // per step with a prompt chunk
     std::size_t stream();   // per output token per second streamed, in TTFT
     std::size_t admission();  // steps per sequence in flight, in TTFT
+    std::size_t cold_start();  // the share of a benchmark's requests in its cold first wave
 
     // Registers every parameter the segments can use (the fit's unknowns).
     void add_all(RowModel const& row);
@@ -76,8 +77,10 @@ struct RowIndices {
     };
     std::vector<Op> ops;
     std::vector<Collective> collectives;
+    std::vector<Op> cold_ops;  // the same for the row's cold_segments
+    std::vector<Collective> cold_collectives;
     std::size_t launch = none, step = none, layer = none, sequence = none, prefill = none, request = none,
-                stream = none, admission = none;
+                stream = none, admission = none, cold_start = none;
 };
 RowIndices index_row(RowModel const& row, ParamSpace& space);
 

@@ -116,11 +116,28 @@ bool math_or_hbm_only(Segment const& seg, SegmentOp const& op) {
 
 RowPricing::RowPricing(RowModel const& row, RowIndices indices, Eigen::Index parameters, bool sorted)
     : row_(&row), indices_(std::move(indices)) {
+    if (!row.cold_segments.empty()) {
+        RowIndices cold = indices_;
+        cold.ops = std::move(cold.cold_ops), cold.collectives = std::move(cold.cold_collectives);
+        cold.cold_ops.clear(), cold.cold_collectives.clear();
+        cold_ = std::unique_ptr<RowPricing>(new RowPricing(row.cold_segments, std::move(cold), parameters, sorted));
+    }
+    lay_out(row.segments, parameters, sorted);
+    // Each request's own cost before its first token: once in the mean TTFT.
+    fixed_ttft_(static_cast<Eigen::Index>(indices_.request)) += 1;
+}
+
+RowPricing::RowPricing(std::vector<Segment> const& segments, RowIndices indices, Eigen::Index parameters, bool sorted)
+    : row_(nullptr), indices_(std::move(indices)) {
+    lay_out(segments, parameters, sorted);
+}
+
+void RowPricing::lay_out(std::vector<Segment> const& segments, Eigen::Index parameters, bool sorted) {
     RowFeatures fixed{Eigen::VectorXd::Zero(parameters), Eigen::VectorXd::Zero(parameters), 0, 0};
     std::vector<std::pair<std::size_t, std::size_t>> keys;  // (math, hbm) of each group
     std::vector<std::vector<Entry>> entries;
     std::size_t op_at = 0, col_at = 0;
-    for (auto const& seg : row.segments) {
+    for (auto const& seg : segments) {
         Sink const sink{fixed, seg.w_ttft, seg.w_tpot};
         for (std::size_t k = 0; k < seg.ops.size(); ++k) {
             fixed_op(seg, k, indices_, col_at, sink, serial_at_x_);
@@ -149,8 +166,6 @@ RowPricing::RowPricing(RowModel const& row, RowIndices indices, Eigen::Index par
         op_at += seg.ops.size();
         col_at += seg.collectives.size();
     }
-    // Each request's own cost before its first token: once in the mean TTFT.
-    fixed.ttft(static_cast<Eigen::Index>(indices_.request)) += 1;
     fixed_ttft_ = std::move(fixed.ttft);
     fixed_tpot_ = std::move(fixed.tpot);
 
@@ -186,7 +201,7 @@ RowPricing::RowPricing(RowModel const& row, RowIndices indices, Eigen::Index par
     }
 }
 
-void RowPricing::features(Eigen::VectorXd const& x, RowFeatures& out) const {
+void RowPricing::price(Eigen::VectorXd const& x, RowFeatures& out) const {
     out.ttft = fixed_ttft_;
     out.tpot = fixed_tpot_;
     out.ttft_constant = out.tpot_constant = 0;
@@ -206,6 +221,21 @@ void RowPricing::features(Eigen::VectorXd const& x, RowFeatures& out) const {
         Sink const sink{out, s.w_ttft, s.w_tpot};
         collective_terms(*s.col, s.ci, x,
                          [&](std::size_t param, double v) { sink.add_or_constant(param, s.count * v); });
+    }
+}
+
+void RowPricing::features(Eigen::VectorXd const& x, RowFeatures& out) const {
+    price(x, out);
+    // The cold first wave: the share cold_start of the requests take the
+    // wave's TTFT in place of the steady state's; both at x, as the roofs
+    // are (the steps' parts only: the per-request terms are alike).
+    if (cold_) {
+        RowFeatures wave;
+        cold_->price(x, wave);
+        auto const request = static_cast<Eigen::Index>(indices_.request);
+        double const cold = wave.ttft.dot(x) + wave.ttft_constant;
+        double const steady = out.ttft.dot(x) + out.ttft_constant - x(request) * out.ttft(request);
+        if (std::isfinite(cold - steady)) out.ttft(static_cast<Eigen::Index>(indices_.cold_start)) += cold - steady;
     }
     // The stream term: the replica's output tokens/s at x, C x output / the
     // cycle (TTFT + (output - 1) x TPOT), as serve's rate is, before the

@@ -15,6 +15,7 @@
 
 #include <Eigen/Dense>
 
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -38,12 +39,19 @@ public:
     // `sorted` false prices every op one by one (the reference the sorted
     // groups are checked against in the tests).
     RowPricing(RowModel const& row, RowIndices indices, Eigen::Index parameters, bool sorted = true);
+    RowPricing(RowPricing&&) noexcept = default;
 
     // The row's mean TTFT and TPOT at x as features . x + constant; x holds
     // every parameter the indices name.
     void features(Eigen::VectorXd const& x, RowFeatures& out) const;
 
 private:
+    // The segments' steps alone (no per-request, stream or admission term):
+    // the first wave's.
+    RowPricing(std::vector<Segment> const& segments, RowIndices indices, Eigen::Index parameters, bool sorted);
+    void lay_out(std::vector<Segment> const& segments, Eigen::Index parameters, bool sorted);
+    void price(Eigen::VectorXd const& x, RowFeatures& out) const;
+
     struct Group {  // ops of one (math, hbm) parameter pair; none: no parameter (x = 1, a constant)
         std::size_t math = RowIndices::none, hbm = RowIndices::none;
         std::vector<double> ratio;                 // t_math / t_comms, ascending, distinct
@@ -60,6 +68,7 @@ private:
     std::vector<Group> groups_;
     std::vector<OneByOne> one_by_one_;
     std::vector<SerialAtX> serial_at_x_;
+    std::unique_ptr<RowPricing> cold_;  // the first wave's TTFT, when the row has one
 };
 
 // The same for a row and a space (the space gets any parameter it lacks, at

@@ -25,12 +25,14 @@ std::size_t step_at(std::vector<double> const& starts, double time) {
     return std::min(k, starts.size() - 1);
 }
 
+// A step's parts added to a segment, each time times `scale` (fresh: the
+// segment's first step, which lays out its ops).
 void add_step(Segment& seg, std::vector<StepModel::OpParts> const& parts, double layers, double sequences,
-              bool chunks, bool fresh) {
-    seg.steps += 1;
-    if (chunks) seg.chunk_steps += 1;
-    seg.layer_steps += layers;
-    seg.sequences += sequences;
+              bool chunks, bool fresh, double scale = 1) {
+    seg.steps += scale;
+    if (chunks) seg.chunk_steps += scale;
+    seg.layer_steps += scale * layers;
+    seg.sequences += scale * sequences;
     if (fresh) {
         for (auto const& p : parts) {
             SegmentOp op;
@@ -47,17 +49,73 @@ void add_step(Segment& seg, std::vector<StepModel::OpParts> const& parts, double
     for (std::size_t k = 0; k < parts.size(); ++k) {
         auto const& p = parts[k].parts;
         SegmentOp& op = seg.ops[k];
-        op.t_math += p.t_math;
-        op.t_comms += p.t_comms;
-        op.t_onchip += p.t_onchip;
-        op.launches += p.launches;
+        op.t_math += scale * p.t_math;
+        op.t_comms += scale * p.t_comms;
+        op.t_onchip += scale * p.t_onchip;
+        op.launches += scale * p.launches;
         for (std::size_t c = 0; c < p.collectives.size(); ++c) {
             auto& sc = seg.collectives[op.first + c];
-            sc.bandwidth_s += p.collectives[c].weight * p.collectives[c].bandwidth_s;
-            sc.roofline_s += p.collectives[c].weight * p.collectives[c].roofline_s;
-            sc.instances += p.collectives[c].weight;
+            double const w = scale * p.collectives[c].weight;
+            sc.bandwidth_s += w * p.collectives[c].bandwidth_s;
+            sc.roofline_s += w * p.collectives[c].roofline_s;
+            sc.instances += w;
         }
     }
+}
+
+// The first wave's mean TTFT by segment: every client's request at time 0,
+// each step weighed by the share of the wave still waiting for its first
+// token.
+std::vector<Segment> cold_wave(std::vector<engine::serving::RequestSpec> const& requests,
+                               engine::serving::SchedulerSettings const& scheduler, StepModel& model,
+                               engine::serving::Simulation const& wave, std::vector<double> const& times) {
+    using namespace engine::serving;
+    std::vector<double> starts(times.size() + 1, 0);
+    for (std::size_t k = 0; k < times.size(); ++k) starts[k + 1] = starts[k] + times[k];
+    std::vector<double> delta(times.size() + 1, 0);
+    double const n = static_cast<double>(wave.requests.size());
+    for (auto const& r : wave.requests) {
+        delta[step_at(starts, r.arrival)] += 1 / n;
+        delta[step_at(starts, r.first_token)] -= 1 / n;
+    }
+    // Steps whose ops line up (the same ops, counts and collectives) share a
+    // segment, each weighed by its share: the wave's TTFT is one sum.
+    auto lines_up = [](Segment const& seg, std::vector<StepModel::OpParts> const& parts) {
+        if (seg.ops.size() != parts.size()) return false;
+        for (std::size_t k = 0; k < parts.size(); ++k) {
+            auto const& op = seg.ops[k];
+            auto const& p = parts[k];
+            if (op.count != p.count || op.op_class != p.parts.op_class || op.dtype != p.parts.compute_dtype ||
+                op.collectives != p.parts.collectives.size())
+                return false;
+            for (std::uint32_t c = 0; c < op.collectives; ++c) {
+                auto const& sc = seg.collectives[op.first + c];
+                auto const& pc = p.parts.collectives[c];
+                if (sc.kind != pc.kind || sc.link != pc.link || sc.serial != pc.serial) return false;
+            }
+        }
+        return true;
+    };
+    std::vector<Segment> segments;
+    std::vector<StepModel::OpParts> parts;
+    std::size_t s = 0;
+    double w = 0;
+    simulate(requests, scheduler, [&](StepWork const& work) {
+        double const t = s < times.size() ? times[s] : 0;
+        w += delta[std::min(s, times.size())];
+        if (std::abs(w) > 1e-12 && model.step_parts(work, 0, parts)) {
+            bool const fresh = segments.empty() || !lines_up(segments.back(), parts);
+            if (fresh) {
+                segments.emplace_back();
+                segments.back().w_ttft = 1;
+            }
+            add_step(segments.back(), parts, model.layers(),
+                     static_cast<double>(work.contexts.size() + work.chunks.size()), !work.chunks.empty(), fresh, w);
+        }
+        ++s;
+        return t;
+    });
+    return segments;
 }
 
 }  // namespace
@@ -115,11 +173,17 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
     // in steps does not depend on the step times.
     {
         requests.resize(std::min<std::size_t>(requests.size(), settings.clients));
-        Simulation wave = simulate(requests, scheduler, [&](StepWork const& work) { return model.seconds(work, 0); });
+        std::vector<double> wave_times;
+        Simulation wave = simulate(requests, scheduler, [&](StepWork const& work) {
+            double const t = model.seconds(work, 0);
+            wave_times.push_back(t);
+            return t;
+        });
         if (model.error() || !wave.problem.empty()) {
             row.problem = model.error() ? model.error()->message : wave.problem;
             return row;
         }
+        row.cold_segments = cold_wave(requests, scheduler, model, wave, wave_times);
         double cycle = 0;
         std::size_t n = 0;
         for (std::size_t i = 0; i < wave.requests.size(); ++i, ++n)

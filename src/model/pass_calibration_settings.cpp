@@ -23,7 +23,7 @@ constexpr double max_efficiency = 1.5;
 std::vector<std::string_view> const setting_names = {
     "source",         "efficiency",        "latency",          "launch",          "step_overhead",
     "layer_overhead", "sequence_overhead", "prefill_overhead", "request_overhead",
-    "stream_overhead", "admission_wait"};
+    "stream_overhead", "admission_wait", "cold_start"};
 // The classes that take `efficiency CLASS DTYPE` and `efficiency CLASS hbm`;
 // a collective's factor is `efficiency network`.
 std::vector<std::string_view> const class_names = {"gemm", "attention", "elementwise", "expert"};
@@ -153,6 +153,17 @@ struct SettingsChecker {
         return value;
     }
 
+    // A share (cold_start): a plain number from 0 to 1.
+    std::optional<double> share(ast::CalibrationSetting const& s, std::string const& what) const {
+        auto value = plain(s, what, "'" + what + "' is a share of the requests");
+        if (!value) return std::nullopt;
+        if (!(*value >= 0 && *value <= 1)) {
+            diagnostics().error(value_span(s), "'" + what + "' is a share: from 0 to 1, not " + format_number(*value));
+            return std::nullopt;
+        }
+        return value;
+    }
+
     // The class of `efficiency CLASS ...`, or nullopt after an error.
     std::optional<OpClass> op_class(ast::Identifier const& word) const {
         for (auto c : {OpClass::gemm, OpClass::attention, OpClass::elementwise, OpClass::expert})
@@ -273,6 +284,11 @@ struct SettingsChecker {
             if (auto w = steps(s, key)) cal.admission_wait = *w;
             return;
         }
+        if (key == "cold_start") {
+            if (!no_words(s) || !first_time(s, key)) return;
+            if (auto w = share(s, key)) cal.cold_start = *w;
+            return;
+        }
         double* time = key == "launch"              ? &cal.launch_s
                        : key == "step_overhead"     ? &cal.step_overhead_s
                        : key == "layer_overhead"    ? &cal.layer_overhead_s
@@ -285,7 +301,8 @@ struct SettingsChecker {
             diagnostics().error(span(s.key), "a calibration has no setting '" + key +
                                                  "' (its settings are source, efficiency, latency, launch, "
                                                  "step_overhead, layer_overhead, sequence_overhead, "
-                                                 "prefill_overhead, request_overhead, stream_overhead and admission_wait)" +
+                                                 "prefill_overhead, request_overhead, stream_overhead, "
+                                                 "admission_wait and cold_start)" +
                                                  did_you_mean(key, setting_names));
             return;
         }

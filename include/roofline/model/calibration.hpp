@@ -87,6 +87,11 @@ struct Calibration {
     // scheduler of the engine's kind gives (docs/calibration.md, section 3).
     // A plain number, not a time.
     double admission_wait = 0;
+    // The share of a measured closed-loop benchmark's requests that are its
+    // cold first wave (all C clients at once): the measurements' own, used
+    // where a calibration predicts them (calibrate, validate), not by serve,
+    // whose arrivals and warm-up the scenario gives (docs/calibration.md).
+    double cold_start = 0;
 
     // The factors with their defaults; the expert class falls back on gemm's.
     double e_math(OpClass op_class, std::string_view dtype) const {
