@@ -87,14 +87,16 @@ void choose_share(ParamSpace const& space, std::vector<FitRow> const& rows, std:
     Eigen::VectorXd best_terms(k);
     for (Eigen::Index t = 0; t < k; ++t) best_terms(t) = x0(terms[static_cast<std::size_t>(t)]);
     double best_share = 0;
-    for (int step = 0; step <= 100; ++step) {
-        double const s = 0.005 * step;
+    // The terms' relative features, columns scaled to unit norm as in the fit.
+    Eigen::MatrixXd const a = measured.cwiseInverse().asDiagonal() * f;
+    Eigen::VectorXd norms = a.colwise().norm().transpose();
+    for (Eigen::Index t = 0; t < k; ++t)
+        if (!(norms(t) > 0)) norms(t) = 1;
+    constexpr double share_step = 0.005, share_max = 0.5;
+    for (int step = 0; step * share_step <= share_max + 1e-12; ++step) {
+        double const s = share_step * step;
         // Least absolute relative deviations by reweighted NNLS.
-        Eigen::VectorXd target = (measured - rest - s * slope).cwiseQuotient(measured);
-        Eigen::MatrixXd a = measured.cwiseInverse().asDiagonal() * f;
-        Eigen::VectorXd norms = a.colwise().norm().transpose();
-        for (Eigen::Index t = 0; t < k; ++t)
-            if (!(norms(t) > 0)) norms(t) = 1;
+        Eigen::VectorXd const target = (measured - rest - s * slope).cwiseQuotient(measured);
         Eigen::VectorXd y = Eigen::VectorXd::Zero(k);
         for (int it = 0; it < 30; ++it) {
             Eigen::VectorXd const residual = a * y - target;
