@@ -63,13 +63,23 @@ void add_step(Segment& seg, std::vector<StepModel::OpParts> const& parts, double
     }
 }
 
+// One step of the first wave, kept (StepWork's spans view the scheduler's
+// buffers, which the next step reuses).
+struct KeptStep {
+    std::vector<std::uint32_t> contexts;
+    std::vector<engine::serving::Chunk> chunks;
+    std::uint64_t tokens = 0, sampled = 0;
+    explicit KeptStep(StepWork const& w)
+        : contexts(w.contexts.begin(), w.contexts.end()), chunks(w.chunks.begin(), w.chunks.end()),
+          tokens(w.tokens), sampled(w.sampled) {}
+    StepWork work() const { return StepWork{contexts, chunks, tokens, sampled}; }
+};
+
 // The first wave's mean TTFT by segment: every client's request at time 0,
 // each step weighed by the share of the wave still waiting for its first
 // token.
-std::vector<Segment> cold_wave(std::vector<engine::serving::RequestSpec> const& requests,
-                               engine::serving::SchedulerSettings const& scheduler, StepModel& model,
+std::vector<Segment> cold_wave(std::vector<KeptStep> const& steps, StepModel& model,
                                engine::serving::Simulation const& wave, std::vector<double> const& times) {
-    using namespace engine::serving;
     std::vector<double> starts(times.size() + 1, 0);
     for (std::size_t k = 0; k < times.size(); ++k) starts[k + 1] = starts[k] + times[k];
     std::vector<double> delta(times.size() + 1, 0);
@@ -98,23 +108,20 @@ std::vector<Segment> cold_wave(std::vector<engine::serving::RequestSpec> const& 
     };
     std::vector<Segment> segments;
     std::vector<StepModel::OpParts> parts;
-    std::size_t s = 0;
     double w = 0;
-    simulate(requests, scheduler, [&](StepWork const& work) {
-        double const t = s < times.size() ? times[s] : 0;
-        w += delta[std::min(s, times.size())];
-        if (std::abs(w) > 1e-12 && model.step_parts(work, 0, parts)) {
-            bool const fresh = segments.empty() || !lines_up(segments.back(), parts);
-            if (fresh) {
-                segments.emplace_back();
-                segments.back().w_ttft = 1;
-            }
-            add_step(segments.back(), parts, model.layers(),
-                     static_cast<double>(work.contexts.size() + work.chunks.size()), !work.chunks.empty(), fresh, w);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+        w += delta[std::min(k, times.size())];
+        if (std::abs(w) <= 1e-12) continue;
+        StepWork const work = steps[k].work();
+        if (!model.step_parts(work, 0, parts)) continue;
+        bool const fresh = segments.empty() || !lines_up(segments.back(), parts);
+        if (fresh) {
+            segments.emplace_back();
+            segments.back().w_ttft = 1;
         }
-        ++s;
-        return t;
-    });
+        add_step(segments.back(), parts, model.layers(),
+                 static_cast<double>(work.contexts.size() + work.chunks.size()), !work.chunks.empty(), fresh, w);
+    }
     return segments;
 }
 
@@ -174,16 +181,18 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
     {
         requests.resize(std::min<std::size_t>(requests.size(), settings.clients));
         std::vector<double> wave_times;
+        std::vector<KeptStep> wave_steps;
         Simulation wave = simulate(requests, scheduler, [&](StepWork const& work) {
             double const t = model.seconds(work, 0);
             wave_times.push_back(t);
+            wave_steps.emplace_back(work);
             return t;
         });
         if (model.error() || !wave.problem.empty()) {
             row.problem = model.error() ? model.error()->message : wave.problem;
             return row;
         }
-        row.cold_segments = cold_wave(requests, scheduler, model, wave, wave_times);
+        row.cold_segments = cold_wave(wave_steps, model, wave, wave_times);
         double cycle = 0;
         std::size_t n = 0;
         for (std::size_t i = 0; i < wave.requests.size(); ++i, ++n)
