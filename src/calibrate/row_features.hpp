@@ -45,8 +45,9 @@ struct Segment {
 
 struct RowModel {
     std::vector<Segment> segments;   // only those with a share
-    // The benchmark's first wave: all C clients at once, cold (its segments'
-    // w_ttft the share of the wave's mean TTFT, w_tpot 0).
+    // The benchmark's first wave: all C clients at once, cold. Its mean TTFT
+    // alone: each step's parts weighed by the share of the wave still
+    // waiting for its first token (w_ttft 1, w_tpot 0).
     std::vector<Segment> cold_segments;
     double kv_capacity_tokens = 0;
     double clients = 0, output_tokens = 0;  // C of closed(C), each request's output
