@@ -11,6 +11,8 @@
 #include "calibrate/series.hpp"
 #include "roofline/calibrate/calibrate.hpp"
 #include "roofline/calibrate/predict.hpp"
+#include "roofline/validation/publish.hpp"
+#include "validation/charts.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -19,6 +21,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -342,4 +345,85 @@ TEST_CASE("calibrate: a fitted latency of 0 prices a row at its serial roofline,
     slow.latencies[0].seconds = 100e-6;
     auto const at_slow = predict_row(modelled.models[0], &slow);
     CHECK(at_slow.second > roofline.second + 160 * 80e-6);
+}
+
+TEST_CASE("calibrate: the cross-validated rows, each predicted by its fold's fit, published as a report",
+          "[calibrate][validation-report]") {
+    // Llama 3.1 8B on one H100 in four series (two prompt and two output
+    // lengths) of three batches, with times that no fit matches exactly.
+    std::string rows = header;
+    int n = 0;
+    for (auto [isl, osl] : {std::pair{128, 16}, {128, 32}, {1024, 16}, {1024, 32}})
+        for (int batch : {1, 4, 16}) {
+            ++n;
+            char line[512];
+            std::snprintf(line, sizeof line,
+                          "r%d,trtllm,1,m,h100_sxm,bf16,agg,%d,%d,,,%d,1,1,,1,0,%d,%d,"
+                          "meta-llama--Meta-Llama-3.1-8B_config.json\n",
+                          n, isl, osl, batch, 20 + isl / 16 + batch, 8 + batch / 4 + n % 3);
+            rows += line;
+        }
+    test::Sandbox box;
+    auto path = test::write_file(box.path / "m.csv", rows);
+    CalibrateOptions options;
+    options.configs_dir = configs;
+    options.folds = 3;
+    auto result = calibrate_measured(path.string(), options);
+    auto const& cv = result.cross_validated;
+    CHECK(cv.cross_validated);
+    CHECK(result.skipped.empty());
+    // The folds by the series' keys (fold_of): these four fall in all three.
+    auto const modelled = model_measured(path.string(), configs, {});
+    std::set<std::size_t> folds;
+    for (auto const& s : modelled.series) folds.insert(fold_of(s.key, 3));
+    REQUIRE(folds.size() == 3);
+    // Every row predicted, each series' rows by one fold's fit, named by it.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> fold_of_series;
+    for (auto const& r : cv.rows) {
+        INFO(r.key.id);
+        REQUIRE((r.fold >= 0 && r.fold < 3));
+        auto [it, fresh] = fold_of_series.emplace(std::pair{r.key.isl, r.key.osl}, r.fold);
+        CHECK(it->second == r.fold);
+        CHECK(r.calibration == "h100_sxm_trtllm (fold " + std::to_string(r.fold + 1) + ")");
+    }
+    CHECK(cv.rows.size() == 12);
+    CHECK(fold_of_series.size() == 4);
+
+    for (auto const& chart : validation::validation_charts(cv))
+        CHECK(chart.subtitle.rfind("cross-validation of m.csv: ", 0) == 0);
+
+    validation::PublishRequest request;
+    request.out_root = (box.path / "out").string();
+    request.charts = false;
+    auto outcome = validation::publish(cv, request);
+    REQUIRE(outcome.published);
+    std::filesystem::path const version = box.path / "out/crossval-m/v1";
+    CHECK(std::filesystem::path(outcome.folder) == version);
+    auto const summary = test::read_file(version / "summary.txt");
+    CHECK(summary.rfind("cross-validation (folds by series) of m.csv", 0) == 0);
+    CHECK(summary.find("calibrations: h100_sxm_trtllm (3 folds) (12 rows)\n") != std::string::npos);
+    CHECK(test::read_file(version / "manifest.json").find("\"Cross-validation of m.csv\"") != std::string::npos);
+    // rows.csv: the fold from 1, as the calibration's name has it.
+    std::string const text = test::read_file(version / "rows.csv");
+    auto split = [](std::string const& line) {
+        std::vector<std::string> fields;
+        std::size_t start = 0;
+        for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
+            fields.push_back(line.substr(start, comma - start));
+        fields.push_back(line.substr(start));
+        if (!fields.back().empty() && fields.back().back() == '\r') fields.back().pop_back();  // CRLF
+        return fields;
+    };
+    std::vector<std::vector<std::string>> lines;
+    for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+        lines.push_back(split(text.substr(start, end - start)));
+    REQUIRE(lines.size() == cv.rows.size() + 1);
+    auto column = [&](std::string const& name) {
+        auto at = std::find(lines[0].begin(), lines[0].end(), name);
+        REQUIRE(at != lines[0].end());
+        return static_cast<std::size_t>(at - lines[0].begin());
+    };
+    std::size_t const fold = column("fold"), calibration = column("calibration");
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        CHECK(lines[i][calibration] == "h100_sxm_trtllm (fold " + lines[i][fold] + ")");
 }

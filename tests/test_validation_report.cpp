@@ -135,7 +135,7 @@ Validation validation_a(Sandbox const& box) {
               row(odd_id, "b200_sxm", "sglang", "qwen", 400, 400, 5, 4, 5)};
     v.rows[2].fits_memory = false;
     v.rows[2].calibration = "";
-    v.rows[3].fold = 2;
+    v.rows[3].fold = 1;  // the second fold (from 0): rows.csv writes 2, as "(fold 2)" names it
     SkippedRow s1, s2;
     s1.key.id = "s1", s1.key.line = 6, s1.key.model = "qwen3.5", s1.key.system = "h200_sxm", s1.key.backend = "vllm";
     s1.reason = "architecture Qwen3_5MoeForCausalLM: no serve templates";

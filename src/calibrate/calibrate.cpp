@@ -45,6 +45,7 @@ CalibrateResult calibrate_measured(std::string const& path, CalibrateOptions con
     result.cross_validated.measured_path = path;
     result.cross_validated.measured_sha256 = result.measured_sha256;
     result.cross_validated.measured_rows = rows.size();
+    result.cross_validated.cross_validated = true;
     std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> groups;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         auto const& key = rows[i].key;

@@ -1,13 +1,17 @@
 // `roofline calibrate MEASURED.csv [--configs DIR] [--hardware HW]...
-// [--backend NAME]... [--folds K] [-o FILE.roof|DIR] [-I DIR]... [--quiet]`:
+// [--backend NAME]... [--folds K] [-o FILE.roof|DIR] [--report [DIR]] [-I DIR]... [--quiet]`:
 // one calibration per chip and engine fitted to measured serving rows
-// (calibrate::calibrate_measured does the work; docs/calibration.md).
+// (calibrate::calibrate_measured does the work; docs/calibration.md), and
+// with --report the cross-validated predictions published as a validation
+// report (validation::publish, docs/reports.md).
 #include "commands.hpp"
 #include "options.hpp"
 
 #include "roofline/calibrate/calibrate.hpp"
 #include "roofline/calibrate/predict.hpp"
+#include "roofline/output/gnuplot.hpp"
 #include "roofline/output/terminal_text.hpp"
+#include "roofline/validation/publish.hpp"
 
 #include <chrono>
 #include <ctime>
@@ -45,6 +49,9 @@ int cmd_calibrate(std::vector<std::string> const& args) {
         ("pool-for", po::value<std::string>(), "one calibration per engine over every chosen chip, for HW")
         ("ttft-weight", po::value<double>()->default_value(0.1), "the weight of TTFT against TPOT")
         ("output,o", po::value<std::string>(), "FILE.roof or a folder (one file per chip and engine)")
+        ("report", po::value<std::string>()->implicit_value("out"),
+         "publish the cross-validated predictions as a report in DIR (default: out)")
+        ("no-charts", "with --report, skip the gnuplot charts")
         ("quiet,q", po::bool_switch(), "no progress")
         (include_option, repeated(), include_help);
     auto parsed = parse_options("calibrate", args, options, {"measured", 1});
@@ -62,6 +69,17 @@ int cmd_calibrate(std::vector<std::string> const& args) {
     if (!(o.ttft_weight >= 0)) return usage_error_of("calibrate", "--ttft-weight takes a number >= 0");
     if (o.folds < 2) return usage_error_of("calibrate", "--folds takes 2 or more");
     o.date = today();
+    // The report's checks before the fit, which takes a minute on the whole sample.
+    bool const report = vm.count("report") > 0;
+    bool const charts = vm.count("no-charts") == 0;
+    if (report && vm["report"].as<std::string>().empty())
+        return usage_error_of("calibrate", "--report takes a folder, not an empty name (--report . is the current folder)");
+    if (!report && !charts) return usage_error_of("calibrate", "--no-charts is an option of --report");
+    if (report && charts && !output::gnuplot_available()) {
+        std::cerr << "roofline calibrate: error: gnuplot is not installed (Debian: apt-get install gnuplot-nox); "
+                     "run with --no-charts to skip the report's charts\n";
+        return io_error;
+    }
     bool const quiet = vm["quiet"].as<bool>();
     auto const start = std::chrono::steady_clock::now();
     if (!quiet)
@@ -135,6 +153,26 @@ int cmd_calibrate(std::vector<std::string> const& args) {
             }
             std::cerr << "roofline calibrate: wrote " << path << "\n";
         }
+    }
+    if (report) {
+        // The rows as each fold's fit predicted them: what the cv figures are of.
+        validation::PublishRequest request;
+        request.out_root = vm["report"].as<std::string>();
+        request.charts = charts;
+        request.command_line = {"roofline", "calibrate"};
+        request.command_line.insert(request.command_line.end(), args.begin(), args.end());
+        validation::PublishOutcome outcome;
+        try {
+            outcome = validation::publish(result.cross_validated, request);
+        } catch (std::exception const& e) {
+            std::cerr << "roofline calibrate: error: " << output::terminal_safe(e.what()) << "\n";
+            return io_error;
+        }
+        for (auto const& note : outcome.notes)
+            std::cerr << "roofline: note: " << output::terminal_safe(note) << "\n";
+        std::cerr << "roofline calibrate: " << (outcome.published ? "published " : "up to date: ")
+                  << outcome.folder << "\n";
+        for (auto const& warning : outcome.warnings) std::cerr << "roofline: warning: " << warning << "\n";
     }
     std::cerr << "calibrated " << result.groups.size() << " chip x engine groups on "
               << result.cross_validated.rows.size() << " rows in " << static_cast<int>(seconds * 10) / 10.0

@@ -129,7 +129,8 @@ constexpr Command table[] = {
      "MEASURED.csv",
      "fit calibrations (expected times) to measured serving rows",
      "roofline calibrate MEASURED.csv [--configs DIR] [--hardware HW]... [--backend NAME]... "
-     "[--folds K] [--pool-for HW] [--ttft-weight W] [-o FILE.roof|DIR] [-I DIR]... [--quiet]",
+     "[--folds K] [--pool-for HW] [--ttft-weight W] [-o FILE.roof|DIR] [--report [DIR]] [--no-charts] "
+     "[-I DIR]... [--quiet]",
      "MEASURED.csv",
      "Model every row of MEASURED.csv (the silicon-sample format: a measured serving\n"
      "benchmark per row, its model's config.json named in the `config` column) as\n"
@@ -141,7 +142,9 @@ constexpr Command table[] = {
      "mean TTFT and TPOT, each measured series weighted equally, and the share of\n"
      "each benchmark's requests in its cold first wave (all clients at once) with\n"
      "them; cross-validate it by whole series. Prints the figures and the rows not\n"
-     "modelled, with the reason; writes the calibrations with -o.\n"
+     "modelled, with the reason; writes the calibrations with -o, and with --report\n"
+     "publishes every row as its fold's fit predicted it (the rows the cv figures\n"
+     "are of) as a validation report, DIR/crossval-<file>/vN.\n"
      "\n"
      "options:\n"
      "  --configs DIR           the folder of the config.json files (default: beside\n"
@@ -157,6 +160,10 @@ constexpr Command table[] = {
      "                          fit (default: 0.1)\n"
      "  -o, --output FILE.roof  write the calibrations: one FILE.roof, or a folder with\n"
      "                          one file per chip and engine\n"
+     "  --report [DIR]          publish the cross-validated rows, groups, charts and\n"
+     "                          skipped rows as a report in DIR (default: out), as\n"
+     "                          'validate' does; 'roofline diff' compares two\n"
+     "  --no-charts             with --report, skip the gnuplot charts\n"
      "  -I, --include DIR       also search DIR for included files (repeatable)\n"
      "  -q, --quiet             no progress\n"
      "  -h, --help              show this help\n"},

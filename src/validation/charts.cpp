@@ -55,7 +55,8 @@ output::Chart chart(calibrate::Validation const& v, std::string const& chip, Fig
         auto const b = std::lower_bound(backends.begin(), backends.end(), r.key.backend) - backends.begin();
         points[static_cast<std::size_t>(b)].push_back({m, p});
     }
-    c.subtitle = "validation of " + std::filesystem::path(v.measured_path).filename().string() + ": " +
+    c.subtitle = std::string(v.cross_validated ? "cross-validation of " : "validation of ") +
+                 std::filesystem::path(v.measured_path).filename().string() + ": " +
                  std::to_string(rows - left_out) + " rows on " + chip + ", log-log, ms";
     if (!(hi > 0)) lo = 1, hi = 10;
     // The same range on both axes (y = x is the diagonal), padded so that

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
 #include <tuple>
 
 namespace roofline::validation {
@@ -69,6 +71,24 @@ std::vector<Group> error_groups(calibrate::Validation const& validation) {
 std::map<std::string, std::size_t> skipped_by_reason(calibrate::Validation const& validation) {
     std::map<std::string, std::size_t> out;
     for (auto const& s : validation.skipped) ++out[s.reason];
+    return out;
+}
+
+std::map<std::string, std::size_t> calibrations_used(calibrate::Validation const& validation) {
+    std::map<std::string, std::size_t> rows;  // a fold's fit under its group's calibration
+    std::map<std::string, std::set<int>> folds;
+    for (auto const& r : validation.rows) {
+        auto const cut = r.fold >= 0 ? r.calibration.rfind(" (fold ") : std::string::npos;
+        std::string const name = r.calibration.substr(0, cut);
+        ++rows[name];
+        if (cut != std::string::npos) folds[name].insert(r.fold);
+    }
+    std::map<std::string, std::size_t> out;
+    for (auto const& [name, n] : rows) {
+        auto const f = folds.find(name);
+        std::size_t const k = f == folds.end() ? 0 : f->second.size();
+        out[k == 0 ? name : name + " (" + std::to_string(k) + (k == 1 ? " fold)" : " folds)")] = n;
+    }
     return out;
 }
 

@@ -126,7 +126,7 @@ bool up_to_date(std::string const& folder, std::string const& inputs_sha256, std
 }  // namespace
 
 std::string report_name(calibrate::Validation const& validation) {
-    return "validate-" + fs::path(validation.measured_path).stem().string();
+    return (validation.cross_validated ? "crossval-" : "validate-") + fs::path(validation.measured_path).stem().string();
 }
 
 PublishOutcome publish(calibrate::Validation const& given, PublishRequest const& request) {
@@ -194,7 +194,8 @@ PublishOutcome publish(calibrate::Validation const& given, PublishRequest const&
     m.version = outcome.version;
     m.created_utc = output::utc_now();
     m.command_line = request.command_line;
-    m.title = "Validation of " + fs::path(v.measured_path).filename().string();
+    m.title = (v.cross_validated ? "Cross-validation of " : "Validation of ") +
+              fs::path(v.measured_path).filename().string();
     m.inputs_sha256 = inputs_sha256;
     for (auto const& input : inputs)
         m.inputs.push_back({"inputs/" + input.entry.path, input.entry.source, input.entry.sha256});

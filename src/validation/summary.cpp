@@ -17,14 +17,12 @@ std::string rows_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " ro
 }  // namespace
 
 std::string summary_tables(calibrate::Validation const& v) {
-    std::string out = "validation of " + output::terminal_safe(std::filesystem::path(v.measured_path).filename().string());
+    std::string out = std::string(v.cross_validated ? "cross-validation (folds by series) of " : "validation of ") + output::terminal_safe(std::filesystem::path(v.measured_path).filename().string());
     if (!v.measured_sha256.empty()) out += " (sha256 " + v.measured_sha256.substr(0, 12) + ")";
     out += ": " + rows_text(v.measured_rows) + ", " + std::to_string(v.rows.size()) + " modelled, " +
            std::to_string(v.skipped.size()) + " skipped\n";
-    std::map<std::string, std::size_t> used;
-    for (auto const& r : v.rows) ++used[r.calibration];
     std::string calibrations;
-    for (auto const& [name, count] : used)
+    for (auto const& [name, count] : calibrations_used(v))
         calibrations += (calibrations.empty() ? "" : ", ") +
                         (name.empty() ? std::string("none (uncalibrated)") : name) + " (" +
                         rows_text(count) + ")";

@@ -75,7 +75,7 @@ Table rows_table(calibrate::Validation const& validation) {
                            ms(r.measured_tpot_s), ms(r.predicted_tpot_s), ms(r.roofline_tpot_s),
                            Value::of(signed_error(r.predicted_tpot_s, r.measured_tpot_s)),
                            Value::of(r.calibration), Value::of(r.fits_memory ? "yes" : "no"),
-                           whole(r.fold < 0 ? nan : r.fold)});
+                           whole(r.fold < 0 ? nan : r.fold + 1)});  // 1..K, as in "(fold k)"
         t.rows.push_back(std::move(v));
     }
     return t;

@@ -77,8 +77,8 @@ void write_summary(output::Workbook& book, lxw_worksheet* ws, WorkbookInput cons
     auto const& F = book.formats();
     auto const& v = in.validation;
     std::size_t row = 0;
-    book.text(ws, row++, 0, "Validation of " + std::filesystem::path(v.measured_path).filename().string() +
-                                " (" + in.report + ")",
+    std::string const what = v.cross_validated ? "Cross-validation of " : "Validation of ";
+    book.text(ws, row++, 0, what + std::filesystem::path(v.measured_path).filename().string() + " (" + in.report + ")",
               F.title);
     book.text(ws, row++, 0,
               "Errors are (predicted - measured) / measured; APE is its absolute value. Medians of an "
@@ -100,14 +100,15 @@ void write_summary(output::Workbook& book, lxw_worksheet* ws, WorkbookInput cons
     fact("rows skipped", v.skipped.size());
     fact("predicted not to fit in memory", memory_disagreements(v).size());
     bool const calibrated = std::any_of(v.rows.begin(), v.rows.end(), [](auto const& r) { return !r.calibration.empty(); });
-    if (v.calibration_files.empty())
+    if (v.cross_validated)
+        fact("calibration files", std::string("none: each row predicted by its group's fit without its series "
+                                              "(roofline calibrate)"));
+    else if (v.calibration_files.empty())
         fact("calibration files", std::string(calibrated ? "the shipped ones" : "none"));
     for (std::size_t i = 0; i < v.calibration_files.size(); ++i)
         fact(i == 0 ? "calibration files" : "", v.calibration_files[i]);
-    std::map<std::string, std::size_t> used;
-    for (auto const& r : v.rows) ++used[r.calibration];
     bool first = true;
-    for (auto const& [name, count] : used) {
+    for (auto const& [name, count] : calibrations_used(v)) {
         book.text(ws, row, 0, first ? "calibrations used (rows)" : "", F.bold);
         book.text(ws, row, 1, name.empty() ? std::string("none: uncalibrated") : name);
         book.number(ws, row, 2, static_cast<double>(count), f.whole);
@@ -171,7 +172,8 @@ void write_summary(output::Workbook& book, lxw_worksheet* ws, WorkbookInput cons
 
 void write_workbook(std::string const& path, WorkbookInput const& input) {
     output::DocumentProperties properties;
-    properties.title = "Validation of " + std::filesystem::path(input.validation.measured_path).filename().string();
+    properties.title = std::string(input.validation.cross_validated ? "Cross-validation of " : "Validation of ") +
+                       std::filesystem::path(input.validation.measured_path).filename().string();
     properties.subject = input.report;
     properties.author = "roofline";
     output::Workbook book(path, properties);

@@ -38,8 +38,9 @@ struct RowPrediction {
     // The engine's KV cache held the row's batch in the model (it was served,
     // so a false here is a memory disagreement, listed as such).
     bool fits_memory = true;
-    // Cross-validation: the fold whose fit predicted this row (-1: the
-    // shipped or given calibration predicted it).
+    // Cross-validation: the fold whose fit predicted this row, from 0 (-1:
+    // the shipped or given calibration predicted it); rows.csv writes it
+    // from 1, as the calibration's name "(fold k)" does.
     int fold = -1;
 };
 
@@ -55,6 +56,10 @@ struct Validation {
     std::vector<std::string> calibration_files;  // the .roof files of the calibrations used
     std::vector<RowPrediction> rows;             // in the file's order
     std::vector<SkippedRow> skipped;             // in the file's order
+    // Predicted by `roofline calibrate`'s cross-validation: each row by the
+    // fit of its group without its series (RowPrediction::fold), no
+    // calibration file. Its report is crossval-<stem>, not validate-<stem>.
+    bool cross_validated = false;
 };
 
 }  // namespace roofline::calibrate

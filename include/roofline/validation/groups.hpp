@@ -35,6 +35,11 @@ double signed_error(double predicted, double measured);
 // The skipped rows by reason: reason -> count, ordered by reason.
 std::map<std::string, std::size_t> skipped_by_reason(calibrate::Validation const& validation);
 
+// The calibrations that predicted the rows: name -> rows, ordered by name
+// ("" for none). A cross-validation's fold fits count under their group's
+// calibration, "b200_vllm (5 folds)" for "b200_vllm (fold 1)" .. "(fold 5)".
+std::map<std::string, std::size_t> calibrations_used(calibrate::Validation const& validation);
+
 // The rows predicted not to fit in memory (fits_memory false), in order.
 std::vector<calibrate::RowPrediction const*> memory_disagreements(calibrate::Validation const& validation);
 
