@@ -4,6 +4,8 @@
 // a versioned report OUT/validate-<measured file stem>/vN with a `latest`
 // link, exactly as `run` publishes (report::Publisher: written into a hidden
 // temporary folder, renamed into place when complete; never a half version).
+// `roofline calibrate --report` publishes its cross-validated rows the same
+// way, as OUT/crossval-<stem>/vN (Validation::cross_validated).
 //
 //   rows.csv, groups.csv, skipped.csv, memory.csv, report.xlsx,
 //   charts/{ttft,tpot}-<chip>.{png,svg}, summary.txt, inputs/, manifest.json
@@ -40,8 +42,8 @@ struct PublishOutcome {
     std::vector<std::string> notes;  // why a new version though nothing changed
 };
 
-// The report's folder name: "validate-" and the measured file's stem, made
-// safe as a file name.
+// The report's folder name: "validate-" (a cross-validation's: "crossval-")
+// and the measured file's stem, made safe as a file name.
 std::string report_name(calibrate::Validation const& validation);
 
 // Reads the measured file and the calibration files again to keep them in
