@@ -291,7 +291,7 @@ TEST_CASE("calibration: errors at their line and column", "[calibration-lang]") 
                  "test.roof:5:22: error: 'admission_wait' must be at least 0 and finite, not -1");
     expect_error(head + open + "    admission_wai = 1\n}\n", "did you mean 'admission_wait'?");
     // The cold start: a share, a plain number from 0 to 1 (the unit at
-    // 5:22, the value at 5:18).
+    // 5:20, the value at 5:18).
     expect_error(head + open + "    cold_start = 5 ms\n}\n",
                  "test.roof:5:20: error: 'cold_start' is a share of the requests, a plain number, not 'ms'");
     expect_error(head + open + "    cold_start = 1.5\n}\n",
