@@ -45,13 +45,19 @@ std::string summary_tables(calibrate::Validation const& v) {
     out += "APE: |predicted - measured| / measured; signed: (predicted - measured) / measured, "
            "negative when the prediction is optimistic.\n";
 
-    if (auto const memory = memory_disagreements(v); !memory.empty())
-        out += "\n" + rows_text(memory.size()) +
-               " predicted not to fit in memory where the engine served them (memory.csv)\n";
+    // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a false positive) on
+    // `"literal" + std::string&&` here.
+    if (auto const memory = memory_disagreements(v); !memory.empty()) {
+        out += "\n";
+        out += rows_text(memory.size());
+        out += " predicted not to fit in memory where the engine served them (memory.csv)\n";
+    }
 
     auto const reasons = skipped_by_reason(v);
     if (!reasons.empty()) {
-        out += "\nskipped: " + rows_text(v.skipped.size()) + " not modelled (skipped.csv)\n";
+        out += "\nskipped: ";
+        out += rows_text(v.skipped.size());
+        out += " not modelled (skipped.csv)\n";
         std::vector<std::vector<std::string>> skipped = {{"rows", "reason"}};
         for (auto const& [reason, count] : reasons) skipped.push_back({std::to_string(count), reason});
         out += output::render_table(skipped, {true, false});
