@@ -24,9 +24,12 @@ struct Expected {
 };
 
 constexpr double GiB = 1073741824.0;
+constexpr double MiB = 1048576.0;
 
 // One value per chip, from the reference table (the value chosen where
-// sources disagree is the one named in the catalog's comment).
+// sources disagree is the one named in the catalog's comment). NVIDIA's
+// capacities are what the driver reports (PyTorch's "total capacity of N
+// GiB"), in whole MiB: 79.11 GiB x 1024 = 81,008.64 -> 81008 MiB.
 constexpr Expected expected[] = {
     {"tpu_v4", 1.2e12, 32 * GiB, "bf16", 2.75e14},
     {"tpu_v5e", 8.2e11, 16 * GiB, "int8", 3.94e14},
@@ -34,22 +37,23 @@ constexpr Expected expected[] = {
     {"tpu_v5p", 2.765e12, 95 * GiB, "bf16", 4.59e14},
     {"tpu_v6e", 1.64e12, 32 * GiB, "int8", 1.836e15},
     {"tpu7x", 7.4e12, 192 * GiB, "fp8", 4.614e15},
-    {"a100_80gb", 2.039e12, 80e9, "bf16", 3.12e14},
-    {"h100_sxm", 3.35e12, 80e9, "bf16", 9.89e14},
-    {"h100_sxm", 3.35e12, 80e9, "fp8", 1.979e15},
-    {"h100_pcie", 2.0e12, 80e9, "bf16", 7.56e14},
-    {"h200", 4.8e12, 141e9, "bf16", 9.89e14},
-    {"b200", 8.0e12, 180e9, "fp4", 9.0e15},
+    {"a100_80gb", 2.039e12, 81049 * MiB, "bf16", 3.12e14},  // 79.15 GiB
+    {"h100_sxm", 3.35e12, 81008 * MiB, "bf16", 9.89e14},  // 79.11 GiB
+    {"h100_sxm", 3.35e12, 81008 * MiB, "fp8", 1.979e15},
+    {"h100_pcie", 2.0e12, 81008 * MiB, "bf16", 7.56e14},
+    {"h200", 4.8e12, 143155 * MiB, "bf16", 9.89e14},  // 139.80 GiB x 1024 = 143,155.2
+    {"b200", 8.0e12, 182630 * MiB, "fp4", 9.0e15},  // 178.35 GiB x 1024 = 182,630.4
     {"mi300x", 5.3e12, 192e9, "bf16", 1.3074e15},
     {"mi325x", 6.0e12, 256e9, "fp8", 2.6149e15},
     // Not in the reference table: the vendors' figures per GPU, as the entries name them.
     // HGX B300: fp4 108 PFLOPS dense / 8 = 1.35e16 (1.5 x B200's 9e15); int8 cut to 0.15 POPS.
-    {"b300", 8.0e12, 270e9, "fp4", 1.35e16},
-    {"b300", 8.0e12, 270e9, "int8", 1.5e14},
-    {"b300", 8.0e12, 270e9, "bf16", 2.25e15},  // 36 PFLOPS sparse / 8 / 2
-    // GB200 NVL72 / 72: 576 TB/s -> 8 TB/s, 13.4 TB -> 186 GB, fp4 1,440 PFLOPS sparse -> 1e16 dense.
-    {"gb200", 8.0e12, 186e9, "fp4", 1.0e16},
-    {"gb200", 8.0e12, 186e9, "bf16", 2.5e15},  // 360 PFLOPS sparse / 72 / 2
+    {"b300", 8.0e12, 274114 * MiB, "fp4", 1.35e16},  // 267.69 GiB x 1024 = 274,114.56
+    {"b300", 8.0e12, 274114 * MiB, "int8", 1.5e14},
+    {"b300", 8.0e12, 274114 * MiB, "bf16", 2.25e15},  // 36 PFLOPS sparse / 8 / 2
+    // GB200 NVL72 / 72: 576 TB/s -> 8 TB/s, fp4 1,440 PFLOPS sparse -> 1e16 dense; 184.31 GiB
+    // reported (x 1024 = 188,733.44 MiB).
+    {"gb200", 8.0e12, 188733 * MiB, "fp4", 1.0e16},
+    {"gb200", 8.0e12, 188733 * MiB, "bf16", 2.5e15},  // 360 PFLOPS sparse / 72 / 2
     // GB300 NVL72 / 72: fp4 1,080 PFLOPS dense -> 1.5e16; int8 24 POPS sparse / 72 / 2.
     {"gb300", 8.0e12, 279e9, "fp4", 1.5e16},
     {"gb300", 8.0e12, 279e9, "int8", 1.667e14},  // 24e15 / 72 / 2 = 1.6667e14, to 4 digits

@@ -136,7 +136,8 @@ TEST_CASE("cli: hardware lists the catalog and shows one chip", "[cli]") {
     // A GPU: NVLink (450 GB/s one-way, 8 GPUs) and a 400 Gb/s NIC, no ICI.
     auto gpu = cli("hardware h100_sxm");
     CHECK(gpu.exit_code == 0);
-    CHECK(contains(gpu.out, "hbm_capacity      80 GB (80,000,000,000 B)\n"
+    // 81008 MiB (79.11 GiB, what the driver reports) x 1,048,576 B.
+    CHECK(contains(gpu.out, "hbm_capacity      84.94 GB (84,943,044,608 B)\n"
                             "nvlink_bandwidth  450 GB/s\n"
                             "nvlink_domain     8\n"
                             "nvlink_latency    1 µs\n"

@@ -479,6 +479,15 @@ TEST_CASE("cli: import prints or writes the scenario, errors exit 1 with the pla
     CHECK(contains(dtype.err, "error: unknown name 'bf17'; did you mean 'bf16'?"));
     // One error, at the let, not one more per use of it.
     CHECK(dtype.err.find("error:") == dtype.err.rfind("error:"));
+    // --kv-dtype: the KV cache's let, checked like --dtype's.
+    auto kv = cli("import config.json --kv-dtype fp8");
+    CHECK(kv.exit_code == 0);
+    CHECK(contains(kv.out, "let kvdt = fp8 "));
+    CHECK(contains(kv.out, "kvdt = kvdt) as decoder x L"));
+    CHECK(cli("import config.json --kv-dtype 'fp8;'").exit_code == 2);
+    auto kv_unknown = cli("import config.json --kv-dtype fp9");
+    CHECK(kv_unknown.exit_code == 1);
+    CHECK(contains(kv_unknown.err, "error: unknown name 'fp9'"));
 
     box.write("bad.json", "{\n  \"architectures\": [\"LlamaForCausalLM\"],\n  \"hidden_size\": 4096,,\n}\n");
     auto bad = cli("import bad.json");

@@ -363,3 +363,37 @@ TEST_CASE("import --serve: Llama 3.1 70B at tp 4 and the other families check wi
         CHECK(scenario.ops.empty());
     }
 }
+
+TEST_CASE("import --kv-dtype: the KV cache in the dtype given, for any checkpoint, its bytes by hand",
+          "[serve-import]") {
+    // Llama 3 8B (bf16): the cache per position is 2 (K, V) x 32 layers x 8
+    // key-value heads x 128 = 65,536 elements; at context 100, 6,553,600:
+    // 13,107,200 B in bf16, 6,553,600 B in fp8.
+    auto bf16 = serve_on("h100_sxm");
+    auto fp8 = bf16;
+    fp8.kv_cache_dtype = "fp8";
+    auto const text = import_text(llama3_8b, fp8);
+    INFO(text);
+    CHECK(contains(text, "\nlet kvdt = fp8 "));
+    CHECK(contains(text, "let wdt = bf16 "));  // the weights keep theirs
+    CHECK(contains(text, "        use dense_decode_attention_flash(S = context, H = H, KV = KV, Hd = Hd, "
+                         "mdt = mdt, kvdt = kvdt) as decoder x L\n"));
+    CHECK(contains(text, "kvdt = kvdt) as decoder x L\n"));
+    CHECK_FALSE(contains(import_text(llama3_8b, bf16), "kvdt"));
+    CHECK(evaluate(parts_at_top_level(import_text(llama3_8b, bf16), "100", false))->facts_at(0).cache_bytes ==
+          13'107'200.0);
+    CHECK(evaluate(parts_at_top_level(text, "100", false))->facts_at(0).cache_bytes == 6'553'600.0);
+    // The decode scenario too: B = 1 at S = 8192, 536,870,912 elements, 1 B each.
+    auto decode = fp8;
+    decode.serve = false;
+    CHECK(evaluate(import_text(llama3_8b, decode))->facts(1).cache_bytes == 536'870'912.0);
+    // It overrides a quantization's kv_cache_quant_algo (NVFP4's FP8 here).
+    auto nvfp4 = serve_on("b200");
+    nvfp4.quant_config = read_config("nvidia--DeepSeek-V3.1-NVFP4_hf_quant_config.json");
+    nvfp4.quant_file = "hf_quant_config.json";
+    nvfp4.kv_cache_dtype = "bf16";
+    auto const v31 = read_config("nvidia--DeepSeek-V3.1-NVFP4_config.json");
+    auto const overridden = import_text(v31.c_str(), nvfp4);
+    CHECK(contains(overridden, "\nlet kvdt = bf16 "));
+    CHECK(contains(overridden, "--kv-dtype bf16: the KV cache in bf16 (the quantization's fp8 not used)"));
+}

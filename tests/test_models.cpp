@@ -5,7 +5,8 @@
 // elements for an elementwise op); bytes = elements x bytes per element;
 // resident bytes = every `weight`/`cache` operand and `resident` declaration
 // x its layer count. Hardware numbers from templates/hardware/:
-// H100 SXM 3.35e12 B/s, 80 GB (80e9 B); H200 141 GB; MI300X 192 GB.
+// H100 SXM 3.35e12 B/s, 81008 MiB (84,943,044,608 B: the 79.11 GiB the driver
+// reports); H200 143155 MiB (150,108,897,280 B); MI300X 192 GB.
 //
 // Shapes (config.json of each model):
 //   Llama 3 8B   L 32, D 4096, H 32, KV 8, Hd 128, F 14336, V 128256
@@ -412,22 +413,24 @@ TEST_CASE("Llama 3 70B bf16 needs two 80 GB chips", "[models]") {
     auto r = run_scenario("llama3-70b-decode.roof");
     std::size_t h100 = r->target("h100_sxm");
     // B = 1: 141,107,412,992 + 2,684,354,560 = 143,791,767,552 B;
-    //        / 80e9 = 1.80 -> 2 chips.
+    //        / 84,943,044,608 = 1.69 -> 2 chips.
     auto one = r->step(r->point(1), h100);
     CHECK(one.resident_bytes == 143'791'767'552.0);
-    CHECK(one.capacity == 80e9);
+    CHECK(one.capacity == 81008.0 * 1048576.0);
     CHECK(one.min_chips == 2);
-    // B = 4: + 4 x 2,684,354,560 = 151,844,831,232 B -> 1.90 -> still 2.
-    CHECK(r->step(r->point(4), h100).min_chips == 2);
-    // B = 8: 141,107,412,992 + 21,474,836,480 = 162,582,249,472 B -> 2.03 -> 3.
+    // B = 8: 141,107,412,992 + 21,474,836,480 = 162,582,249,472 B -> 1.91 -> still 2.
     CHECK(r->step(r->point(8), h100).resident_bytes == 162'582'249'472.0);
-    CHECK(r->step(r->point(8), h100).min_chips == 3);
-    // H200, 141 GB: 143.8 / 141 = 1.02 -> 2.  MI300X, 192 GB: 1.
-    CHECK(r->step(r->point(1), r->target("h200")).min_chips == 2);
+    CHECK(r->step(r->point(8), h100).min_chips == 2);
+    // B = 16: + 42,949,672,960 = 184,057,085,952 B -> 2.17 -> 3.
+    CHECK(r->step(r->point(16), h100).min_chips == 3);
+    // H200, 150,108,897,280 B: B = 1 0.96 -> 1; B = 4 151,844,831,232 B -> 1.01 -> 2.
+    // MI300X, 192 GB: 1.
+    CHECK(r->step(r->point(1), r->target("h200")).min_chips == 1);
+    CHECK(r->step(r->point(4), r->target("h200")).min_chips == 2);
     CHECK(r->step(r->point(1), r->target("mi300x")).min_chips == 1);
 
     // fp8 weights fit one H100 at B = 1: 70,555,025,408 + 2,684,354,560 =
-    // 73,239,379,968 B < 80e9.
+    // 73,239,379,968 B < 84,943,044,608.
     auto fp8 = run_fp8("llama3-70b-decode.roof");
     auto step = fp8->step(fp8->point(1), fp8->target("h100_sxm"));
     CHECK(step.resident_bytes == 73'239'379'968.0);

@@ -1,6 +1,6 @@
 // The worked example of docs/serving.md (scenarios/llama3-70b-serve.roof,
 // Llama 3.1 70B) at TP 2 in bf16: the memory of a replica by hand, the H100
-// that holds one request at a time and the H200 that holds 147.
+// that holds 13 requests at a time and the H200 that holds 169.
 #include "roofline/engine/evaluate.hpp"
 #include "roofline/engine/serve.hpp"
 #include "roofline/model/load.hpp"
@@ -37,12 +37,15 @@ TEST_CASE("worked example: Llama 3.1 70B at TP 2 in bf16, per chip by hand", "[s
     CHECK(h100.reserve_bytes == 704643072.0);
     // KV: 2 (K, V) x 80 layers x (8 / 2) heads x 128 x 2 B = 163,840 B a token.
     CHECK(h100.kv_bytes_per_token == 163840.0);
-    // H100, 80 GB: floor((0.9 x 80e9 - 70,555,025,408 - 704,643,072) / 163,840)
-    // = floor(740,331,520 / 163,840) = 4,518: one request of 2048 + 256 at a time.
-    CHECK(h100.kv_capacity_tokens == 4518);
+    // H100, 81008 MiB = 84,943,044,608 B (the 79.11 GiB the driver reports):
+    // floor((0.9 x 84,943,044,608 - 70,555,025,408 - 704,643,072) / 163,840)
+    // = floor(5,189,071,667.2 / 163,840) = floor(31,671.6) = 31,671: 13 whole
+    // requests of 2048 + 256.
+    CHECK(h100.kv_capacity_tokens == 31671);
     CHECK(h100.problem.empty());
-    // H200, 141 GB: floor((126.9e9 - 71,259,668,480) / 163,840) = floor(339,601.7) = 339,601.
-    CHECK(h200.kv_capacity_tokens == 339601);
+    // H200, 143155 MiB = 150,108,897,280 B: floor((135,098,007,552 -
+    // 71,259,668,480) / 163,840) = floor(389,638.8) = 389,638.
+    CHECK(h200.kv_capacity_tokens == 389638);
     CHECK(h200.problem.empty());
     CHECK(h200.requests == 1800);  // 2,000 less the default warm-up of 200
 }

@@ -60,6 +60,11 @@ SeriesScenario series_scenario(MeasuredRow const& row, std::vector<std::uint32_t
     bool const mxfp4_checkpoint = config_text.find("\"quant_method\": \"mxfp4\"") != std::string::npos;
     bool const own = precision == "int4_wo" || ((precision == "fp8" || precision == "fp8_block") && fp8_checkpoint) ||
                      ((precision == "nvfp4" || precision == "mxfp4") && mxfp4_checkpoint);
+    // An fp8 checkpoint of its own (DeepSeek's, MiniMax-M2.5's, Qwen3's FP8
+    // releases) is served with an fp8 KV cache too, as the ModelOpt ones
+    // below (the sample has no KV dtype column; its README: "quantized
+    // checkpoints usually serve an fp8 KV cache"); docs/calibration.md.
+    if (own && fp8_checkpoint) options.kv_cache_dtype = "fp8";
     if (!own && (precision == "fp8" || precision == "nvfp4")) {
         // A ModelOpt checkpoint of that precision, as the engines serve
         // one: fp8 or NVFP4 weights and matmul inputs, an fp8 KV cache.

@@ -1,5 +1,5 @@
 // `roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both]
-// [--target HW]... [--dtype WDT] [--tp N] [--dp N] [--ep N] [--etp N]
+// [--target HW]... [--dtype WDT] [--kv-dtype KVDT] [--tp N] [--dp N] [--ep N] [--etp N]
 // [--pp N] [--flash] [--request P,G] [--serve]`: a scenario from a model's Hugging Face
 // config.json (model::import_config does the work; docs/import.md). The
 // scenario is checked before it is written or printed.
@@ -28,6 +28,7 @@ int cmd_import(std::vector<std::string> const& args) {
         ("target", repeated(), "hardware to target (repeatable; default: h100_sxm, h200, mi300x, tpu_v5p)")
         ("dtype", po::value<std::string>()->default_value("bf16"),
          "the weights' dtype (the templates' wdt); given, it overrides the checkpoint's quantization")
+        ("kv-dtype", po::value<std::string>(), "the KV cache's dtype (the templates' kvdt)")
         // ModelOpt's hf_quant_config.json (default: beside the config, below)
         ("quant", po::value<std::string>(), "the checkpoint's hf_quant_config.json (default: the one "
          "beside CONFIG, its name with config.json replaced by hf_quant_config.json)")
@@ -113,6 +114,7 @@ int cmd_import(std::vector<std::string> const& args) {
     if (!targets.empty()) import_options.targets = targets;
     import_options.weight_dtype = vm["dtype"].as<std::string>();
     import_options.weight_dtype_given = !vm["dtype"].defaulted();
+    if (vm.count("kv-dtype")) import_options.kv_cache_dtype = vm["kv-dtype"].as<std::string>();
     // the quantization file: --quant, or beside the config.
     if (auto quant = quant_config_path(path, vm.count("quant") ? vm["quant"].as<std::string>() : "")) {
         auto text = read_regular_file(*quant, model::max_config_bytes, error, &refused);
@@ -131,6 +133,7 @@ int cmd_import(std::vector<std::string> const& args) {
     };
     std::vector<std::string> names = import_options.targets;
     names.push_back(import_options.weight_dtype);
+    if (!import_options.kv_cache_dtype.empty()) names.push_back(import_options.kv_cache_dtype);
     for (auto const& name : names)
         if (!is_name(name)) {
             return usage_error_of("import", "'" + name + "' is not a hardware or dtype name");

@@ -205,7 +205,7 @@ constexpr Command table[] = {
      "CONFIG.json",
      "a scenario from a Hugging Face config.json (-o FILE.roof)",
      "roofline import CONFIG.json [-o FILE.roof] [--mode decode|prefill|both] "
-     "[--target HW]... [--dtype WDT] [--quant HF_QUANT.json] [--tp N] [--dp N] [--ep N] [--etp N] "
+     "[--target HW]... [--dtype WDT] [--kv-dtype KVDT] [--quant HF_QUANT.json] [--tp N] [--dp N] [--ep N] [--etp N] "
      "[--pp N] [--flash] [--request P,G] [--serve] [-I DIR]...",
      "CONFIG.json",
      "Write a scenario for the model of a Hugging Face config.json over the\n"
@@ -221,6 +221,9 @@ constexpr Command table[] = {
      "  --dtype WDT             the weights' dtype, the templates' wdt (default: the\n"
      "                          checkpoint's quantization, else bf16; given, it\n"
      "                          overrides the quantization)\n"
+     "  --kv-dtype KVDT         the KV cache's dtype, the templates' kvdt (default:\n"
+     "                          the quantization's kv_cache_quant_algo, else the\n"
+     "                          matmuls' activations: bf16)\n"
      "  --quant HF_QUANT.json   the checkpoint's hf_quant_config.json (default: the one\n"
      "                          beside CONFIG.json, named as it with hf_quant_config.json\n"
      "                          for config.json)\n"

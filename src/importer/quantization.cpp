@@ -105,7 +105,9 @@ void read_compressed_tensors(Config& c, json const& q, WeightDtypes& d, std::str
 
 }  // namespace
 
-WeightDtypes weight_dtypes(Config& c, json const& model, json const* hf_quant, ImportOptions const& o) {
+namespace {
+
+WeightDtypes checkpoint_dtypes(Config& c, json const& model, json const* hf_quant, ImportOptions const& o) {
     WeightDtypes d;
     d.dense = d.experts = d.router = d.head = d.activations = o.weight_dtype;
     auto q = model.find("quantization_config");
@@ -199,6 +201,20 @@ WeightDtypes weight_dtypes(Config& c, json const& model, json const* hf_quant, I
         d.notes.push_back("some attention projections excluded (bf16 in the checkpoint), written at wdt = " +
                           d.dense + ": the templates give the attention one weight dtype");
     d.notes.push_back("the embedding, the LM head and the router in bf16 (quantizers leave them)");
+    return d;
+}
+
+}  // namespace
+
+WeightDtypes weight_dtypes(Config& c, json const& model, json const* hf_quant, ImportOptions const& o) {
+    WeightDtypes d = checkpoint_dtypes(c, model, hf_quant, o);
+    if (!o.kv_cache_dtype.empty()) {
+        d.notes.push_back("--kv-dtype " + o.kv_cache_dtype + ": the KV cache in " + o.kv_cache_dtype +
+                          (d.kv_cache.empty() || d.kv_cache == o.kv_cache_dtype
+                               ? std::string()
+                               : " (the quantization's " + d.kv_cache + " not used)"));
+        d.kv_cache = o.kv_cache_dtype;
+    }
     return d;
 }
 

@@ -62,8 +62,7 @@ std::string dtype_arguments(Shapes const& s, bool routed) {
     std::string out;
     if (s.family == Family::minimax_m2) out += ", Rd = Rd";
     if (routed && always_expert_dtype(s.family)) out += ", ewdt = edt";
-    if (!s.dtypes.quantized) return out;
-    if (routed && takes_expert_dtypes(s.family)) out += ", ewdt = edt, rdt = rdt";
+    if (s.dtypes.quantized && routed && takes_expert_dtypes(s.family)) out += ", ewdt = edt, rdt = rdt";
     if (!s.dtypes.kv_cache.empty()) out += ", kvdt = kvdt";
     return out;
 }

@@ -184,7 +184,7 @@ std::string write_serve(Shapes const& s, Layout const& l, ImportOptions const& o
     a.grid = l.parallel && l.kind == LayoutKind::grid;
     a.suffix = l.parallel ? (a.grid ? "_grid" : "_tp") : "";
     a.flash = writes_flash(o, s.family) ? "_flash" : "";
-    a.kv = s.dtypes.quantized && !s.dtypes.kv_cache.empty() ? ", kvdt = kvdt" : "";
+    a.kv = !s.dtypes.kv_cache.empty() ? ", kvdt = kvdt" : "";
     a.attention = ", mdt = mdt" + a.kv;
     if (a.grid) a.grid_sizes = ", DP = DP, TP_EP = TP_EP, TP_ETP = TP_ETP";
 

@@ -44,6 +44,10 @@ struct ImportOptions {
     bool weight_dtype_given = false;
     std::string quant_config;
     std::string quant_file;
+    // --kv-dtype: the KV cache's dtype (the templates' kvdt), whatever the
+    // weights' (default: the quantization's kv_cache_quant_algo, else the
+    // activations').
+    std::string kv_cache_dtype;
     ImportLayout layout;
     bool flash = false;                   // the flash-attention templates
     std::optional<ImportRequest> request; // a `request` instead of the mode's uses
