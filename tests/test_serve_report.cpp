@@ -136,14 +136,15 @@ TEST_CASE("serve.csv: the header, and a row of a hand-made result", "[serve-repo
         "hardware,R,TP,chips,rate,clients,served_rate,output_tokens_per_s,"
         "output_tokens_per_s_per_chip,ttft_p50,ttft_p90,ttft_p99,ttft_mean,tpot_p50,tpot_p90,"
         "tpot_p99,tpot_mean,e2e_p50,e2e_p90,e2e_p99,e2e_mean,mean_running,mean_step,"
-        "peak_kv_tokens,kv_capacity_tokens,weight_bytes,reserve_bytes,kv_bytes_per_token,steps,"
-        "requests,preemptions,saturated,slos_met,slo_ttft_p99,problem,calibration\r\n";
+        "peak_kv_tokens,kv_capacity_tokens,weight_bytes,reserve_bytes,kv_bytes_per_token,"
+        "kv_bytes_per_sequence,steps,requests,preemptions,saturated,slos_met,slo_ttft_p99,problem,"
+        "calibration\r\n";
     REQUIRE(csv.rfind(header, 0) == 0);
     // Point 1: R = 1, TP = 4, 4 chips; 256 x 1 tok/s, 64 per chip; served 0.5 /s;
     // the bytes in the shortest text that reads back (2e9 is "2e+09").
     std::string const row1 =
         "toy,1,4,4,1,0,0.5,256,64,0.125,0.25,0.5,0.25,0.015625,0.03125,0.0625,0.03125,2,3,4,2.5,"
-        "12.5,0.015625,65536,2500000,2e+09,1e+09,1e+05,1000,900,0,no,yes,yes,,uncalibrated\r\n";
+        "12.5,0.015625,65536,2500000,2e+09,1e+09,1e+05,0,1000,900,0,no,yes,yes,,uncalibrated\r\n";
     INFO(csv);
     CHECK(contains(csv, row1));
     // Point 2 (R = 4, TP = 2) is saturated and misses the SLO: 1024 tok/s, 512 per chip.
@@ -249,16 +250,16 @@ TEST_CASE("the Serve and Fleet sheets", "[serve-report][xlsx]") {
     CHECK(contains(v("Serve", 2, 0).get<std::string>(), "LOWER BOUNDS"));
     CHECK(v("Serve", 4, 0) == "hardware");
     CHECK(v("Serve", 4, 11) == "TTFT p99");
-    CHECK(v("Serve", 4, 30) == "preemptions");
-    CHECK(v("Serve", 4, 31) == "saturated (lower bounds)");
-    CHECK(v("Serve", 4, 33) == "SLO ttft_p99 <= 1 s");
+    CHECK(v("Serve", 4, 31) == "preemptions");
+    CHECK(v("Serve", 4, 32) == "saturated (lower bounds)");
+    CHECK(v("Serve", 4, 34) == "SLO ttft_p99 <= 1 s");
     // Row 5 is point 0 (R = 1, TP = 2); row 7 point 2, saturated.
     CHECK(v("Serve", 5, 0) == "toy");
     CHECK(v("Serve", 5, 2).get<double>() == 2);
     CHECK(v("Serve", 5, 8).get<double>() == 128);  // 256 tok/s over 2 chips
     CHECK(v("Serve", 7, 11).get<double>() == 8);
-    CHECK(v("Serve", 7, 30).get<double>() == 0);
-    CHECK(v("Serve", 7, 31) == "yes");
+    CHECK(v("Serve", 7, 31).get<double>() == 0);
+    CHECK(v("Serve", 7, 32) == "yes");
     CHECK(v("Fleet", 4, 0) == "hardware");
     CHECK(v("Fleet", 5, 4).get<double>() == 7);   // replicas of TP 2
     CHECK(v("Fleet", 6, 5).get<double>() == 12);  // chips of TP 4

@@ -60,6 +60,7 @@ std::optional<std::vector<ServeResult>> evaluate_serve(model::Scenario const& sc
             r.weight_bytes = memory.weight_bytes;
             r.reserve_bytes = memory.reserve_bytes;
             r.kv_bytes_per_token = memory.kv_bytes_per_token;
+            r.kv_bytes_per_sequence = memory.kv_bytes_per_sequence;
             r.kv_capacity_tokens = memory.capacity_tokens;
             r.problem = memory.problem;
             if (r.problem.empty()) {

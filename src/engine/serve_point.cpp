@@ -188,6 +188,33 @@ std::optional<model::EvalError> replica_bytes(model::Scenario const& scenario,
         static_cast<double>(linear.weight + sample.weight + std::max(decode1.weight, prefill.weight));
     out.reserve_bytes = static_cast<double>(reserve);
     out.kv_bytes_per_token = static_cast<double>(decode2.cache - decode1.cache);
+    // At the longest request L: a position's rate there (past a window, the
+    // layers that keep every position) and what a sequence holds beyond
+    // that rate (its windows' positions): cache(L) - rate x L.
+    auto longest = [](std::uint32_t high, std::vector<std::uint32_t> const& trace) {
+        return std::max<std::uint64_t>(high, trace.empty() ? 0 : *std::max_element(trace.begin(), trace.end()));
+    };
+    auto const L = static_cast<double>(longest(settings.prompt_high, settings.prompt_trace) +
+                                       longest(settings.output_high, settings.output_trace));
+    out.kv_bytes_past_window = out.kv_bytes_per_token;
+    out.kv_bytes_per_sequence = 0;
+    if (L > 2) {
+        ResidentBytes at_l, past_l;
+        if (auto e = set_step(evaluator, point, StepSlots{.context = L})) return e;
+        if (auto e = resident_bytes(scenario, serve.decode, serve.decode_residents, evaluator, mesh_sizes, at_l))
+            return e;
+        if (auto e = set_step(evaluator, point, StepSlots{.context = L + 1})) return e;
+        if (auto e = resident_bytes(scenario, serve.decode, serve.decode_residents, evaluator, mesh_sizes, past_l))
+            return e;
+        auto const rate = static_cast<double>(past_l.cache - at_l.cache);
+        auto const held = static_cast<double>(at_l.cache) - rate * L;
+        // (A cache that grows alike at every context gives rate = the rate
+        // at context 1 and held = 0, to rounding.)
+        if (rate > 0 && rate < 0.999999 * out.kv_bytes_per_token && held > 0) {
+            out.kv_bytes_past_window = rate;
+            out.kv_bytes_per_sequence = held;
+        }
+    }
     return std::nullopt;
 }
 
@@ -224,6 +251,19 @@ ReplicaMemory replica_on(model::Scenario const& scenario, ReplicaMemory m, std::
     double const usable = settings.memory_utilization * *hw.hbm_capacity_bytes;
     double const room = usable - m.weight_bytes - m.reserve_bytes;
     m.capacity_tokens = room > 0 ? std::floor(room / m.kv_bytes_per_token) : 0;
+    // Past a sliding window: max_seqs sequences' windows set aside, the rest
+    // at the rate of the layers that keep every position, when that holds
+    // more (both bound what the cache holds; docs/serving.md, section 4).
+    double const windows = settings.max_seqs * m.kv_bytes_per_sequence;
+    double const past = m.kv_bytes_per_sequence > 0 && room > windows
+                            ? std::floor((room - windows) / m.kv_bytes_past_window)
+                            : 0;
+    if (past > m.capacity_tokens) {
+        m.capacity_tokens = past;
+        m.kv_bytes_per_token = m.kv_bytes_past_window;
+    } else {
+        m.kv_bytes_per_sequence = 0;
+    }
     if (!(m.capacity_tokens >= 1))
         m.problem = "the weights (" + model::format_number(m.weight_bytes / 1e9) + " GB) and reserve (" +
                     model::format_number(m.reserve_bytes / 1e9) + " GB) leave no room for the KV cache in " +

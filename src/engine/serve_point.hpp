@@ -35,8 +35,16 @@ std::optional<model::EvalError> read_settings(model::Scenario const& scenario,
                                               std::span<double const> slots, PointSettings& out);
 
 // The memory of one replica, per chip; problem: not simulated there.
+// kv_bytes_per_token: what a context position takes at most (its rate at
+// context 1). A sliding window (gpt-oss, Gemma 2) takes that only up to the
+// window: past it a position costs kv_bytes_past_window (the layers that keep
+// every position) and a sequence holds kv_bytes_per_sequence more (its
+// windows), both measured at the longest request. replica_on keeps the
+// accounting that holds more tokens (docs/serving.md, section 4); with the
+// first, kv_bytes_per_sequence is 0.
 struct ReplicaMemory {
     double weight_bytes = 0, reserve_bytes = 0, kv_bytes_per_token = 0, capacity_tokens = 0;
+    double kv_bytes_past_window = 0, kv_bytes_per_sequence = 0;
     std::string problem;
 };
 // The resident bytes per chip at the point (the same on every target):

@@ -165,6 +165,7 @@ bool simulate_pools(model::Scenario const& scenario, PoolSide& prefill, PoolSide
     result.weight_bytes = on_decode.weight_bytes;
     result.reserve_bytes = on_decode.reserve_bytes;
     result.kv_bytes_per_token = on_decode.kv_bytes_per_token;
+    result.kv_bytes_per_sequence = on_decode.kv_bytes_per_sequence;
     result.kv_capacity_tokens = on_decode.capacity_tokens;
     if (!on_prefill.problem.empty()) result.problem = "the prefill pool: " + on_prefill.problem;
     else if (!on_decode.problem.empty()) result.problem = "the decode pool: " + on_decode.problem;
@@ -172,10 +173,13 @@ bool simulate_pools(model::Scenario const& scenario, PoolSide& prefill, PoolSide
     if (result.problem.empty()) result.problem = link.problem;
     if (!result.problem.empty()) return true;
     result.link = link.name;
-    // Each chip of a prefill replica sends its share of the prompt's cache over its own link.
+    // Each chip of a prefill replica sends its share of the prompt's cache
+    // over its own link (past a sliding window: the full layers' positions
+    // and the windows, at most kv_bytes_per_sequence).
     double const bytes_per_token = on_prefill.kv_bytes_per_token;
+    double const bytes_per_sequence = on_prefill.kv_bytes_per_sequence;
     auto transfer = [&](std::uint32_t prompt) {
-        return bytes_per_token * prompt / link.bytes_per_s + link.latency_s;
+        return (bytes_per_token * prompt + bytes_per_sequence) / link.bytes_per_s + link.latency_s;
     };
     PoolSpec prefill_pool{static_cast<std::uint32_t>(n_p), scheduler_of(prefill, on_prefill.capacity_tokens),
                           [&](StepWork const& work) { return prefill.model->seconds(work, t); }};

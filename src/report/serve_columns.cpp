@@ -102,6 +102,7 @@ constexpr ServeColumnSpec specs[] = {
     {"weight_bytes",                 "weights per chip",       "",           Each::once, Cell::bytes,  Term::si_bytes, false, value<&Result::weight_bytes>},
     {"reserve_bytes",                "reserve per chip",       "",           Each::once, Cell::bytes,  Term::si_bytes, false, value<&Result::reserve_bytes>},
     {"kv_bytes_per_token",           "KV bytes/token per chip", "",          Each::once, Cell::bytes,  Term::si_bytes, false, value<&Result::kv_bytes_per_token>},
+    {"kv_bytes_per_sequence",        "KV bytes/sequence per chip", "",       Each::once, Cell::bytes,  Term::si_bytes, false, value<&Result::kv_bytes_per_sequence>},
     {"steps",                        "steps",                  "",           Each::once, Cell::whole,  Term::count,   false, count<&Result::steps>},
     {"requests",                     "requests counted",       "",           Each::once, Cell::whole,  Term::count,   false, count<&Result::requests>},
     {"preemptions",                  "preemptions",            "",           Each::once, Cell::whole,  Term::count,   false, count<&Result::preemptions>},

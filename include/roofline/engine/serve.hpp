@@ -163,6 +163,7 @@ struct ServeResult {
     double weight_bytes = 0;               // resident weights per chip
     double reserve_bytes = 0;              // the activation reserve per chip
     double kv_bytes_per_token = 0;         // per chip
+    double kv_bytes_per_sequence = 0;      // per chip: a sequence's sliding windows past kv_bytes_per_token (0: none)
     double kv_capacity_tokens = 0;         // of the replica
     double served_rate = 0;                // requests/s finished, after warm-up
     double output_tokens_per_s = 0;        // per replica
