@@ -110,7 +110,9 @@ void XlsxWriter::State::write_serve() {
             "Saturated = yes: the queue kept growing (arrivals faster than service); that row's "
             "latencies are LOWER BOUNDS, not what it would settle at.",
             fmt.note);
-        str(serve, 3, 0, "KV in tokens of the whole replica; weights, reserve and KV bytes per token per chip.",
+        str(serve, 3, 0,
+            "KV in tokens of the whole replica; weights, reserve and KV bytes per token per chip "
+            "(past a sliding window, the full layers' per token and each sequence's windows per sequence).",
             fmt.note);
         auto const columns = serve_columns(sc);
         serve_table(serve, "Serve", columns, *ctx.serve,
