@@ -183,6 +183,19 @@ TEST_CASE("A calibration's stream_overhead adds k x the output tokens/s to TTFT 
     CHECK(close(r.e2e.p90, e2e + extra, 1e-9));
 }
 
+TEST_CASE("A calibration's launch is paid in a step with a prompt chunk, not in a decode step (a CUDA graph)",
+          "[serve-engine][expected]") {
+    // closed(1) as above with launch = 1e-6 s per op and nothing else. The
+    // prompt's step runs proj (linear) and att (prefill): 2 launches, TTFT
+    // 2.82e-6 + 2e-6 = 4.82e-6. Each decode step runs proj and scores and
+    // replays a CUDA graph: no launch, TPOT the serial roofline's 2.21621e-6;
+    // e2e = 4.82e-6 + 9 x 2.21621e-6 = 2.476589e-5.
+    auto const r = closed_one_with([](model::Calibration& c) { c.launch_s = 1e-6; });
+    CHECK(close(r.ttft.mean, 4.82e-6, 1e-9));
+    CHECK(close(r.tpot.mean, 2.21621e-6, 1e-10));
+    CHECK(close(r.e2e.p90, 2.476589e-5, 1e-9));
+}
+
 TEST_CASE("A calibration's admission_wait adds w x the sequences running x the mean TPOT to TTFT and e2e",
           "[serve-engine][expected]") {
     // closed(1) as above: one sequence running at every moment (its client

@@ -52,7 +52,9 @@ void add_step(Segment& seg, std::vector<StepModel::OpParts> const& parts, double
         op.t_math += scale * p.t_math;
         op.t_comms += scale * p.t_comms;
         op.t_onchip += scale * p.t_onchip;
-        op.launches += scale * p.launches;
+        // Only a step with a prompt chunk launches its ops: the others replay
+        // a CUDA graph (StepModel::seconds).
+        if (chunks) op.launches += scale * p.launches;
         for (std::size_t c = 0; c < p.collectives.size(); ++c) {
             auto& sc = seg.collectives[op.first + c];
             double const w = scale * p.collectives[c].weight;

@@ -20,19 +20,23 @@ namespace {
 // The step of one phase on every target: the sum of count x t_step over
 // its cases, the serial step (NaN when a case is unsupported there); and the
 // expected step, the sum of count x t_expected with the target's calibration
-// and the phase step's overheads (layers: the phase's, sequences: the batch).
+// and the phase step's overheads (layers: the phase's, sequences: the batch;
+// the prefill's prefill_overhead). A decode step replays a CUDA graph, as
+// the engines run it: its ops' launch cost is not paid (docs/calibration.md).
 std::optional<model::EvalError> phase_steps(model::Scenario const& scenario,
                                             std::vector<model::Op> const& ops,
                                             PointEvaluator const& evaluator,
                                             std::span<double const> mesh_sizes,
                                             std::span<std::uint8_t const> unsupported,
-                                            double layers, double batch, CaseScratch& scratch,
+                                            double layers, double batch, bool prefill, CaseScratch& scratch,
                                             std::vector<long double>& steps,
                                             std::vector<long double>& expected) {
     steps.assign(scenario.targets.size(), 0);
     expected.assign(scenario.targets.size(), 0);
     CaseCounts counts;
+    double launches = 0;
     for (auto const& op : ops) {
+        launches += op.count;
         if (auto error = count_case(scenario, op, evaluator, mesh_sizes, scratch, counts)) return error;
         int compute = op.compute_dtype_at(evaluator.slots(), scenario.dtypes);
         for (std::size_t t = 0; t < scenario.targets.size(); ++t) {
@@ -44,8 +48,11 @@ std::optional<model::EvalError> phase_steps(model::Scenario const& scenario,
             expected[t] += static_cast<long double>(op.count) * m.t_expected;
         }
     }
-    for (std::size_t t = 0; t < scenario.targets.size(); ++t)
-        expected[t] += step_overhead_seconds(scenario.calibration_of_target(t), layers, batch);
+    for (std::size_t t = 0; t < scenario.targets.size(); ++t) {
+        auto const* calibration = scenario.calibration_of_target(t);
+        expected[t] += step_overhead_seconds(calibration, layers, batch, prefill);
+        if (calibration && !prefill) expected[t] -= calibration->launch_s * launches;
+    }
     return std::nullopt;
 }
 
@@ -175,7 +182,7 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
                 unsupported[t] = grid.mesh_unsupported[p * targets + t];
         }
         if (auto error = phase_steps(scenario, request.prefill, evaluator, mesh_sizes, unsupported,
-                                     prefill_layers[base.request], base.batch, scratch, prefill,
+                                     prefill_layers[base.request], base.batch, true, scratch, prefill,
                                      prefill_expected))
             return fail(*error);
         auto const g = static_cast<std::size_t>(base.output);
@@ -187,7 +194,7 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
             evaluator.set_slot(request.step_slot, step);
             if (auto error = evaluator.set_point(values)) return fail(*error);
             if (auto error = phase_steps(scenario, request.decode, evaluator, mesh_sizes, unsupported,
-                                         decode_layers[base.request], base.batch, scratch, decode,
+                                         decode_layers[base.request], base.batch, false, scratch, decode,
                                          decode_expected))
                 return fail(*error);
             for (std::size_t t = 0; t < targets; ++t) {

@@ -284,9 +284,22 @@ double StepModel::seconds(StepWork const& work, std::size_t target) {
     if (!sum_step(work, has_decode, has_prefill)) return 0;
     if (has_decode) total += time_part(decode_, target);
     if (has_prefill) total += time_part(prefill_, target);
-    total += step_overhead_seconds(scenario_.calibration_of_target(target), layers_,
+    auto const* calibration = scenario_.calibration_of_target(target);
+    total += step_overhead_seconds(calibration, layers_,
                                    static_cast<double>(work.contexts.size() + work.chunks.size()),
                                    !work.chunks.empty());
+    // A step without a prompt chunk replays a CUDA graph, as vLLM, SGLang and
+    // TensorRT-LLM run their decode steps: its ops' launch cost, in every
+    // t_expected above, is not paid (docs/calibration.md, section 1).
+    if (calibration && calibration->launch_s != 0 && work.chunks.empty()) {
+        auto launches = [](Part const& part) {
+            double n = 0;
+            for (auto const& op : *part.ops) n += op.count;
+            return n;
+        };
+        total -= calibration->launch_s *
+                 (launches(linear_) + (work.sampled > 0 ? launches(sample_) : 0) + (has_decode ? launches(decode_) : 0));
+    }
     return static_cast<double>(total);
 }
 
