@@ -35,6 +35,8 @@ StepModel::StepModel(model::Scenario const& scenario, std::span<double const> po
     sample_once_.part = &sample_;
     unsupported_.resize(scenario.targets.size(), 0);
     layers_ = layer_count(serve.linear.empty() ? serve.decode : serve.linear);
+    for (Part* part : {&linear_, &decode_, &prefill_, &sample_})
+        for (auto const& op : *part->ops) part->launches += op.count;
     for (int t : scenario.targets)
         no_latency_.push_back(hardware_without_latency(scenario.hardware[static_cast<std::size_t>(t)]));
 }
@@ -291,15 +293,9 @@ double StepModel::seconds(StepWork const& work, std::size_t target) {
     // A step without a prompt chunk replays a CUDA graph, as vLLM, SGLang and
     // TensorRT-LLM run their decode steps: its ops' launch cost, in every
     // t_expected above, is not paid (docs/calibration.md, section 1).
-    if (calibration && calibration->launch_s != 0 && work.chunks.empty()) {
-        auto launches = [](Part const& part) {
-            double n = 0;
-            for (auto const& op : *part.ops) n += op.count;
-            return n;
-        };
-        total -= calibration->launch_s *
-                 (launches(linear_) + (work.sampled > 0 ? launches(sample_) : 0) + (has_decode ? launches(decode_) : 0));
-    }
+    if (calibration && calibration->launch_s != 0 && work.chunks.empty())
+        total -= calibration->launch_s * (linear_.launches + (work.sampled > 0 ? sample_.launches : 0) +
+                                          (has_decode ? decode_.launches : 0));
     return static_cast<double>(total);
 }
 

@@ -71,6 +71,7 @@ private:
     // flops, bytes read, written, on chip, network bytes, then its volumes.
     struct Part {
         std::vector<model::Op> const* ops = nullptr;
+        double launches = 0;                // the sum of its ops' counts: the kernels a step launches
         std::vector<int> compute;           // per op: the dtype whose peak applies
         std::vector<std::size_t> offsets;   // per op: where its fields start in an entry
         std::size_t stride = 0;             // doubles per entry; 0: not laid out yet

@@ -242,6 +242,9 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
 std::string quantization_header(Shapes const& s);
 std::string active_parameters_line(Shapes const& s);
 std::string dtype_lets(Shapes const& s);
+// `let kvdt = ...` with `comment`, padded as the other dtype lets; "" when
+// the KV cache takes the activations' dtype.
+std::string kv_dtype_let(Shapes const& s, std::string const& comment);
 std::string dtype_arguments(Shapes const& s, bool routed);
 // The families that always write `let edt` and pass ewdt (gpt-oss, GLM-5, Qwen3.5).
 bool always_expert_dtype(Family family);

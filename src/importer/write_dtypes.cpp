@@ -51,8 +51,12 @@ std::string dtype_lets(Shapes const& s) {
         out += dtype_let("edt", d.experts == d.dense ? "wdt" : d.experts, "the routed experts' weights");
     if (s.E && takes_expert_dtypes(s.family)) out += dtype_let("rdt", d.router, "the router's weights");
     out += dtype_let("hdt", d.head, "the embedding and the LM head");
-    if (!d.kv_cache.empty()) out += dtype_let("kvdt", d.kv_cache, "the KV cache");
+    out += kv_dtype_let(s, "the KV cache");
     return out + "\n";
+}
+
+std::string kv_dtype_let(Shapes const& s, std::string const& comment) {
+    return s.dtypes.kv_cache.empty() ? std::string() : dtype_let("kvdt", s.dtypes.kv_cache, comment);
 }
 
 // ", Rd = Rd" for MiniMax-M2; ", ewdt = edt, rdt = rdt" for a MoE layer of a

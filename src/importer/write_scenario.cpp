@@ -223,10 +223,7 @@ std::string write_scenario(Config const& c, Shapes const& s, ImportOptions const
         // apart (gpt-oss's mxfp4 experts): --set edt=mxfp4.
         if (always_expert_dtype(s.family))
             out += "let edt = wdt                # the routed experts' weights: --set edt=mxfp4\n";
-        if (!s.dtypes.kv_cache.empty())
-            out += "let kvdt = " + s.dtypes.kv_cache +
-                   std::string(s.dtypes.kv_cache.size() < 17 ? 18 - s.dtypes.kv_cache.size() : 1, ' ') +
-                   "# the KV cache (--kv-dtype)\n";
+        out += kv_dtype_let(s, "the KV cache (--kv-dtype)");
         out += "\n";
     }
 
