@@ -175,6 +175,9 @@ TEST_CASE("calibrate: factors chosen by hand are recovered from rows generated w
     truth.stream_overhead_s = 20e-6;  // per output token/s: 20 ms at 1,000 tokens/s
     truth.admission_wait = 0.3;       // steps per sequence in flight
     truth.cold_start = 0.1;           // a tenth of the requests in the cold first wave
+    truth.first_token_steps = 1.5;    // steps after the first token's own
+    truth.prompt_token_overhead_s = 2e-6;  // per prompt token: 2 ms at 1,024 tokens
+    truth.request_launch_s = 20e-6;        // per kernel of a prompt's forward
     // The measured file: each row's times with the true factors.
     std::string measured = header;
     for (std::size_t i = 0; i < modelled.file.rows.size(); ++i) {
@@ -210,6 +213,9 @@ TEST_CASE("calibrate: factors chosen by hand are recovered from rows generated w
     CHECK(c.stream_overhead_s == Approx(20e-6).epsilon(0.01));
     CHECK(c.admission_wait == Approx(0.3).epsilon(0.01));
     CHECK(c.cold_start == Approx(0.1).epsilon(0.01));
+    CHECK(c.first_token_steps == Approx(1.5).epsilon(0.01));
+    CHECK(c.prompt_token_overhead_s == Approx(2e-6).epsilon(0.01));
+    CHECK(c.request_launch_s == Approx(20e-6).epsilon(0.01));
     // Noise-free data: the fit's errors are those of rounding; a fold
     // without one model's series cannot tell all the factors apart, so
     // cross-validation is only close.

@@ -40,6 +40,9 @@ std::string const full =
     "    sequence_overhead = 20 us\n"
     "    stream_overhead = 30 us\n"
     "    admission_wait = 0.05\n"
+    "    first_token_steps = 1.5\n"
+    "    prompt_token_overhead = 12 ns\n"
+    "    request_launch = 25 us\n"
     "    cold_start = 0.1\n"
     "}\n";
 
@@ -91,6 +94,9 @@ TEST_CASE("calibration: a full block, every value in SI units", "[calibration-la
     CHECK(c.stream_overhead_s == 3e-5);
     CHECK(c.admission_wait == 0.05);  // steps per sequence in flight: no unit
     CHECK(c.cold_start == 0.1);       // a share of the measured requests: no unit
+    CHECK(c.first_token_steps == 1.5);  // steps: no unit
+    CHECK(c.prompt_token_overhead_s == Approx(1.2e-8).epsilon(1e-15));  // 12 ns = 12 / 1e9 s
+    CHECK(c.request_launch_s == Approx(2.5e-5).epsilon(1e-15));         // 25 us = 25 / 1e6 s
     // The targets in order: h100_sxm calibrated, b200 not.
     REQUIRE(s.targets.size() == 2);
     CHECK(s.hardware[static_cast<std::size_t>(s.targets[0])].id == "h100_sxm");
@@ -299,6 +305,17 @@ TEST_CASE("calibration: errors at their line and column", "[calibration-lang]") 
     expect_error(head + open + "    cold_start = -0.1\n}\n",
                  "test.roof:5:18: error: 'cold_start' is a share: from 0 to 1, not -0.1");
     expect_error(head + open + "    cold_strat = 0.1\n}\n", "did you mean 'cold_start'?");
+    // The first token's steps: a plain number at least 0 (the unit at 5:27,
+    // the value at 5:25); the two per-request times take a unit (5:29, 5:22).
+    expect_error(head + open + "    first_token_steps = 1 ms\n}\n",
+                 "test.roof:5:27: error: 'first_token_steps' is steps a first token waits, a plain number, not 'ms'");
+    expect_error(head + open + "    first_token_steps = -1\n}\n",
+                 "test.roof:5:25: error: 'first_token_steps' must be at least 0 and finite, not -1");
+    expect_error(head + open + "    first_token_step = 1\n}\n", "did you mean 'first_token_steps'?");
+    expect_error(head + open + "    prompt_token_overhead = 20\n}\n",
+                 "test.roof:5:29: error: 'prompt_token_overhead' is a time: write a unit, e.g. '20 us'");
+    expect_error(head + open + "    request_launch = -5 us\n}\n",
+                 "test.roof:5:22: error: 'request_launch' must be at least 0 and finite, not -5");
     // Latencies: a collective kind and a link (5:13, 5:23).
     expect_error(head + open + "    latency allreduc nvlink = 14 us\n}\n",
                  "test.roof:5:13: error: unknown collective 'allreduc'");

@@ -326,6 +326,35 @@ TEST_CASE("a request's expected TTFT and TPOT beside the bounded ones", "[expect
     CHECK(seen);
 }
 
+TEST_CASE("a request's expected TTFT with the first token's steps and the per-request terms", "[expected][requests]") {
+    // The request above with toy_engine and first_token_steps = 2,
+    // prompt_token_overhead = 1e-8 s, request_launch = 4e-6 s. The prefill
+    // launches proj x 2: 2 kernels; the prompt is 1000 tokens. TTFT expected
+    // = 2.58e-4 + 2 x 1.2701e-4 (the expected TPOT) + 1000 x 1e-8 + 2 x 4e-6
+    // = 2.58e-4 + 2.5402e-4 + 1e-5 + 8e-6 = 5.3002e-4; e2e = 5.3002e-4 +
+    // 2.5402e-4 = 7.8404e-4; TPOT and the bounds as above.
+    auto checked = test::check_text(std::string(chips) + request_text);
+    INFO(checked->errors());
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    calibrate(checked->scenario);
+    auto& c = checked->scenario.calibrations[0];
+    c.first_token_steps = 2;
+    c.prompt_token_overhead_s = 1e-8;
+    c.request_launch_s = 4e-6;
+    auto grid = engine::prepare(checked->scenario, checked->diagnostics);
+    REQUIRE(grid);
+    auto results = engine::evaluate_requests(checked->scenario, *grid, checked->diagnostics);
+    REQUIRE(results);
+    auto const& toy = (*results)[0];
+    REQUIRE(toy.target == 0);
+    CHECK(close(toy.ttft, 4e-5));
+    CHECK(close(toy.ttft_expected, 5.3002e-4));
+    CHECK(close(toy.tpot_mean_expected, 1.2701e-4));
+    CHECK(close(toy.e2e_expected, 7.8404e-4));
+    CHECK(close(toy.tokens_per_s_expected, 2 / 7.8404e-4));
+    CHECK((*results)[1].ttft_expected == (*results)[1].ttft);  // plain: uncalibrated
+}
+
 TEST_CASE("the workbook: Cases' t_expected and calibration, Steps' step expected, the Summary's "
           "calibration", "[expected][xlsx]") {
     test::Sandbox dir;

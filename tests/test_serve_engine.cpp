@@ -211,6 +211,28 @@ TEST_CASE("A calibration's admission_wait adds w x the sequences running x the m
     CHECK(close(r.e2e.p90, 2.276589e-5 + extra, 1e-9));
 }
 
+TEST_CASE("A calibration's first_token_steps, prompt_token_overhead and request_launch add to TTFT and e2e, "
+          "not to TPOT",
+          "[serve-engine][expected]") {
+    // closed(1) as above (a prompt of 100 tokens, the mean TPOT the serial
+    // roofline's 2.21621e-6 s) with first_token_steps = 3, prompt_token_overhead
+    // = 1e-8 s per prompt token and request_launch = 5e-7 s per kernel of a
+    // prompt's forward: proj (linear) and att (prefill), 2 kernels. TTFT and
+    // e2e each gain 3 x 2.21621e-6 + 100 x 1e-8 + 2 x 5e-7 = 6.64863e-6 +
+    // 1e-6 + 1e-6 = 8.64863e-6 s; the steps, and so TPOT, none.
+    auto const r = closed_one_with([](model::Calibration& c) {
+        c.first_token_steps = 3;
+        c.prompt_token_overhead_s = 1e-8;
+        c.request_launch_s = 5e-7;
+    });
+    double const extra = 8.64863e-6;
+    CHECK(close(r.ttft.mean, 2.82e-6 + extra, 1e-9));
+    CHECK(close(r.ttft.p99, 2.82e-6 + extra, 1e-9));
+    CHECK(close(r.tpot.mean, 2.21621e-6, 1e-10));
+    CHECK(close(r.e2e.p90, 2.276589e-5 + extra, 1e-9));
+    CHECK(r.steps == 50);  // the schedule as uncalibrated: the terms are not in a step
+}
+
 TEST_CASE("A calibration's cold_start is the measurements' own: serve's times do not change with it",
           "[serve-engine][expected]") {
     // The share of a measured benchmark's requests in its cold first wave

@@ -185,6 +185,9 @@ std::string calibration_text(GroupFit const& g, CalibrateResult const& r, std::s
     t += "    request_overhead = " + duration(c.request_overhead_s) + "\n";
     t += "    stream_overhead = " + duration(c.stream_overhead_s) + "\n";
     t += "    admission_wait = " + number(c.admission_wait) + "\n";
+    t += "    first_token_steps = " + number(c.first_token_steps) + "\n";
+    t += "    prompt_token_overhead = " + duration(c.prompt_token_overhead_s) + "\n";
+    t += "    request_launch = " + duration(c.request_launch_s) + "\n";
     t += "    cold_start = " + number(c.cold_start) + "\n";
     t += "}\n";
     return t;

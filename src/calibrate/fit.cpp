@@ -52,8 +52,9 @@ double l1_objective(System const& s, Eigen::VectorXd const& x, Eigen::VectorXd c
     return total;
 }
 
-// The TTFT-only terms (request, stream and admission overheads, which no
-// TPOT equation holds) refitted at x for each cold-start share on a grid of
+// The TTFT-only terms (request, stream and admission overheads, the first
+// token's steps, the per-prompt-token and per-request launch terms, which
+// no TPOT equation holds) refitted at x for each cold-start share on a grid of
 // 0.005 up to 0.5, the factors kept; the share whose fit gives the training
 // rows the smallest sum of absolute relative TTFT errors, each capped at 1,
 // is kept with its terms. The cap keeps the rows no share can mend (a
@@ -62,7 +63,8 @@ double l1_objective(System const& s, Eigen::VectorXd const& x, Eigen::VectorXd c
 void choose_share(ParamSpace const& space, std::vector<FitRow> const& rows, std::vector<double> const& weights,
                   Eigen::VectorXd& x, Eigen::Index share) {
     std::vector<Eigen::Index> terms;
-    for (auto const* name : {"request_overhead", "stream_overhead", "admission_wait"})
+    for (auto const* name : {"request_overhead", "stream_overhead", "admission_wait", "first_token_steps",
+                             "prompt_token_overhead", "request_launch"})
         for (std::size_t j = 0; j < space.size(); ++j)
             if (space.params()[j].name == name) terms.push_back(static_cast<Eigen::Index>(j));
     auto const n = static_cast<Eigen::Index>(rows.size()), k = static_cast<Eigen::Index>(terms.size());

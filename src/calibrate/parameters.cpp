@@ -57,6 +57,9 @@ std::size_t ParamSpace::prefill() { return add("prefill_overhead", Kind::seconds
 std::size_t ParamSpace::stream() { return add("stream_overhead", Kind::seconds); }
 std::size_t ParamSpace::admission() { return add("admission_wait", Kind::steps); }
 std::size_t ParamSpace::cold_start() { return add("cold_start", Kind::share); }
+std::size_t ParamSpace::first_token() { return add("first_token_steps", Kind::steps); }
+std::size_t ParamSpace::prompt_token() { return add("prompt_token_overhead", Kind::seconds); }
+std::size_t ParamSpace::request_launch() { return add("request_launch", Kind::seconds); }
 
 void ParamSpace::add_all(RowModel const& row) {
     for (auto const* segments : {&row.segments, &row.cold_segments})
@@ -71,6 +74,7 @@ void ParamSpace::add_all(RowModel const& row) {
             }
         }
     launch(), step(), layer(), sequence(), request(), prefill(), stream(), admission(), cold_start();
+    first_token(), prompt_token(), request_launch();
 }
 
 Eigen::VectorXd ParamSpace::lower() const {
@@ -106,6 +110,9 @@ std::pair<ParamSpace, Eigen::VectorXd> ParamSpace::of(model::Calibration const& 
     set(space.stream(), c.stream_overhead_s);
     set(space.admission(), c.admission_wait);
     set(space.cold_start(), c.cold_start);
+    set(space.first_token(), c.first_token_steps);
+    set(space.prompt_token(), c.prompt_token_overhead_s);
+    set(space.request_launch(), c.request_launch_s);
     Eigen::VectorXd x = Eigen::Map<Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
     return {std::move(space), x};
 }
@@ -134,6 +141,9 @@ model::Calibration ParamSpace::calibration(Eigen::VectorXd const& x) const {
         else if (name == "stream_overhead") c.stream_overhead_s = v;
         else if (name == "admission_wait") c.admission_wait = v;
         else if (name == "cold_start") c.cold_start = v;
+        else if (name == "first_token_steps") c.first_token_steps = v;
+        else if (name == "prompt_token_overhead") c.prompt_token_overhead_s = v;
+        else if (name == "request_launch") c.request_launch_s = v;
         else if (head == "latency") {
             auto second = tail.find(' ');
             auto const* info = model::find_collective(tail.substr(0, second));
@@ -183,6 +193,9 @@ RowIndices index_row(RowModel const& row, ParamSpace& space) {
     out.stream = space.stream();
     out.admission = space.admission();
     out.cold_start = space.cold_start();
+    out.first_token = space.first_token();
+    out.prompt_token = space.prompt_token();
+    out.request_launch = space.request_launch();
     return out;
 }
 

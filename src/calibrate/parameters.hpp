@@ -44,6 +44,9 @@ public:
     std::size_t stream();   // per output token per second streamed, in TTFT
     std::size_t admission();  // steps per sequence in flight, in TTFT
     std::size_t cold_start();  // the share of a benchmark's requests in its cold first wave
+    std::size_t first_token();     // steps a first token waits after its step, in TTFT
+    std::size_t prompt_token();    // per prompt token, in TTFT
+    std::size_t request_launch();  // per kernel of a prompt's forward, once per request, in TTFT
 
     // Registers every parameter the segments can use (the fit's unknowns).
     void add_all(RowModel const& row);
@@ -80,7 +83,8 @@ struct RowIndices {
     std::vector<Op> cold_ops;  // the same for the row's cold_segments
     std::vector<Collective> cold_collectives;
     std::size_t launch = none, step = none, layer = none, sequence = none, prefill = none, request = none,
-                stream = none, admission = none, cold_start = none;
+                stream = none, admission = none, cold_start = none, first_token = none,
+                prompt_token = none, request_launch = none;
 };
 RowIndices index_row(RowModel const& row, ParamSpace& space);
 

@@ -248,6 +248,12 @@ void RowPricing::features(Eigen::VectorXd const& x, RowFeatures& out) const {
     // The admission wait: steps per sequence in flight (the C clients of
     // the closed loop), each the mean TPOT at x, as serve's is.
     if (std::isfinite(tpot)) out.ttft(static_cast<Eigen::Index>(indices_.admission)) += row_->clients * tpot;
+    // The first token's steps after its own (each the mean TPOT at x, as
+    // serve's); the per-request terms: per prompt token, per kernel of a
+    // prompt's forward.
+    if (std::isfinite(tpot)) out.ttft(static_cast<Eigen::Index>(indices_.first_token)) += tpot;
+    out.ttft(static_cast<Eigen::Index>(indices_.prompt_token)) += row_->prompt_tokens;
+    out.ttft(static_cast<Eigen::Index>(indices_.request_launch)) += row_->forward_launches;
     for (Eigen::Index j = 0; j < x.size(); ++j) {
         if (!std::isfinite(out.ttft(j))) out.ttft(j) = 0;
         if (!std::isfinite(out.tpot(j))) out.tpot(j) = 0;

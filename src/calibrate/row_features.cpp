@@ -157,6 +157,7 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
     row.kv_capacity_tokens = memory.capacity_tokens;
     row.clients = settings.clients;
     row.output_tokens = static_cast<double>(settings.output_high);
+    row.prompt_tokens = static_cast<double>(settings.prompt_high);
     double const request_tokens = static_cast<double>(settings.prompt_high) + settings.output_high;
     row.fits_memory = memory.capacity_tokens >= settings.clients * request_tokens;
     if (memory.capacity_tokens < request_tokens) {
@@ -174,6 +175,7 @@ RowModel model_row(model::Scenario const& scenario, std::span<double const> poin
     scheduler.admission = settings.admission;
     std::vector<std::uint8_t> no_problem(scenario.targets.size(), 0);
     StepModel model(scenario, point, mesh_sizes, no_problem);
+    row.forward_launches = model.forward_launches();
 
     // Pass 0: all clients at once, for the length of a client's cycle (its
     // request's e2e). A benchmark's clients drift apart over its run, so the

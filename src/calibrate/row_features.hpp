@@ -51,6 +51,8 @@ struct RowModel {
     std::vector<Segment> cold_segments;
     double kv_capacity_tokens = 0;
     double clients = 0, output_tokens = 0;  // C of closed(C), each request's output
+    double prompt_tokens = 0;               // each request's prompt
+    double forward_launches = 0;            // the kernels of one prompt's forward (StepModel)
     bool fits_memory = true;         // the cache holds every client's whole request at once
     std::string problem;             // nonempty: not modelled (the reason)
 };

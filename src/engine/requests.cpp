@@ -157,11 +157,15 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
     std::vector<double> mesh_sizes;
     CaseScratch scratch;
     std::vector<long double> prefill, decode, prefill_expected, decode_expected;
-    // The layers each phase runs, for its steps' layer_overhead.
-    std::vector<double> prefill_layers, decode_layers;
+    // The layers each phase runs, for its steps' layer_overhead; the kernels
+    // of the prefill, for a calibration's request_launch.
+    std::vector<double> prefill_layers, decode_layers, prefill_kernels;
     for (auto const& request : scenario.requests) {
         prefill_layers.push_back(layer_count(request.prefill));
         decode_layers.push_back(layer_count(request.decode));
+        double kernels = 0;
+        for (auto const& op : request.prefill) kernels += op.count;
+        prefill_kernels.push_back(kernels);
     }
     std::vector<std::uint8_t> unsupported(targets, 0);
     ResidentBytes resident;
@@ -223,13 +227,21 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
             result.cache_bytes = static_cast<double>(resident.cache);
             result.per_token = std::move(per_token[t]);
             auto const* calibration = scenario.calibration_of_target(t);
-            long double const ttft_expected =
-                prefill_expected[t] + (calibration ? calibration->request_overhead_s : 0.0);
-            result.ttft_expected = static_cast<double>(ttft_expected);
             result.decode_total_expected = static_cast<double>(total_expected[t]);
             result.tpot_first_expected = first_expected[t];
             result.tpot_last_expected = last_expected[t];
             result.tpot_mean_expected = static_cast<double>(total_expected[t] / static_cast<long double>(g));
+            // The calibration's per-request terms (docs/calibration.md,
+            // section 1): nothing is in flight before the batch, so no
+            // admission wait or stream term; the first token still waits
+            // first_token_steps decode steps.
+            long double ttft_expected = prefill_expected[t];
+            if (calibration)
+                ttft_expected += calibration->request_overhead_s +
+                                 calibration->prompt_token_overhead_s * base.prompt +
+                                 calibration->request_launch_s * prefill_kernels[base.request] +
+                                 calibration->first_token_steps * result.tpot_mean_expected;
+            result.ttft_expected = static_cast<double>(ttft_expected);
             result.e2e_expected = static_cast<double>(ttft_expected + total_expected[t]);
             result.tokens_per_s_expected = base.batch * base.output / result.e2e_expected;
             results.push_back(std::move(result));

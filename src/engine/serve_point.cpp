@@ -173,16 +173,23 @@ bool simulate_point(model::Scenario const& scenario, PointSettings const& settin
     result.peak_kv_tokens = sim.peak_kv_tokens;
     result.problem = sim.problem;
     // The statistics leave out the first `warmup` requests by arrival. A
-    // calibration's request_overhead (the front end's part of the first
-    // token) adds to TTFT and e2e, not to the steps.
+    // calibration's per-request terms (the front end's part of the first
+    // token: request_overhead, prompt_token_overhead per prompt token,
+    // request_launch per kernel of a prompt's forward) add to TTFT and e2e,
+    // not to the steps.
     auto const* calibration = scenario.calibration_of_target(target);
-    double const front = calibration ? calibration->request_overhead_s : 0;
+    double front = 0, per_prompt_token = 0;
+    if (calibration) {
+        front = calibration->request_overhead_s + calibration->request_launch_s * model.forward_launches();
+        per_prompt_token = calibration->prompt_token_overhead_s;
+    }
     std::vector<double> ttft, tpot, e2e;
     double first_arrival = std::numeric_limits<double>::infinity(), last_finish = 0, tokens = 0;
     for (std::size_t i = settings.warmup; i < sim.requests.size(); ++i) {
         auto const& r = sim.requests[i];
-        ttft.push_back(r.first_token - r.arrival + front);
-        e2e.push_back(r.finish - r.arrival + front);
+        double const request_front = front + per_prompt_token * r.prompt;
+        ttft.push_back(r.first_token - r.arrival + request_front);
+        e2e.push_back(r.finish - r.arrival + request_front);
         if (r.output > 1) tpot.push_back((r.finish - r.first_token) / (r.output - 1));
         first_arrival = std::min(first_arrival, r.arrival);
         last_finish = std::max(last_finish, r.finish);
@@ -195,14 +202,16 @@ bool simulate_point(model::Scenario const& scenario, PointSettings const& settin
     result.output_tokens_per_s_per_chip = result.output_tokens_per_s / result.chips;
     result.tpot = latency_or_nan(std::move(tpot));
     // What the calibration puts in front of every first token under traffic:
-    // stream_overhead per output token per second streamed, and
-    // admission_wait steps (each the mean TPOT) per sequence in flight (the
-    // mean running).
+    // stream_overhead per output token per second streamed, admission_wait
+    // steps (each the mean TPOT) per sequence in flight (the mean running),
+    // and first_token_steps steps (each the mean TPOT) after the step that
+    // computes it.
     double wait = 0;
     if (calibration) {
         wait += calibration->stream_overhead_s * result.output_tokens_per_s;
-        if (calibration->admission_wait > 0 && std::isfinite(result.tpot.mean))
-            wait += calibration->admission_wait * result.mean_running * result.tpot.mean;
+        if (std::isfinite(result.tpot.mean))
+            wait += (calibration->admission_wait * result.mean_running + calibration->first_token_steps) *
+                    result.tpot.mean;
     }
     if (wait > 0) {
         for (double& t : ttft) t += wait;

@@ -62,6 +62,9 @@ public:
     };
     bool step_parts(StepWork const& work, std::size_t target, std::vector<OpParts>& out);
     double layers() const { return layers_; }
+    // The kernels one prompt's forward launches: the per-token ops', the
+    // prefill part's and the sampling's (each op's `x L` count).
+    double forward_launches() const { return linear_.launches + prefill_.launches + sample_.launches; }
     std::optional<model::EvalError> const& error() const { return error_; }
     // The step slot values of the error: "context = 12" etc.
     std::string const& error_where() const { return error_where_; }

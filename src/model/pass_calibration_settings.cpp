@@ -23,7 +23,8 @@ constexpr double max_efficiency = 1.5;
 std::vector<std::string_view> const setting_names = {
     "source",         "efficiency",        "latency",          "launch",          "step_overhead",
     "layer_overhead", "sequence_overhead", "prefill_overhead", "request_overhead",
-    "stream_overhead", "admission_wait", "cold_start"};
+    "stream_overhead", "admission_wait", "cold_start", "first_token_steps", "prompt_token_overhead",
+    "request_launch"};
 // The classes that take `efficiency CLASS DTYPE` and `efficiency CLASS hbm`;
 // a collective's factor is `efficiency network`.
 std::vector<std::string_view> const class_names = {"gemm", "attention", "elementwise", "expert"};
@@ -141,9 +142,11 @@ struct SettingsChecker {
         return base;
     }
 
-    // A count of steps (admission_wait): a plain number, at least 0, finite.
-    std::optional<double> steps(ast::CalibrationSetting const& s, std::string const& what) const {
-        auto value = plain(s, what, "'" + what + "' is steps per sequence in flight");
+    // A count of steps (admission_wait, first_token_steps): a plain number,
+    // at least 0, finite; `meaning` says what it counts.
+    std::optional<double> steps(ast::CalibrationSetting const& s, std::string const& what,
+                                std::string const& meaning) const {
+        auto value = plain(s, what, "'" + what + "' is " + meaning);
         if (!value) return std::nullopt;
         if (!(*value >= 0) || std::isinf(*value)) {
             diagnostics().error(value_span(s), "'" + what + "' must be at least 0 and finite, not " +
@@ -281,7 +284,12 @@ struct SettingsChecker {
         }
         if (key == "admission_wait") {
             if (!no_words(s) || !first_time(s, key)) return;
-            if (auto w = steps(s, key)) cal.admission_wait = *w;
+            if (auto w = steps(s, key, "steps per sequence in flight")) cal.admission_wait = *w;
+            return;
+        }
+        if (key == "first_token_steps") {
+            if (!no_words(s) || !first_time(s, key)) return;
+            if (auto w = steps(s, key, "steps a first token waits")) cal.first_token_steps = *w;
             return;
         }
         if (key == "cold_start") {
@@ -296,13 +304,16 @@ struct SettingsChecker {
                        : key == "prefill_overhead"  ? &cal.prefill_overhead_s
                        : key == "request_overhead"  ? &cal.request_overhead_s
                        : key == "stream_overhead"   ? &cal.stream_overhead_s
+                       : key == "prompt_token_overhead" ? &cal.prompt_token_overhead_s
+                       : key == "request_launch"    ? &cal.request_launch_s
                                                     : nullptr;
         if (!time) {
             diagnostics().error(span(s.key), "a calibration has no setting '" + key +
                                                  "' (its settings are source, efficiency, latency, launch, "
                                                  "step_overhead, layer_overhead, sequence_overhead, "
                                                  "prefill_overhead, request_overhead, stream_overhead, "
-                                                 "admission_wait and cold_start)" +
+                                                 "admission_wait, cold_start, first_token_steps, "
+                                                 "prompt_token_overhead and request_launch)" +
                                                  did_you_mean(key, setting_names));
             return;
         }

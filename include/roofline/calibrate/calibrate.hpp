@@ -23,7 +23,7 @@ struct CalibrateOptions {
     // every chosen chip together and written for HW (the generation test:
     // fitted on Hopper, used on Blackwell); empty: one per chip and engine.
     std::string pool_for;
-    double ttft_weight = 0.1;
+    double ttft_weight = 0.2;
     std::string date;                   // written into `source` (YYYY-MM-DD)
     std::function<void(std::string const& phase, std::size_t done, std::size_t total)> progress;
 };

@@ -87,6 +87,21 @@ struct Calibration {
     // scheduler of the engine's kind gives (docs/calibration.md, section 3).
     // A plain number, not a time.
     double admission_wait = 0;
+    // Steps a first token waits after the step that computes it, added to
+    // TTFT (and e2e) as first_token_steps x the mean TPOT: an engine that
+    // overlaps its host work with the next step (TensorRT-LLM's overlap
+    // scheduler, SGLang's, vLLM's async scheduling) hands a step's tokens
+    // out during the step after it. A plain number, not a time.
+    double first_token_steps = 0;
+    // Per prompt token, once per request before its first token, in TTFT
+    // (and e2e), not in a step: the front end's work on the prompt
+    // (tokenizing, copying it in), serial with nothing on the GPU.
+    double prompt_token_overhead_s = 0;
+    // Per kernel of one prompt's forward (the prefill's ops and the
+    // sampling's, each op's `x L` count), once per request before its first
+    // token, in TTFT (and e2e): what admitting a request costs on the host
+    // that grows with the model's kernels (docs/calibration.md, section 3).
+    double request_launch_s = 0;
     // The share of a measured closed-loop benchmark's requests that are its
     // cold first wave (all C clients at once): the measurements' own, used
     // where a calibration predicts them (calibrate, validate), not by serve,
