@@ -273,6 +273,34 @@ TEST_CASE("disaggregated end to end: a TP sweep and both pools", "[serve-disagg]
     CHECK_THAT(over_dcn[0].tpot.mean, WithinRel((3e-5 + 1.207202e-6 + 1.209204e-6) / 2, 1e-9));
 }
 
+TEST_CASE("disaggregated: a calibration's per-request terms add to TTFT and e2e, its traffic terms do not",
+          "[serve-disagg][expected]") {
+    // The scenario above (TP 1 prefill, TTFT 2.82e-6 s; TPOT 2.708203e-6 s)
+    // with a calibration of nothing but request_overhead = 1e-6 s,
+    // prompt_token_overhead = 1e-8 s (x 100 prompt tokens = 1e-6 s),
+    // request_launch = 5e-7 s (x 2 kernels of the prefill's forward, proj
+    // and att: 1e-6 s) and first_token_steps = 3, which a disaggregated
+    // replica does not take: TTFT and e2e gain 3e-6 s, TPOT nothing.
+    auto checked = test::check_text(disagg_scenario("8"));
+    REQUIRE_FALSE(checked->diagnostics.has_errors());
+    auto const plain = serve_of(*checked);
+    model::Calibration c;
+    c.name = "only";
+    c.hardware = "toy";
+    c.request_overhead_s = 1e-6;
+    c.prompt_token_overhead_s = 1e-8;
+    c.request_launch_s = 5e-7;
+    c.first_token_steps = 3;
+    checked->scenario.calibrations = {c};
+    checked->scenario.target_calibrations = {0};
+    auto const r = serve_of(*checked);
+    REQUIRE(r.size() == 2);
+    REQUIRE(r[0].problem.empty());
+    CHECK_THAT(r[0].ttft.mean, WithinRel(2.82e-6 + 3e-6, 1e-9));
+    CHECK_THAT(r[0].tpot.mean, WithinRel(2.708203e-6, 1e-9));
+    CHECK_THAT(r[0].e2e.mean, WithinRel(plain[0].e2e.mean + 3e-6, 1e-9));
+}
+
 TEST_CASE("disaggregated fleet: the ratio of the fewest chips", "[serve-disagg]") {
     // One request per probe never queues and meets a 1 s TTFT at any rate, so
     // every ratio serves the whole fleet rate with one group (the bisection

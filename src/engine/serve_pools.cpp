@@ -96,15 +96,28 @@ SchedulerSettings scheduler_of(PoolSide const& side, double capacity) {
 }
 
 // The figures of a group's requests after the warm-up (as simulate_point's).
+// A calibration's per-request terms (request_overhead, prompt_token_overhead
+// per prompt token, request_launch per kernel of the prefill replica's
+// forward: `forward_launches`) add to TTFT and e2e as in an aggregated
+// replica; its traffic terms (stream_overhead, admission_wait,
+// first_token_steps), fitted on aggregated replicas' TPOT and output rate,
+// do not (docs/serving.md, section 11).
 void fill_figures(model::Scenario const& scenario, std::size_t warmup, DisaggregatedSimulation const& sim,
-                  ServeResult& result) {
+                  double forward_launches, ServeResult& result) {
+    auto const* calibration = scenario.calibration_of_target(result.target);
+    double front = 0, per_prompt_token = 0;
+    if (calibration) {
+        front = calibration->request_overhead_s + calibration->request_launch_s * forward_launches;
+        per_prompt_token = calibration->prompt_token_overhead_s;
+    }
     std::vector<double> ttft, tpot, e2e;
     double first_arrival = std::numeric_limits<double>::infinity(), last_finish = 0, tokens = 0, moved = 0;
     std::size_t moves = 0;
     for (std::size_t i = warmup; i < sim.requests.size(); ++i) {
         auto const& r = sim.requests[i];
-        ttft.push_back(r.first_token - r.arrival);
-        e2e.push_back(r.finish - r.arrival);
+        double const request_front = front + per_prompt_token * r.prompt;
+        ttft.push_back(r.first_token - r.arrival + request_front);
+        e2e.push_back(r.finish - r.arrival + request_front);
         if (r.output > 1) {
             tpot.push_back((r.finish - r.first_token) / (r.output - 1));
             moved += sim.transfer_seconds[i];
@@ -194,7 +207,7 @@ bool simulate_pools(model::Scenario const& scenario, PoolSide& prefill, PoolSide
         }
     result.problem = sim.problem;
     if (!sim.problem.empty()) return true;
-    fill_figures(scenario, traffic.warmup, sim, result);
+    fill_figures(scenario, traffic.warmup, sim, prefill.model->forward_launches(), result);
     return true;
 }
 
