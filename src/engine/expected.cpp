@@ -152,4 +152,11 @@ double step_overhead_seconds(model::Calibration const* calibration, double layer
            calibration->sequence_overhead_s * sequences + (prefill ? calibration->prefill_overhead_s : 0);
 }
 
+double request_front_seconds(model::Calibration const* calibration, double prompt_tokens,
+                             double forward_kernels) {
+    if (!calibration) return 0;
+    return calibration->request_overhead_s + calibration->prompt_token_overhead_s * prompt_tokens +
+           calibration->request_launch_s * forward_kernels;
+}
+
 }  // namespace roofline::engine

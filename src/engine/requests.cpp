@@ -235,12 +235,9 @@ std::optional<std::vector<RequestResult>> evaluate_requests(model::Scenario cons
             // section 1): nothing is in flight before the batch, so no
             // admission wait or stream term; the first token still waits
             // first_token_steps decode steps.
-            long double ttft_expected = prefill_expected[t];
-            if (calibration)
-                ttft_expected += calibration->request_overhead_s +
-                                 calibration->prompt_token_overhead_s * base.prompt +
-                                 calibration->request_launch_s * prefill_kernels[base.request] +
-                                 calibration->first_token_steps * result.tpot_mean_expected;
+            long double ttft_expected =
+                prefill_expected[t] + request_front_seconds(calibration, base.prompt, prefill_kernels[base.request]);
+            if (calibration) ttft_expected += calibration->first_token_steps * result.tpot_mean_expected;
             result.ttft_expected = static_cast<double>(ttft_expected);
             result.e2e_expected = static_cast<double>(ttft_expected + total_expected[t]);
             result.tokens_per_s_expected = base.batch * base.output / result.e2e_expected;

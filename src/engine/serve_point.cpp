@@ -178,16 +178,11 @@ bool simulate_point(model::Scenario const& scenario, PointSettings const& settin
     // request_launch per kernel of a prompt's forward) add to TTFT and e2e,
     // not to the steps.
     auto const* calibration = scenario.calibration_of_target(target);
-    double front = 0, per_prompt_token = 0;
-    if (calibration) {
-        front = calibration->request_overhead_s + calibration->request_launch_s * model.forward_launches();
-        per_prompt_token = calibration->prompt_token_overhead_s;
-    }
     std::vector<double> ttft, tpot, e2e;
     double first_arrival = std::numeric_limits<double>::infinity(), last_finish = 0, tokens = 0;
     for (std::size_t i = settings.warmup; i < sim.requests.size(); ++i) {
         auto const& r = sim.requests[i];
-        double const request_front = front + per_prompt_token * r.prompt;
+        double const request_front = request_front_seconds(calibration, r.prompt, model.forward_launches());
         ttft.push_back(r.first_token - r.arrival + request_front);
         e2e.push_back(r.finish - r.arrival + request_front);
         if (r.output > 1) tpot.push_back((r.finish - r.first_token) / (r.output - 1));

@@ -105,17 +105,12 @@ SchedulerSettings scheduler_of(PoolSide const& side, double capacity) {
 void fill_figures(model::Scenario const& scenario, std::size_t warmup, DisaggregatedSimulation const& sim,
                   double forward_launches, ServeResult& result) {
     auto const* calibration = scenario.calibration_of_target(result.target);
-    double front = 0, per_prompt_token = 0;
-    if (calibration) {
-        front = calibration->request_overhead_s + calibration->request_launch_s * forward_launches;
-        per_prompt_token = calibration->prompt_token_overhead_s;
-    }
     std::vector<double> ttft, tpot, e2e;
     double first_arrival = std::numeric_limits<double>::infinity(), last_finish = 0, tokens = 0, moved = 0;
     std::size_t moves = 0;
     for (std::size_t i = warmup; i < sim.requests.size(); ++i) {
         auto const& r = sim.requests[i];
-        double const request_front = front + per_prompt_token * r.prompt;
+        double const request_front = request_front_seconds(calibration, r.prompt, forward_launches);
         ttft.push_back(r.first_token - r.arrival + request_front);
         e2e.push_back(r.finish - r.arrival + request_front);
         if (r.output > 1) {

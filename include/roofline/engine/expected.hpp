@@ -74,4 +74,11 @@ double layer_count(std::span<model::Op const> ops);
 double step_overhead_seconds(model::Calibration const* calibration, double layers, double sequences,
                              bool prefill = false);
 
+// A request's own terms before its first token, in its TTFT and e2e and in
+// no step: request_overhead + prompt_token_overhead x its prompt +
+// request_launch x the kernels of a prompt's forward; 0 without a
+// calibration (docs/calibration.md, section 1).
+double request_front_seconds(model::Calibration const* calibration, double prompt_tokens,
+                             double forward_kernels);
+
 }  // namespace roofline::engine

@@ -94,8 +94,9 @@ struct Calibration {
     // out during the step after it. A plain number, not a time.
     double first_token_steps = 0;
     // Per prompt token, once per request before its first token, in TTFT
-    // (and e2e), not in a step: the front end's work on the prompt
-    // (tokenizing, copying it in), serial with nothing on the GPU.
+    // (and e2e), not in a step: what a request's own prompt costs its first
+    // token beyond the steps' prices (the fitted values are far above a
+    // tokenizer's; docs/calibration.md, section 3).
     double prompt_token_overhead_s = 0;
     // Per kernel of one prompt's forward (the prefill's ops and the
     // sampling's, each op's `x L` count), once per request before its first
