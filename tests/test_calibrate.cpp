@@ -4,6 +4,7 @@
 #include "helpers.hpp"
 #include "sandbox.hpp"
 
+#include "calibrate/fit.hpp"
 #include "calibrate/measured_csv.hpp"
 #include "calibrate/modelled.hpp"
 #include "calibrate/nnls.hpp"
@@ -17,6 +18,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -132,6 +134,26 @@ TEST_CASE("calibrate: a row that cannot be modelled is listed with its reason, n
     CHECK(v.skipped[0].reason.find("is not a multiple of --tp 3") != std::string::npos);
     CHECK(v.skipped[1].reason == "config 'nowhere.json' not found");
     CHECK(v.skipped[2].reason.rfind("disaggregated", 0) == 0);
+}
+
+TEST_CASE("calibrate: a relative error past the cap costs c (1 + ln(|r| / c)), weighted c / r^2",
+          "[calibrate][fit]") {
+    // Up to the cap the loss is |r| and its IRLS weight 1 / |r| (at least 1 %).
+    CHECK(row_loss(0.5, 1) == Approx(0.5));
+    CHECK(row_loss(-1, 1) == Approx(1));
+    CHECK(row_loss_weight(0.25, 1) == Approx(4));
+    CHECK(row_loss_weight(0.001, 1) == Approx(100));
+    // Past it: e times the cap costs 2 c, e^2 times 3 c; the weight c / r^2
+    // (loss'(r) / r = (c / r) / r).
+    CHECK(row_loss(std::exp(1.0), 1) == Approx(2));
+    CHECK(row_loss(-std::exp(2.0), 1) == Approx(3));
+    CHECK(row_loss(0.5 * std::exp(1.0), 0.5) == Approx(1));
+    CHECK(row_loss_weight(4, 1) == Approx(1.0 / 16));
+    CHECK(row_loss_weight(-2, 0.5) == Approx(0.125));
+    // Continuous at the cap, and a cap of 0 is plain |r|.
+    CHECK(row_loss(1.0000001, 1) == Approx(1).epsilon(1e-6));
+    CHECK(row_loss(40, 0) == Approx(40));
+    CHECK(row_loss_weight(40, 0) == Approx(1.0 / 40));
 }
 
 TEST_CASE("calibrate: factors chosen by hand are recovered from rows generated with them",

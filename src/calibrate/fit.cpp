@@ -43,12 +43,13 @@ System build(std::vector<FitRow> const& rows, std::vector<double> const& weights
 
 namespace {
 
-// The weighted sum of absolute relative errors of the system at x (rows
-// scaled by their base weight only).
-double l1_objective(System const& s, Eigen::VectorXd const& x, Eigen::VectorXd const& scale) {
+// The weighted sum of row_loss of the system at x, whose equations are
+// scaled by the square roots of their weights (`scale`).
+double total_loss(System const& s, Eigen::VectorXd const& x, Eigen::VectorXd const& scale, double cap) {
     Eigen::VectorXd r = s.a * x - s.b;
     double total = 0;
-    for (Eigen::Index i = 0; i < r.size(); ++i) total += std::abs(r(i)) * scale(i);
+    for (Eigen::Index i = 0; i < r.size(); ++i)
+        if (scale(i) > 0) total += row_loss(r(i) / scale(i), cap) * scale(i) * scale(i);
     return total;
 }
 
@@ -122,6 +123,16 @@ void choose_share(ParamSpace const& space, std::vector<FitRow> const& rows, std:
 
 }  // namespace
 
+double row_loss(double r, double c) {
+    double const a = std::abs(r);
+    return c > 0 && a > c ? c * (1 + std::log(a / c)) : a;
+}
+
+double row_loss_weight(double r, double c) {
+    double const a = std::abs(r);
+    return c > 0 && a > c ? c / (a * a) : 1 / std::max(a, 0.01);
+}
+
 PricedRows price_rows(std::vector<RowModel const*> const& models) {
     PricedRows priced;
     for (auto const* m : models) priced.space.add_all(*m);
@@ -148,22 +159,24 @@ FitResult solve(std::vector<FitRow> const& rows, std::vector<double> const& base
             double const w = base[static_cast<std::size_t>(i / 2)] * (i % 2 == 0 ? options.ttft_weight : 1.0);
             unscale(i) = std::sqrt(w);  // |a x - b| = sqrt(w) |relative error|
         }
-        return l1_objective(plain, at, unscale);
+        return total_loss(plain, at, unscale, options.error_cap);
     };
     for (int it = 0; it < options.max_iterations; ++it) {
-        // The roofs at x; the objective there: the sum of |relative error|,
-        // which the iteratively reweighted least squares below minimizes
-        // (an L1 fit: the median error matters, not a few outliers).
+        // The roofs at x; the objective there: the sum of row_loss (|relative
+        // error| up to the cap), which the iteratively reweighted least
+        // squares below minimizes (an L1 fit: the median error matters, not
+        // a few outliers).
         System plain = build(rows, base, x, options.ttft_weight);
         Eigen::VectorXd unscale;
         double const objective = objective_at(plain, x, unscale);
         if (objective < best_objective) best_objective = objective, best = x;
-        // Reweight: each equation by 1 / max(|its relative error|, 1 %).
+        // Reweight: each equation by row_loss_weight (the rows carry square
+        // roots: the least squares squares them).
         Eigen::VectorXd const residual = plain.a * x - plain.b;
         System s = plain;
         for (Eigen::Index i = 0; i < residual.size(); ++i) {
-            double const relative = unscale(i) > 0 ? std::abs(residual(i)) / unscale(i) : 0;
-            double const w = it == 0 ? 1.0 : 1 / std::sqrt(std::max(relative, 0.01));
+            double const relative = unscale(i) > 0 ? residual(i) / unscale(i) : 0;
+            double const w = it == 0 ? 1.0 : std::sqrt(row_loss_weight(relative, options.error_cap));
             s.a.row(i) *= w;
             s.b(i) *= w;
         }

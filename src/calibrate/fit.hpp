@@ -28,14 +28,27 @@ struct FitRow {
 struct FitOptions {
     double ttft_weight = 1;  // of a row's TTFT equation against its TPOT one
     int max_iterations = 40;
+    // A relative error past this counts as row_loss says: a row the
+    // factors cannot mend (a queue the engine did not have, a benchmark's
+    // cold compile) stops dragging the rest of its group.
+    double error_cap = 1;
 };
+
+// One equation's loss at relative error r (docs/calibration.md, section 2):
+// |r| up to the cap c, then c (1 + ln(|r| / c)), which grows as slowly as a
+// log and has the same slope at c. 0 or less as c: |r| throughout.
+double row_loss(double r, double c);
+// The weight iteratively reweighted least squares gives an equation at r so
+// that it minimizes row_loss: loss'(r) / r, 1 / |r| up to the cap (|r| at
+// least 1 %) and c / r^2 past it.
+double row_loss_weight(double r, double c);
 
 struct FitResult {
     // Over the space the rows were priced in: a parameter none of the rows
     // uses stays at its default (efficiency 1, overhead 0).
     Eigen::VectorXd x;
     int iterations = 0;
-    double objective = 0;  // the weighted sum of absolute relative errors at x
+    double objective = 0;  // the weighted sum of row_loss over the equations at x
 };
 
 FitResult fit_rows(ParamSpace const& space, std::vector<FitRow> const& rows, FitOptions const& options = {});

@@ -47,7 +47,8 @@ int cmd_calibrate(std::vector<std::string> const& args) {
         ("backend", repeated(), "fit only this engine (repeatable)")
         ("folds", po::value<std::size_t>()->default_value(5), "cross-validation folds")
         ("pool-for", po::value<std::string>(), "one calibration per engine over every chosen chip, for HW")
-        ("ttft-weight", po::value<double>()->default_value(0.2), "the weight of TTFT against TPOT")
+        ("ttft-weight", po::value<double>()->default_value(calibrate::CalibrateOptions{}.ttft_weight),
+         "the weight of TTFT against TPOT")
         ("output,o", po::value<std::string>(), "FILE.roof or a folder (one file per chip and engine)")
         ("report", po::value<std::string>()->implicit_value("out"),
          "publish the cross-validated predictions as a report in DIR (default: out)")

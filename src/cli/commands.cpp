@@ -159,7 +159,7 @@ constexpr Command table[] = {
      "                          chosen chip together and written for HW (e.g. fitted\n"
      "                          on --hardware h100_sxm --hardware h200, for b200)\n"
      "  --ttft-weight W         the weight of each row's TTFT against its TPOT in the\n"
-     "                          fit (default: 0.2)\n"
+     "                          fit (default: 0.5)\n"
      "  -o, --output FILE.roof  write the calibrations: one FILE.roof, or a folder with\n"
      "                          one file per chip and engine\n"
      "  --report [DIR]          publish the cross-validated rows, groups, charts and\n"
