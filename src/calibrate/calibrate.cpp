@@ -77,6 +77,7 @@ CalibrateResult calibrate_measured(std::string const& path, CalibrateOptions con
         };
         FitOptions fit_options;
         fit_options.ttft_weight = options.ttft_weight;
+        fit_options.error_cap = options.error_cap;
         GroupFit g;
         g.hardware = group.first;
         g.backend = group.second;

@@ -29,8 +29,8 @@ struct FitOptions {
     double ttft_weight = 1;  // of a row's TTFT equation against its TPOT one
     int max_iterations = 40;
     // A relative error past this counts as row_loss says: a row the
-    // factors cannot mend (a queue the engine did not have, a benchmark's
-    // cold compile) stops dragging the rest of its group.
+    // factors cannot mend (a queue the engine did not have) pulls them no
+    // harder than a row at the cap.
     double error_cap = 1;
 };
 

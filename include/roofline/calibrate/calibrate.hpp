@@ -26,6 +26,10 @@ struct CalibrateOptions {
     // Each row's TTFT equation against its TPOT one: 0.5, the ratio of the
     // two bars (10 % on TPOT, 20 % on TTFT), each error in units of its own.
     double ttft_weight = 0.5;
+    // The relative error past which an equation's loss grows as a log, not
+    // linearly (docs/calibration.md, section 2: a row predicted 20 times
+    // over pulls the factors no harder than one at 100 %); 0: plain |r|.
+    double error_cap = 1;
     std::string date;                   // written into `source` (YYYY-MM-DD)
     std::function<void(std::string const& phase, std::size_t done, std::size_t total)> progress;
 };
